@@ -1,0 +1,2 @@
+/** agent-runner entry: one process per run (DESIGN §1). */
+export {};

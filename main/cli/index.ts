@@ -1,0 +1,29 @@
+/**
+ * `stepwise` command line. Exit codes: 0 ok, 1 the work failed (run error, tool error),
+ * 2 bad input (message on stderr), 3 connection failure (mcp).
+ */
+import { Command, CommanderError } from 'commander';
+import { registerValidate } from './commands/validate';
+import { registerImport } from './commands/import';
+import { registerRun } from './commands/run';
+import { registerServe } from './commands/serve';
+import { registerMcp } from './commands/mcp';
+
+const program = new Command('stepwise')
+  .description('Stepwise: build and debug LLM agents one step at a time.')
+  .exitOverride()
+  .configureOutput({ writeErr: (s) => process.stderr.write(s) });
+
+registerValidate(program);
+registerImport(program);
+registerRun(program);
+registerServe(program);
+registerMcp(program);
+
+program.parseAsync(process.argv).catch((err: unknown) => {
+  if (err instanceof CommanderError) {
+    process.exit(err.exitCode === 0 ? 0 : 2);
+  }
+  process.stderr.write(`stepwise: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(2);
+});

@@ -1,0 +1,2 @@
+/** Electron main process entry. */
+export {};

@@ -1,0 +1,2 @@
+/** Preload: exposes only the Stepwise API through contextBridge. */
+export {};

@@ -1,0 +1,66 @@
+#!/usr/bin/env node
+// The quick start's engine: `npm start` and `npm test` on a fresh machine with only Node and npm.
+// Installs dependencies with the committed Yarn when they are missing or stale, builds what is
+// needed, then runs the command. Usage: node scripts/bootstrap.mjs start|test|bench [args…]
+import { spawnSync } from 'node:child_process';
+import { existsSync, statSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const yarnRelease = readdirSync(path.join(root, '.yarn/releases')).find((f) => f.startsWith('yarn-'));
+const yarnBin = path.join(root, '.yarn/releases', yarnRelease);
+const [cmd, ...rest] = process.argv.slice(2);
+
+function run(bin, args, env = {}) {
+  const r = spawnSync(bin, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+}
+const yarn = (...args) => run(process.execPath, [yarnBin, ...args]);
+const mtime = (p) => (existsSync(p) ? statSync(p).mtimeMs : 0);
+
+function ensureInstalled() {
+  const state = path.join(root, 'node_modules/.yarn-state.yml');
+  if (mtime(state) >= Math.max(mtime(path.join(root, 'yarn.lock')), mtime(path.join(root, 'package.json')))) return;
+  console.log('[stepwise] Installing dependencies with the committed Yarn…');
+  yarn('install', '--immutable');
+}
+
+function newestSource(dir) {
+  let newest = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    if (e.name === 'node_modules') continue;
+    const p = path.join(dir, e.name);
+    newest = Math.max(newest, e.isDirectory() ? newestSource(p) : statSync(p).mtimeMs);
+  }
+  return newest;
+}
+
+/** Build when out/ is missing or older than any source. */
+function ensureBuilt() {
+  const built = mtime(path.join(root, 'out/renderer/index.html'));
+  const src = Math.max(...['renderer', 'shared', 'main', 'agent-runner', 'preload'].map((d) => newestSource(path.join(root, d))));
+  if (built >= src) return;
+  console.log('[stepwise] Building…');
+  yarn('build');
+}
+
+ensureInstalled();
+switch (cmd) {
+  case 'start':
+    ensureBuilt();
+    run(process.execPath, [path.join(root, 'bin/stepwise.mjs'), 'serve', ...rest]);
+    break;
+  case 'test':
+    ensureBuilt();
+    yarn('test:unit', ...rest);
+    yarn('test:e2e');
+    break;
+  case 'bench':
+    ensureBuilt();
+    run(process.execPath, ['--import', 'tsx', path.join(root, 'bench/run.ts'), ...rest]);
+    break;
+  default:
+    console.error('usage: node scripts/bootstrap.mjs start|test|bench [args…]');
+    process.exit(2);
+}

@@ -1,0 +1,110 @@
+/**
+ * Envelopes (DESIGN §6): every frame between runner, bridge and clients is one envelope
+ * `{ v: 1, type, runId, ... }`, schema-checked by the bridge.
+ */
+import { Type, type Static } from '@sinclair/typebox';
+import { ExecNodeSchema, NodeStatusSchema } from './nodes';
+import { MessageSchema, ToolOutputSchema } from '../thread/schema';
+
+export const PROTOCOL_VERSION = 1;
+const V = Type.Literal(PROTOCOL_VERSION);
+const RunId = Type.String({ minLength: 1, maxLength: 200 });
+
+/** Node upserts: open, status change, close with final output/error/usage. */
+export const TreeUpdateSchema = Type.Object({
+  v: V,
+  type: Type.Literal('tree_update'),
+  runId: RunId,
+  nodes: Type.Array(ExecNodeSchema, { minItems: 1 }),
+});
+export type TreeUpdate = Static<typeof TreeUpdateSchema>;
+
+export const DeltaChannelSchema = Type.Union([Type.Literal('text'), Type.Literal('thinking'), Type.Literal('tool_args')]);
+export type DeltaChannel = Static<typeof DeltaChannelSchema>;
+
+/** A piece of streamed output. `seq` counts the node's deltas from 1 without holes, across channels. */
+export const LlmDeltaSchema = Type.Object({
+  v: V,
+  type: Type.Literal('llm_delta'),
+  runId: RunId,
+  nodeId: Type.String({ minLength: 1, maxLength: 200 }),
+  channel: DeltaChannelSchema,
+  /** Content index; for tool_args the tool call's index in the response. */
+  index: Type.Integer({ minimum: 0 }),
+  toolCallId: Type.Optional(Type.String()),
+  delta: Type.String(),
+  seq: Type.Integer({ minimum: 1 }),
+});
+export type LlmDelta = Static<typeof LlmDeltaSchema>;
+
+/** A live node's assembled state at `seq`, or `available: false` when the bridge has none. */
+export const NodeSnapshotSchema = Type.Union([
+  Type.Object({
+    v: V,
+    type: Type.Literal('node_snapshot'),
+    runId: RunId,
+    nodeId: Type.String(),
+    seq: Type.Integer({ minimum: 0 }),
+    text: Type.String(),
+    thinking: Type.String(),
+    toolArgs: Type.Record(Type.String(), Type.String()),
+    status: NodeStatusSchema,
+  }),
+  Type.Object({
+    v: V,
+    type: Type.Literal('node_snapshot'),
+    runId: RunId,
+    nodeId: Type.String(),
+    available: Type.Literal(false),
+  }),
+]);
+export type NodeSnapshot = Static<typeof NodeSnapshotSchema>;
+
+/** A tool result a tool step fills into an existing assistant message's tool call. */
+export const ToolOutputPatchSchema = Type.Object({
+  messageId: Type.String(),
+  toolCallId: Type.String(),
+  output: ToolOutputSchema,
+});
+export type ToolOutputPatch = Static<typeof ToolOutputPatchSchema>;
+
+/** What a run adds to its thread, applied by the host as one patch. */
+export const RunResultSchema = Type.Object({
+  v: V,
+  type: Type.Literal('run_result'),
+  runId: RunId,
+  status: NodeStatusSchema,
+  /** Messages to append to the thread. */
+  messages: Type.Array(MessageSchema),
+  /** Outputs for tool calls already in the thread (tool steps). */
+  toolOutputs: Type.Optional(Type.Array(ToolOutputPatchSchema)),
+});
+export type RunResult = Static<typeof RunResultSchema>;
+
+/** An Immer patch (JSON-pointer-like path as an array). */
+export const PatchSchema = Type.Object({
+  op: Type.Union([Type.Literal('add'), Type.Literal('remove'), Type.Literal('replace')]),
+  path: Type.Array(Type.Union([Type.String(), Type.Number()])),
+  value: Type.Optional(Type.Unknown()),
+});
+
+/** Patches to a thread document, broadcast by the host after it applied them at `version`. */
+export const ThreadPatchSchema = Type.Object({
+  v: V,
+  type: Type.Literal('thread_patch'),
+  threadId: Type.String(),
+  /** The document's version after these patches. */
+  version: Type.Integer({ minimum: 0 }),
+  patches: Type.Array(PatchSchema),
+  /** Who made the edit: a client id, `run:<runId>`, or `host`. */
+  origin: Type.String(),
+});
+export type ThreadPatch = Static<typeof ThreadPatchSchema>;
+
+/** Envelopes a runner may post (checked by the bridge). */
+export const RunnerEnvelopeSchema = Type.Union([TreeUpdateSchema, LlmDeltaSchema, RunResultSchema]);
+export type RunnerEnvelope = Static<typeof RunnerEnvelopeSchema>;
+
+/** Envelopes a client consumes. */
+export type StreamEnvelope = TreeUpdate | LlmDelta | NodeSnapshot;
+export type Envelope = StreamEnvelope | RunResult | ThreadPatch;

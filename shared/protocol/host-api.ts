@@ -1,0 +1,119 @@
+/**
+ * The request/response contract between a client (renderer) and the host, the same over
+ * Electron IPC and the web host's WebSocket. Requests are `{ id, method, params }`, answers
+ * `{ id, result }` or `{ id, error: { message, code? } }`; the host pushes envelopes and
+ * events as `{ push: Envelope | HostEvent }`.
+ */
+import type { Patch } from 'immer';
+import type { Thread, RunMode, RunRef } from '../thread/schema';
+import type { ExecNode } from './nodes';
+import type { Envelope } from './envelopes';
+import type { LlmRecord } from './runner';
+
+/** One entry of the workspace tree; `path` is relative to the workspace, with '/' separators. */
+export interface WorkspaceEntry {
+  path: string;
+  kind: 'folder' | 'thread';
+  title: string;
+  /** Thread id for threads. */
+  id?: string;
+  /** Load error (malformed file), shown in the tree instead of hiding the file. */
+  error?: string;
+}
+
+/** A stored run (runs/<threadId>/<runId>.json). */
+export interface RunRecord {
+  runId: string;
+  threadId: string;
+  mode: RunMode;
+  status: ExecNode['status'];
+  startedAt: number;
+  endedAt?: number;
+  nodes: ExecNode[];
+  records: Omit<LlmRecord, 'v' | 'type'>[];
+  /** Messages the run added (for restore). */
+  messages?: unknown[];
+}
+
+export interface ProviderInfo {
+  id: string;
+  api: string;
+  baseUrl?: string;
+  /** Masked key (`sk-…abcd`), or where it comes from (`$OPENAI_API_KEY`). Never the whole key. */
+  keyHint?: string;
+  /** Detected from the environment rather than configured. */
+  detected?: boolean;
+}
+
+export interface McpServerInfo {
+  name: string;
+  transport: 'stdio' | 'http' | 'sse';
+  status: 'disconnected' | 'connecting' | 'connected' | 'error';
+  error?: string;
+}
+
+export interface McpToolInfo {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema: Record<string, unknown>;
+  outputSchema?: Record<string, unknown>;
+  annotations?: Record<string, unknown>;
+}
+
+/** Method name → params and result. */
+export interface HostMethods {
+  'workspace.list': { params: Record<string, never>; result: WorkspaceEntry[] };
+  'workspace.create': { params: { folder?: string; title: string; thread?: Partial<Thread> }; result: WorkspaceEntry };
+  'workspace.createFolder': { params: { path: string }; result: WorkspaceEntry };
+  'workspace.rename': { params: { path: string; title: string }; result: WorkspaceEntry };
+  'workspace.move': { params: { path: string; toFolder: string }; result: WorkspaceEntry };
+  'workspace.duplicate': { params: { path: string }; result: WorkspaceEntry };
+  'workspace.delete': { params: { path: string }; result: { ok: true } };
+  /** Open a thread: its document and the store's version. Subscribes the client to its patches. */
+  'thread.open': { params: { path: string }; result: { thread: Thread; version: number; path: string; running?: string } };
+  'thread.close': { params: { threadId: string }; result: { ok: true } };
+  /** Apply an edit made at `baseVersion`. A mismatch answers code `version_mismatch`. */
+  'thread.edit': { params: { threadId: string; baseVersion: number; patches: Patch[] }; result: { version: number } };
+  'run.start': {
+    params: { threadId: string; mode: RunMode; toolCallIds?: string[]; maxTurns?: number };
+    result: { runId: string };
+  };
+  'run.cancel': { params: { runId: string }; result: { ok: true } };
+  'run.list': { params: { threadId: string }; result: RunRef[] };
+  'run.get': { params: { threadId: string; runId: string }; result: RunRecord };
+  'run.delete': { params: { threadId: string; runId: string }; result: { ok: true } };
+  /** Live runs' current trees and node snapshots, then live envelopes (DESIGN §6 rule 5). */
+  'stream.subscribe': { params: { threadId?: string }; result: { ok: true } };
+  'stream.snapshot': { params: { runId: string; nodeId: string }; result: { ok: true } };
+  /** Backpressure: the client has processed `count` pushed frames. */
+  'stream.ack': { params: { count: number }; result: { ok: true } };
+  'settings.providers': { params: Record<string, never>; result: ProviderInfo[] };
+  'settings.saveProvider': { params: { id: string; api: string; baseUrl?: string; apiKey?: string }; result: ProviderInfo[] };
+  'mcp.servers': { params: Record<string, never>; result: McpServerInfo[] };
+  'mcp.tools': { params: { server: string }; result: McpToolInfo[] };
+  'mcp.test': { params: { server: string }; result: { ok: boolean; message: string; stderr?: string } };
+}
+export type HostMethod = keyof HostMethods;
+export type HostParams<M extends HostMethod> = HostMethods[M]['params'];
+export type HostResult<M extends HostMethod> = HostMethods[M]['result'];
+
+export interface HostRequest<M extends HostMethod = HostMethod> {
+  id: number;
+  method: M;
+  params: HostParams<M>;
+}
+export interface HostResponse {
+  id: number;
+  result?: unknown;
+  error?: { message: string; code?: string };
+}
+
+/** Events the host pushes besides envelopes. */
+export type HostEvent =
+  | { type: 'workspace_changed' }
+  | { type: 'run_started'; runId: string; threadId: string; mode: RunMode }
+  | { type: 'run_ended'; runId: string; threadId: string; status: ExecNode['status'] }
+  | { type: 'notice'; level: 'info' | 'warn' | 'error'; message: string };
+
+export type HostPush = Envelope | HostEvent;

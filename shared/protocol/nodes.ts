@@ -1,0 +1,92 @@
+/**
+ * Execution-tree nodes (DESIGN §5). Every run is a tree of nodes; the root is the run.
+ */
+import { Type, type Static } from '@sinclair/typebox';
+
+/** Node status; terminal ones never go back to running (DESIGN §6 rule 3). */
+export const NodeStatusSchema = Type.Union([
+  Type.Literal('pending'),
+  Type.Literal('running'),
+  Type.Literal('awaiting_input'),
+  Type.Literal('completed'),
+  Type.Literal('error'),
+  Type.Literal('cancelled'),
+  Type.Literal('interrupted'),
+]);
+export type NodeStatus = Static<typeof NodeStatusSchema>;
+
+export const TERMINAL_STATUSES: ReadonlySet<NodeStatus> = new Set(['completed', 'error', 'cancelled', 'interrupted']);
+/** True for completed, error, cancelled and interrupted. `awaiting_input` is not terminal. */
+export const isTerminal = (s: NodeStatus): boolean => TERMINAL_STATUSES.has(s);
+
+export const NodeKindSchema = Type.Union([
+  Type.Literal('run'),
+  Type.Literal('llm'),
+  Type.Literal('tool'),
+  Type.Literal('sampling'),
+  Type.Literal('agent'),
+]);
+export type NodeKind = Static<typeof NodeKindSchema>;
+
+/** Token usage of one LLM call, as the provider reported it. */
+export const UsageSchema = Type.Object({
+  inputTokens: Type.Number(),
+  outputTokens: Type.Number(),
+  cacheReadTokens: Type.Optional(Type.Number()),
+  cacheWriteTokens: Type.Optional(Type.Number()),
+  reasoningTokens: Type.Optional(Type.Number()),
+});
+export type Usage = Static<typeof UsageSchema>;
+
+/** Timing of an LLM call in milliseconds from the request being sent. */
+export const TimingSchema = Type.Object({
+  firstTokenMs: Type.Optional(Type.Number()),
+  durationMs: Type.Optional(Type.Number()),
+});
+export type Timing = Static<typeof TimingSchema>;
+
+/** A failure as data: what a user reads, plus raw details behind a disclosure. */
+export const NodeErrorSchema = Type.Object({
+  message: Type.String(),
+  code: Type.Optional(Type.String()),
+  details: Type.Optional(Type.String()),
+});
+export type NodeError = Static<typeof NodeErrorSchema>;
+
+/** One tool call as an LLM node's output carries it. */
+export const OutputToolCallSchema = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  arguments: Type.Unknown(),
+  rawArguments: Type.Optional(Type.String()),
+});
+
+/** Output of an `llm` / `sampling` node. */
+export const LlmOutputSchema = Type.Object({
+  text: Type.String(),
+  thinking: Type.Optional(Type.String()),
+  toolCalls: Type.Optional(Type.Array(OutputToolCallSchema)),
+  stopReason: Type.Optional(Type.String()),
+});
+export type LlmOutput = Static<typeof LlmOutputSchema>;
+
+/** One node of the execution tree. `startedAt`/`endedAt` are epoch milliseconds. */
+export const ExecNodeSchema = Type.Object({
+  id: Type.String({ minLength: 1, maxLength: 200 }),
+  runId: Type.String({ minLength: 1, maxLength: 200 }),
+  parentId: Type.Optional(Type.String()),
+  kind: NodeKindSchema,
+  name: Type.String(),
+  status: NodeStatusSchema,
+  startedAt: Type.Number(),
+  endedAt: Type.Optional(Type.Number()),
+  input: Type.Optional(Type.Unknown()),
+  output: Type.Optional(Type.Unknown()),
+  error: Type.Optional(NodeErrorSchema),
+  usage: Type.Optional(UsageSchema),
+  timing: Type.Optional(TimingSchema),
+  model: Type.Optional(Type.String()),
+  toolCallId: Type.Optional(Type.String()),
+  attrs: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+});
+export type ExecNode = Static<typeof ExecNodeSchema>;

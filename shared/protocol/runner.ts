@@ -1,0 +1,71 @@
+/**
+ * Messages between the host and one agent-runner process (DESIGN §1). The runner reports a
+ * run only as envelopes plus the side messages below; it never talks to a renderer.
+ */
+import type { Thread, RunMode } from '../thread/schema';
+import type { RunnerEnvelope } from './envelopes';
+
+/** A provider entry of settings/providers.json. `apiKey` is a literal or `$ENV_NAME`. */
+export interface ProviderConfig {
+  id: string;
+  api: 'openai-completions' | 'openai-responses' | 'anthropic-messages' | 'scripted' | 'replay';
+  baseUrl?: string;
+  apiKey?: string;
+  headers?: Record<string, string>;
+}
+
+/** Everything one run needs; sent once as the `start` message. */
+export interface RunSpec {
+  runId: string;
+  threadId: string;
+  /** The thread as it was when the run started (read-only while the run runs). */
+  thread: Thread;
+  /** step: one LLM step; react: loop with tools; tool: execute pending tool calls and stop. */
+  mode: RunMode;
+  /** ReAct turn cap. Default 25. */
+  maxTurns?: number;
+  /** Tool step: which pending tool calls to run (all pending ones when absent). */
+  toolCallIds?: string[];
+  providers: ProviderConfig[];
+  /** $STEPWISE_HOME, for replay lookups and agent-tool thread files. */
+  home: string;
+  /** Workspace folder, to resolve agent tools' `threadPath`. */
+  workspaceDir: string;
+  /** Whether an mcp-host port is attached (MCP tools fail clearly without one). */
+  mcp?: boolean;
+}
+
+/** The raw request an LLM node sent and the raw stream events it received (inspector, replay). */
+export interface LlmRecord {
+  v: 1;
+  type: 'llm_record';
+  runId: string;
+  nodeId: string;
+  /** Provider api and the exact request body sent. */
+  api: string;
+  request: unknown;
+  /** Raw stream events in arrival order; `t` is ms since the request was sent. */
+  events: { t: number; data: unknown }[];
+}
+
+export type HostToRunner =
+  | { type: 'start'; spec: RunSpec }
+  | { type: 'cancel'; reason?: string }
+  /** The user answered an elicitation or typed a tool result while the run waits. */
+  | { type: 'input'; nodeId: string; value: unknown };
+
+export type RunnerToHost =
+  | RunnerEnvelope
+  | LlmRecord
+  | { v: 1; type: 'log'; runId: string; level: 'debug' | 'info' | 'warn' | 'error'; message: string }
+  /** The runner finished posting; it exits right after. */
+  | { v: 1; type: 'done'; runId: string };
+
+/**
+ * The one small port a run sees, whether it is an Electron MessagePort, `process.parentPort`
+ * or a Node IPC channel. `post` must not throw when the other end is gone.
+ */
+export interface Port<In, Out> {
+  post(message: Out): void;
+  onMessage(listener: (message: In) => void): () => void;
+}

@@ -1,0 +1,237 @@
+/**
+ * The Thread document (DESIGN §3): one JSON file holding everything one experiment needs and
+ * nothing derived. TypeBox schemas; `Static<>` gives the TypeScript types.
+ */
+import { Type, type Static } from '@sinclair/typebox';
+import { UsageSchema, NodeStatusSchema } from '../protocol/nodes';
+
+/** Current schema version of the Thread document. Older versions are migrated on read. */
+export const THREAD_VERSION = 1;
+
+const Id = Type.String({ minLength: 1 });
+
+export const TextPartSchema = Type.Object({ type: Type.Literal('text'), text: Type.String() });
+export const ThinkingPartSchema = Type.Object({
+  type: Type.Literal('thinking'),
+  thinking: Type.String(),
+  /** Anthropic's signature over the thinking block, sent back unchanged on the next turn. */
+  signature: Type.Optional(Type.String()),
+  /** Anthropic's redacted thinking: opaque `data`, shown as redacted. */
+  redacted: Type.Optional(Type.Boolean()),
+  data: Type.Optional(Type.String()),
+});
+/** An image, base64 `data` without a data: prefix. */
+export const ImagePartSchema = Type.Object({
+  type: Type.Literal('image'),
+  mimeType: Type.String(),
+  data: Type.String(),
+});
+export const AudioPartSchema = Type.Object({
+  type: Type.Literal('audio'),
+  mimeType: Type.String(),
+  data: Type.String(),
+});
+/** An MCP resource link (a URI the server can read) or an embedded resource. */
+export const ResourceLinkPartSchema = Type.Object({
+  type: Type.Literal('resource_link'),
+  uri: Type.String(),
+  name: Type.Optional(Type.String()),
+  title: Type.Optional(Type.String()),
+  description: Type.Optional(Type.String()),
+  mimeType: Type.Optional(Type.String()),
+});
+export const ResourcePartSchema = Type.Object({
+  type: Type.Literal('resource'),
+  resource: Type.Object({
+    uri: Type.String(),
+    mimeType: Type.Optional(Type.String()),
+    text: Type.Optional(Type.String()),
+    blob: Type.Optional(Type.String()),
+  }),
+});
+export type TextPart = Static<typeof TextPartSchema>;
+export type ThinkingPart = Static<typeof ThinkingPartSchema>;
+export type ImagePart = Static<typeof ImagePartSchema>;
+
+/** Content of a tool result: every MCP content kind is kept, nothing flattened. */
+export const ToolResultPartSchema = Type.Union([
+  TextPartSchema,
+  ImagePartSchema,
+  AudioPartSchema,
+  ResourceLinkPartSchema,
+  ResourcePartSchema,
+]);
+export type ToolResultPart = Static<typeof ToolResultPartSchema>;
+
+export const ToolOutputSchema = Type.Object({
+  content: Type.Array(ToolResultPartSchema),
+  structuredContent: Type.Optional(Type.Unknown()),
+  isError: Type.Boolean(),
+});
+export type ToolOutput = Static<typeof ToolOutputSchema>;
+
+/** A tool call the model made; `output` is filled when the tool ran or the user typed a result. */
+export const ToolCallSchema = Type.Object({
+  id: Id,
+  name: Type.String(),
+  arguments: Type.Record(Type.String(), Type.Unknown()),
+  /** The raw argument text as streamed, kept when it did not parse as a JSON object. */
+  rawArguments: Type.Optional(Type.String()),
+  output: Type.Optional(ToolOutputSchema),
+});
+export type ToolCall = Static<typeof ToolCallSchema>;
+
+export const UserMessageSchema = Type.Object({
+  id: Id,
+  role: Type.Literal('user'),
+  content: Type.Array(Type.Union([TextPartSchema, ImagePartSchema])),
+});
+export type UserMessage = Static<typeof UserMessageSchema>;
+
+export const AssistantMessageSchema = Type.Object({
+  id: Id,
+  role: Type.Literal('assistant'),
+  content: Type.Array(Type.Union([TextPartSchema, ThinkingPartSchema])),
+  toolCalls: Type.Optional(Type.Array(ToolCallSchema)),
+  usage: Type.Optional(UsageSchema),
+  timing: Type.Optional(Type.Object({ firstTokenMs: Type.Optional(Type.Number()), durationMs: Type.Optional(Type.Number()) })),
+  stopReason: Type.Optional(Type.String()),
+  errorMessage: Type.Optional(Type.String()),
+  /** The model that wrote it, `provider/id`. */
+  model: Type.Optional(Type.String()),
+});
+export type AssistantMessage = Static<typeof AssistantMessageSchema>;
+
+export const MessageSchema = Type.Union([UserMessageSchema, AssistantMessageSchema]);
+export type Message = Static<typeof MessageSchema>;
+
+const JsonSchemaObject = Type.Record(Type.String(), Type.Unknown());
+
+/** MCP tool annotations (MCP spec 2025-06-18, ToolAnnotations). */
+export const ToolAnnotationsSchema = Type.Object({
+  title: Type.Optional(Type.String()),
+  readOnlyHint: Type.Optional(Type.Boolean()),
+  destructiveHint: Type.Optional(Type.Boolean()),
+  idempotentHint: Type.Optional(Type.Boolean()),
+  openWorldHint: Type.Optional(Type.Boolean()),
+});
+
+const ToolCommon = {
+  /** Name the model sees. */
+  name: Type.String({ minLength: 1 }),
+  description: Type.Optional(Type.String()),
+  /** Stop ReAct mode at this tool and wait for the user. */
+  requiresApproval: Type.Optional(Type.Boolean()),
+};
+
+export const FunctionToolSchema = Type.Object({
+  type: Type.Literal('function'),
+  ...ToolCommon,
+  parameters: JsonSchemaObject,
+});
+export const McpToolSchema = Type.Object({
+  type: Type.Literal('mcp'),
+  ...ToolCommon,
+  /** Server name as configured in settings/mcp.json. */
+  server: Type.String({ minLength: 1 }),
+  /** The tool's name on that server. */
+  toolName: Type.String({ minLength: 1 }),
+  inputSchema: JsonSchemaObject,
+  annotations: Type.Optional(ToolAnnotationsSchema),
+});
+export const BuiltinToolSchema = Type.Object({
+  type: Type.Literal('builtin'),
+  ...ToolCommon,
+  parameters: Type.Optional(JsonSchemaObject),
+  config: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+});
+/** A tool backed by another thread file, run as a nested agent. */
+export const AgentToolSchema = Type.Object({
+  type: Type.Literal('agent'),
+  ...ToolCommon,
+  /** Path of the thread file, relative to the workspace. */
+  threadPath: Type.String({ minLength: 1 }),
+  parameters: Type.Optional(JsonSchemaObject),
+});
+export const ToolSchema = Type.Union([FunctionToolSchema, McpToolSchema, BuiltinToolSchema, AgentToolSchema]);
+export type Tool = Static<typeof ToolSchema>;
+export type FunctionTool = Static<typeof FunctionToolSchema>;
+export type McpTool = Static<typeof McpToolSchema>;
+export type AgentTool = Static<typeof AgentToolSchema>;
+
+/** One response of the `scripted` model (DESIGN §8). */
+export const ScriptedResponseSchema = Type.Object({
+  /** Regex tested against the last message's text; the first unused match is used. */
+  when: Type.Optional(Type.String()),
+  thinking: Type.Optional(Type.String()),
+  text: Type.Optional(Type.String()),
+  toolCalls: Type.Optional(Type.Array(Type.Object({ name: Type.String(), arguments: Type.Record(Type.String(), Type.Unknown()) }))),
+  /** End the call with this error message (after streaming what precedes it). */
+  error: Type.Optional(Type.String()),
+});
+export type ScriptedResponse = Static<typeof ScriptedResponseSchema>;
+
+export const ModelParamsSchema = Type.Object({
+  temperature: Type.Optional(Type.Number()),
+  maxTokens: Type.Optional(Type.Integer({ minimum: 1 })),
+  reasoning: Type.Optional(Type.Object({
+    effort: Type.Optional(Type.Union([Type.Literal('minimal'), Type.Literal('low'), Type.Literal('medium'), Type.Literal('high')])),
+    budgetTokens: Type.Optional(Type.Integer({ minimum: 0 })),
+  })),
+  responseFormat: Type.Optional(Type.Unknown()),
+  /** Scripted model only: streaming rate. Default 40. */
+  tokensPerSecond: Type.Optional(Type.Number({ exclusiveMinimum: 0 })),
+  /** Extra provider-specific body fields, merged into the request. */
+  extra: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+});
+
+export const ModelConfigSchema = Type.Object({
+  /** A provider id from settings/providers.json, or a built-in: openai, anthropic, scripted, replay. */
+  provider: Type.String({ minLength: 1 }),
+  id: Type.String(),
+  params: ModelParamsSchema,
+  script: Type.Optional(Type.Array(ScriptedResponseSchema)),
+  /** Replay model only: which recorded LLM node to play back. */
+  replay: Type.Optional(Type.Object({ runId: Type.String(), nodeId: Type.Optional(Type.String()) })),
+});
+export type ModelConfig = Static<typeof ModelConfigSchema>;
+
+export const RunModeSchema = Type.Union([Type.Literal('step'), Type.Literal('react'), Type.Literal('tool')]);
+export type RunMode = Static<typeof RunModeSchema>;
+
+/** A light reference to a run stored under runs/<threadId>/<runId>.json. */
+export const RunRefSchema = Type.Object({
+  id: Id,
+  startedAt: Type.Number(),
+  endedAt: Type.Optional(Type.Number()),
+  status: NodeStatusSchema,
+  mode: RunModeSchema,
+  preview: Type.Optional(Type.String()),
+  usage: Type.Optional(UsageSchema),
+});
+export type RunRef = Static<typeof RunRefSchema>;
+
+export const ThreadSchema = Type.Object({
+  version: Type.Literal(THREAD_VERSION),
+  /** uuid, stable across renames. */
+  id: Id,
+  title: Type.String(),
+  model: ModelConfigSchema,
+  context: Type.Object({
+    systemPrompt: Type.String(),
+    tools: Type.Array(ToolSchema),
+    variables: Type.Optional(Type.Record(Type.String(), Type.String())),
+    messages: Type.Array(MessageSchema),
+    /** Working folders offered to MCP servers as roots (absolute paths). */
+    roots: Type.Optional(Type.Array(Type.String())),
+  }),
+  settings: Type.Optional(Type.Object({
+    /** Auto-run tools (ReAct) instead of stopping at each tool call. */
+    autoRunTools: Type.Optional(Type.Boolean()),
+    maxTurns: Type.Optional(Type.Integer({ minimum: 1 })),
+    /** Let ReAct run tools marked destructive without stopping. */
+    allowDestructive: Type.Optional(Type.Boolean()),
+  })),
+  runRefs: Type.Array(RunRefSchema),
+});
+export type Thread = Static<typeof ThreadSchema>;
