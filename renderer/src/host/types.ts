@@ -1,0 +1,32 @@
+/**
+ * The one object through which the renderer reaches its host (DESIGN §7). Components never ask
+ * which host they run in; the adapters (desktop, web, viewer) implement this interface.
+ */
+import type { HostMethod, HostParams, HostResult, HostPush } from '../../../shared/protocol/host-api';
+
+export interface HostServices {
+  /** Send one request. Rejects with a {@link HostError} carrying the host's message and code. */
+  call<M extends HostMethod>(method: M, params: HostParams<M>): Promise<HostResult<M>>;
+  /**
+   * Every push (envelopes and events) from now on, in arrival order. Leaving the loop (break,
+   * throw) or aborting `signal` unsubscribes.
+   */
+  pushes(signal?: AbortSignal): AsyncIterable<HostPush>;
+  /** True for the read-only viewer: no edits, no runs. */
+  readonly presentational: boolean;
+  /** Connection state for the status bar; adapters without a transport are always 'open'. */
+  connection?(): 'open' | 'connecting' | 'closed';
+}
+
+/** A failed host request: what failed (`message`), a machine code (`version_mismatch`, …) and the method. */
+export class HostError extends Error {
+  constructor(
+    message: string,
+    readonly code?: string,
+    readonly method?: string,
+    readonly details?: string,
+  ) {
+    super(message);
+    this.name = 'HostError';
+  }
+}

@@ -1,0 +1,265 @@
+/**
+ * The renderer's live execution-tree state (DESIGN §6, §7). Pushes feed a {@link StreamConsumer}
+ * (the shared protocol logic: seq, gaps, snapshots, terminal rule) whose per-node buffers take
+ * every frame at once. Atoms are set at most once per animation frame per dirty node, so only
+ * rows whose node changed re-render; partial tool arguments are parsed at that time (at most
+ * once per frame per call). Tree structure (kind, name, parent links) lives in per-run atoms
+ * that change only when a `tree_update` adds or moves a node.
+ */
+import { atom, type PrimitiveAtom } from 'jotai';
+import { atomFamily, type AtomFamily } from 'jotai-family';
+import { parse as parsePartialJson } from 'partial-json';
+import { StreamConsumer, type LiveNode } from '../../../shared/stream/consumer';
+import type { ExecNode, NodeKind, NodeStatus } from '../../../shared/protocol/nodes';
+import type { HostPush, RunRecord } from '../../../shared/protocol/host-api';
+import type { StreamEnvelope } from '../../../shared/protocol/envelopes';
+import type { RunMode } from '../../../shared/thread/schema';
+import { nextFrame, type FrameScheduler } from '../host/frame';
+
+/** What one execution-tree row shows. A new object per frame in which the node changed. */
+export interface NodeView {
+  nodeId: string;
+  node?: ExecNode;
+  status: NodeStatus;
+  text: string;
+  thinking: string;
+  /** Raw argument text per tool-call index. */
+  toolArgs: Record<number, string>;
+  /** The raw arguments parsed as (partial) JSON; undefined where nothing parses yet. */
+  args: Record<number, unknown>;
+  /** A snapshot request is in flight (a gap was seen). */
+  syncing: boolean;
+}
+
+/** Structure of one run's tree. */
+export interface RunTree {
+  runId: string;
+  meta: Record<string, { id: string; parentId?: string; kind: NodeKind; name: string }>;
+  children: Record<string, string[]>;
+  /** Nodes without a known parent (normally just the run node). */
+  roots: string[];
+}
+
+/** A run the execution panel lists. */
+export interface RunInfo {
+  runId: string;
+  threadId?: string;
+  mode?: RunMode;
+  status: NodeStatus;
+  /** Loaded from a stored record (read-only), not streaming. */
+  stored?: boolean;
+}
+
+/** The Jotai store surface this module needs (`createStore()` satisfies it). */
+export interface AtomStore {
+  get<V>(a: PrimitiveAtom<V>): V;
+  set<V>(a: PrimitiveAtom<V>, v: V): void;
+}
+
+export interface StreamStoreOptions {
+  /** Ask the host for a node snapshot (`stream.snapshot`). A rejection ends syncing. */
+  requestSnapshot(runId: string, nodeId: string): Promise<unknown> | void;
+  schedule?: FrameScheduler;
+}
+
+function parseArgs(raw: string): unknown {
+  if (!raw.trim()) return undefined;
+  try {
+    return parsePartialJson(raw);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Live stream state for one window. */
+export class StreamStore {
+  readonly nodeAtom: AtomFamily<string, PrimitiveAtom<NodeView | undefined>> = atomFamily((_id: string) =>
+    atom<NodeView | undefined>(undefined),
+  );
+  readonly runTreeAtom: AtomFamily<string, PrimitiveAtom<RunTree | undefined>> = atomFamily((_runId: string) =>
+    atom<RunTree | undefined>(undefined),
+  );
+  readonly runsAtom: PrimitiveAtom<RunInfo[]> = atom<RunInfo[]>([]);
+
+  private readonly consumer: StreamConsumer;
+  private readonly dirty = new Set<string>();
+  private readonly dirtyTrees = new Set<string>();
+  private readonly trees = new Map<string, RunTree>();
+  private readonly nodeRun = new Map<string, string>();
+  private readonly parsed = new Map<string, { raw: Record<number, string>; args: Record<number, unknown> }>();
+  private scheduled = false;
+  /** Frames flushed so far (tests). */
+  flushes = 0;
+
+  constructor(
+    private readonly store: AtomStore,
+    private readonly opts: StreamStoreOptions,
+  ) {
+    this.consumer = new StreamConsumer({
+      changed: (nodeId) => this.markDirty(nodeId),
+      requestSnapshot: (nodeId, runId) => {
+        let res: Promise<unknown> | void;
+        try {
+          res = this.opts.requestSnapshot(runId, nodeId);
+        } catch (err) {
+          res = Promise.reject(err);
+        }
+        // When the request itself fails no snapshot will come: end syncing (rule 9, never a loop).
+        Promise.resolve(res).catch(() => this.apply({ v: 1, type: 'node_snapshot', runId, nodeId, available: false }));
+      },
+    });
+  }
+
+  /** The consumer's buffer for a node (tests, detail panel). */
+  live(nodeId: string): LiveNode | undefined {
+    return this.consumer.get(nodeId);
+  }
+
+  /** Feed one push. Envelopes other than stream ones and non-run events are ignored here. */
+  apply(push: HostPush): void {
+    switch (push.type) {
+      case 'tree_update':
+        this.noteStructure(push.runId, push.nodes);
+        this.consumer.apply(push);
+        for (const n of push.nodes) if (n.kind === 'run' && !n.parentId) this.setRun({ runId: push.runId, status: n.status });
+        return;
+      case 'llm_delta':
+      case 'node_snapshot':
+        if (!this.nodeRun.has(push.nodeId)) this.nodeRun.set(push.nodeId, push.runId);
+        this.consumer.apply(push as StreamEnvelope);
+        return;
+      case 'run_started':
+        this.setRun({ runId: push.runId, threadId: push.threadId, mode: push.mode, status: 'running' });
+        return;
+      case 'run_ended':
+        this.setRun({ runId: push.runId, threadId: push.threadId, status: push.status });
+        return;
+      default:
+        return;
+    }
+  }
+
+  /** Show a stored run (read-only) through the same rows as live ones. */
+  loadRecord(record: RunRecord): void {
+    if (record.nodes.length > 0) this.apply({ v: 1, type: 'tree_update', runId: record.runId, nodes: record.nodes });
+    this.setRun({ runId: record.runId, threadId: record.threadId, mode: record.mode, status: record.status, stored: true });
+  }
+
+  /** Forget a run: its buffers, its node atoms (`atomFamily.remove`) and its tree atom. */
+  releaseRun(runId: string): void {
+    for (const [nodeId, r] of this.nodeRun) {
+      if (r !== runId) continue;
+      this.consumer.release(nodeId);
+      this.parsed.delete(nodeId);
+      this.dirty.delete(nodeId);
+      this.nodeRun.delete(nodeId);
+      this.nodeAtom.remove(nodeId);
+    }
+    this.trees.delete(runId);
+    this.dirtyTrees.delete(runId);
+    this.runTreeAtom.remove(runId);
+    this.store.set(this.runsAtom, this.store.get(this.runsAtom).filter((r) => r.runId !== runId));
+  }
+
+  /** Runs currently held, newest last. */
+  runs(): RunInfo[] {
+    return this.store.get(this.runsAtom);
+  }
+
+  private setRun(info: RunInfo): void {
+    const runs = this.store.get(this.runsAtom);
+    const i = runs.findIndex((r) => r.runId === info.runId);
+    if (i < 0) {
+      this.store.set(this.runsAtom, [...runs, info]);
+      return;
+    }
+    const prev = runs[i];
+    const merged: RunInfo = { ...prev, ...Object.fromEntries(Object.entries(info).filter(([, v]) => v !== undefined)) };
+    if (merged.status === prev.status && merged.threadId === prev.threadId && merged.mode === prev.mode && merged.stored === prev.stored) return;
+    const next = runs.slice();
+    next[i] = merged;
+    this.store.set(this.runsAtom, next);
+  }
+
+  private noteStructure(runId: string, nodes: ExecNode[]): void {
+    let tree = this.trees.get(runId);
+    if (!tree) {
+      tree = { runId, meta: {}, children: {}, roots: [] };
+      this.trees.set(runId, tree);
+    }
+    for (const n of nodes) {
+      this.nodeRun.set(n.id, runId);
+      const old = tree.meta[n.id];
+      if (old && old.parentId === n.parentId && old.name === n.name && old.kind === n.kind) continue;
+      tree.meta[n.id] = { id: n.id, parentId: n.parentId, kind: n.kind, name: n.name };
+      this.dirtyTrees.add(runId);
+    }
+    if (this.dirtyTrees.has(runId)) this.schedule();
+  }
+
+  private markDirty(nodeId: string): void {
+    this.dirty.add(nodeId);
+    this.schedule();
+  }
+
+  private schedule(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    (this.opts.schedule ?? nextFrame)(() => this.flush());
+  }
+
+  /** Publish dirty nodes and trees to their atoms (once per frame; callable directly in tests). */
+  flush(): void {
+    this.scheduled = false;
+    this.flushes++;
+    for (const runId of this.dirtyTrees) {
+      const t = this.trees.get(runId);
+      if (t) this.store.set(this.runTreeAtom(runId), rebuild(t));
+    }
+    this.dirtyTrees.clear();
+    for (const nodeId of this.dirty) {
+      const live = this.consumer.get(nodeId);
+      if (live) this.store.set(this.nodeAtom(nodeId), this.view(live));
+    }
+    this.dirty.clear();
+  }
+
+  private view(live: LiveNode): NodeView {
+    let cache = this.parsed.get(live.nodeId);
+    if (!cache) {
+      cache = { raw: {}, args: {} };
+      this.parsed.set(live.nodeId, cache);
+    }
+    const args: Record<number, unknown> = {};
+    for (const [k, raw] of Object.entries(live.toolArgs)) {
+      const i = Number(k);
+      if (cache.raw[i] !== raw) {
+        cache.raw[i] = raw;
+        cache.args[i] = parseArgs(raw);
+      }
+      args[i] = cache.args[i];
+    }
+    return {
+      nodeId: live.nodeId,
+      node: live.node,
+      status: live.status,
+      text: live.text,
+      thinking: live.thinking,
+      toolArgs: { ...live.toolArgs },
+      args,
+      syncing: live.syncing,
+    };
+  }
+}
+
+function rebuild(t: RunTree): RunTree {
+  const children: Record<string, string[]> = {};
+  const roots: string[] = [];
+  for (const m of Object.values(t.meta)) {
+    if (m.parentId && t.meta[m.parentId]) (children[m.parentId] ??= []).push(m.id);
+    else roots.push(m.id);
+  }
+  t.children = children;
+  t.roots = roots;
+  return { runId: t.runId, meta: { ...t.meta }, children, roots };
+}

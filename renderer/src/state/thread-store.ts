@@ -1,0 +1,198 @@
+/**
+ * One open thread in the renderer (DESIGN §4): the thread atom, edits as Immer patches sent to
+ * the host with their base version, undo/redo through {@link UndoHistory}, patches from others
+ * and from runs applied with `applyPatches`, and a reload on `version_mismatch`.
+ * Edits are sent one at a time; edits made while one is in flight are batched into the next.
+ */
+import { atom, type PrimitiveAtom } from 'jotai';
+import { applyPatches, enablePatches, produceWithPatches, type Draft, type Patch } from 'immer';
+import type { Thread } from '../../../shared/thread/schema';
+import type { ThreadPatch } from '../../../shared/protocol/envelopes';
+import type { HostServices } from '../host/types';
+import { HostError } from '../host/types';
+import { UndoHistory, type UndoOptions } from './undo';
+import type { AtomStore } from './stream-store';
+
+enablePatches();
+
+/** What the playground shows besides the document. */
+export interface ThreadMeta {
+  path: string;
+  version: number;
+  /** Id of the run of this thread that is running; the thread is read-only meanwhile. */
+  runningRunId?: string;
+  canUndo: boolean;
+  canRedo: boolean;
+  /** Last failure (edit rejected, reload failed), for an inline error. */
+  error?: { message: string; details?: string };
+  /** Bumped when the document was replaced wholesale (reload): editors reset their text. */
+  generation: number;
+}
+
+/** Edit session of one thread. */
+export class ThreadSession {
+  readonly threadAtom: PrimitiveAtom<Thread>;
+  readonly metaAtom: PrimitiveAtom<ThreadMeta>;
+  readonly history: UndoHistory;
+  private version: number;
+  private inFlight: { base: number } | null = null;
+  private outbox: Patch[] = [];
+
+  constructor(
+    private readonly store: AtomStore,
+    private readonly host: HostServices,
+    opened: { thread: Thread; version: number; path: string; running?: string },
+    undo: UndoOptions = {},
+  ) {
+    this.version = opened.version;
+    this.history = new UndoHistory(undo);
+    this.threadAtom = atom(opened.thread);
+    this.metaAtom = atom<ThreadMeta>({
+      path: opened.path,
+      version: opened.version,
+      runningRunId: opened.running,
+      canUndo: false,
+      canRedo: false,
+      generation: 0,
+    });
+  }
+
+  get thread(): Thread {
+    return this.store.get(this.threadAtom);
+  }
+  get meta(): ThreadMeta {
+    return this.store.get(this.metaAtom);
+  }
+  get id(): string {
+    return this.thread.id;
+  }
+  /** Edits are refused while a run of this thread runs, and in the read-only viewer. */
+  get readOnly(): boolean {
+    return this.host.presentational || !!this.meta.runningRunId;
+  }
+
+  private setMeta(patch: Partial<ThreadMeta>): void {
+    this.store.set(this.metaAtom, {
+      ...this.meta,
+      ...patch,
+      canUndo: this.history.canUndo,
+      canRedo: this.history.canRedo,
+      version: this.version,
+    });
+  }
+
+  /**
+   * Edit the thread. `key` names the field for undo merging (typing in one field within
+   * 800 ms is one step). Returns false when the thread is read-only or nothing changed.
+   */
+  edit(recipe: (draft: Draft<Thread>) => void, key?: string): boolean {
+    if (this.readOnly) return false;
+    const [next, forward, inverse] = produceWithPatches(this.thread, recipe);
+    if (forward.length === 0) return false;
+    this.store.set(this.threadAtom, next);
+    this.history.record(forward, inverse, { key, current: next });
+    this.send(forward);
+    this.setMeta({});
+    return true;
+  }
+
+  /** Undo the last step (applies its inverse patches and sends them as an ordinary edit). */
+  undo(): boolean {
+    if (this.readOnly) return false;
+    const step = this.history.undo();
+    if (!step) return false;
+    this.store.set(this.threadAtom, applyPatches(this.thread, step.inverse));
+    this.send(step.inverse);
+    this.setMeta({ generation: this.meta.generation + 1 });
+    return true;
+  }
+
+  /** Redo the last undone step. */
+  redo(): boolean {
+    if (this.readOnly) return false;
+    const step = this.history.redo();
+    if (!step) return false;
+    this.store.set(this.threadAtom, applyPatches(this.thread, step.forward));
+    this.send(step.forward);
+    this.setMeta({ generation: this.meta.generation + 1 });
+    return true;
+  }
+
+  /** Mark a run of this thread as running (read-only) or finished. */
+  setRunning(runId: string | undefined): void {
+    this.setMeta({ runningRunId: runId });
+  }
+
+  /**
+   * A `thread_patch` from the host. Our own echo and anything at or below the known version is
+   * ignored; a run's result becomes one undo step; a gap reloads the thread.
+   */
+  applyRemote(tp: ThreadPatch): void {
+    if (tp.threadId !== this.id || tp.version <= this.version) return;
+    const isRun = tp.origin.startsWith('run:');
+    if (this.inFlight && tp.version === this.inFlight.base + 1 && !isRun) return; // our edit's echo
+    if (tp.version !== this.version + 1 && !this.inFlight) {
+      void this.reload();
+      return;
+    }
+    try {
+      const [next, forward, inverse] = produceWithPatches(this.thread, (d) => {
+        applyPatches(d, tp.patches);
+      });
+      this.store.set(this.threadAtom, next);
+      if (!this.inFlight) this.version = tp.version;
+      if (isRun) this.history.record(forward, inverse, { origin: 'run', current: next });
+      this.setMeta({ generation: this.meta.generation + 1 });
+    } catch {
+      void this.reload();
+    }
+  }
+
+  /** Load the host's copy again; the undo history is dropped (its patches no longer apply). */
+  async reload(): Promise<void> {
+    try {
+      const r = await this.host.call('thread.open', { path: this.meta.path });
+      this.version = r.version;
+      this.inFlight = null;
+      this.outbox = [];
+      this.history.clear();
+      this.store.set(this.threadAtom, r.thread);
+      this.setMeta({ path: r.path, runningRunId: r.running, generation: this.meta.generation + 1, error: undefined });
+    } catch (err) {
+      this.setMeta({ error: { message: `Could not reload ${this.meta.path}: ${(err as Error).message}`, details: (err as Error).stack } });
+    }
+  }
+
+  private send(patches: Patch[]): void {
+    if (this.host.presentational) return;
+    this.outbox.push(...patches);
+    if (!this.inFlight) void this.pump();
+  }
+
+  private async pump(): Promise<void> {
+    while (this.outbox.length > 0) {
+      const patches = this.outbox;
+      this.outbox = [];
+      const base = this.version;
+      this.inFlight = { base };
+      try {
+        const r = await this.host.call('thread.edit', { threadId: this.id, baseVersion: base, patches });
+        this.version = Math.max(this.version, r.version);
+        this.inFlight = null;
+        this.setMeta({ error: undefined });
+      } catch (err) {
+        this.inFlight = null;
+        if (err instanceof HostError && err.code === 'version_mismatch') {
+          await this.reload();
+          return;
+        }
+        this.outbox = [];
+        this.setMeta({
+          error: { message: `The edit was not saved: ${(err as Error).message}. The thread is reloaded from disk.`, details: (err as Error).stack },
+        });
+        await this.reload();
+        return;
+      }
+    }
+  }
+}

@@ -1,0 +1,168 @@
+/**
+ * Undo history of one thread (DESIGN §4). A step holds the forward and inverse Immer patches of
+ * an edit, never a copy of the thread. Consecutive edits of one field within `mergeMs` merge
+ * into one step (typing is one step); a run's result is one step and never merges. The history
+ * is capped by step count and by the bytes of images that only the history still references
+ * (images the current thread uses are free). Run records are not in the document, so undo
+ * never rewinds run history.
+ */
+import type { Patch } from 'immer';
+
+/** One undoable step. */
+export interface UndoStep {
+  forward: Patch[];
+  inverse: Patch[];
+  /** Field key for merging (e.g. `messages/<id>/content/0/text`); none = never merges. */
+  key?: string;
+  /** ms timestamp of the last edit merged into this step. */
+  at: number;
+  origin: 'edit' | 'run';
+  /** Base64 image data strings the step's patches carry. */
+  images: string[];
+}
+
+export interface UndoOptions {
+  /** Maximum steps kept (undo + redo). Default 500. */
+  maxSteps?: number;
+  /** Budget for image bytes referenced only by the history. Default 64 MiB. */
+  maxImageBytes?: number;
+  /** Merge window for edits of one field, ms. Default 800. */
+  mergeMs?: number;
+  now?: () => number;
+}
+
+/** Decoded byte size of a base64 string. */
+export function base64Bytes(data: string): number {
+  const pad = data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0;
+  return Math.max(0, Math.floor((data.length * 3) / 4) - pad);
+}
+
+/** Every image `data` string inside a value (image parts: `{ type: 'image', data }`). */
+export function collectImages(value: unknown, out: Set<string> = new Set(), depth = 0): Set<string> {
+  if (depth > 64 || value === null || typeof value !== 'object') return out;
+  if (Array.isArray(value)) {
+    for (const v of value) collectImages(v, out, depth + 1);
+    return out;
+  }
+  const o = value as Record<string, unknown>;
+  if (o.type === 'image' && typeof o.data === 'string') {
+    out.add(o.data);
+    return out;
+  }
+  for (const v of Object.values(o)) collectImages(v, out, depth + 1);
+  return out;
+}
+
+function patchImages(patches: Patch[]): Set<string> {
+  const s = new Set<string>();
+  for (const p of patches) if ('value' in p) collectImages(p.value, s);
+  return s;
+}
+
+/** Undo/redo stacks with merging and caps. */
+export class UndoHistory {
+  private undoStack: UndoStep[] = [];
+  private redoStack: UndoStep[] = [];
+  private readonly maxSteps: number;
+  private readonly maxImageBytes: number;
+  private readonly mergeMs: number;
+  private readonly now: () => number;
+
+  constructor(opts: UndoOptions = {}) {
+    this.maxSteps = Math.max(1, opts.maxSteps ?? 500);
+    this.maxImageBytes = opts.maxImageBytes ?? 64 * 1024 * 1024;
+    this.mergeMs = opts.mergeMs ?? 800;
+    this.now = opts.now ?? Date.now;
+  }
+
+  get canUndo(): boolean {
+    return this.undoStack.length > 0;
+  }
+  get canRedo(): boolean {
+    return this.redoStack.length > 0;
+  }
+  get undoCount(): number {
+    return this.undoStack.length;
+  }
+  get redoCount(): number {
+    return this.redoStack.length;
+  }
+
+  /**
+   * Record an edit. `key` names the edited field; an edit of the same field within the merge
+   * window extends the top step instead of adding one. `current` is the thread after the edit
+   * (for the image budget). A new edit clears the redo stack.
+   */
+  record(forward: Patch[], inverse: Patch[], opts: { key?: string; origin?: 'edit' | 'run'; current?: unknown } = {}): void {
+    if (forward.length === 0) return;
+    const now = this.now();
+    const origin = opts.origin ?? 'edit';
+    const top = this.undoStack[this.undoStack.length - 1];
+    this.redoStack = [];
+    if (top && origin === 'edit' && top.origin === 'edit' && opts.key && top.key === opts.key && now - top.at <= this.mergeMs) {
+      top.forward = top.forward.concat(forward);
+      top.inverse = inverse.concat(top.inverse);
+      top.at = now;
+      top.images = [...new Set([...top.images, ...patchImages(forward), ...patchImages(inverse)])];
+    } else {
+      this.undoStack.push({
+        forward,
+        inverse,
+        key: origin === 'edit' ? opts.key : undefined,
+        at: now,
+        origin,
+        images: [...new Set([...patchImages(forward), ...patchImages(inverse)])],
+      });
+    }
+    this.enforce(opts.current);
+  }
+
+  /** Take the top step for undoing: apply its `inverse`. Moves it to the redo stack. */
+  undo(): UndoStep | undefined {
+    const step = this.undoStack.pop();
+    if (step) this.redoStack.push(step);
+    return step;
+  }
+
+  /** Take the next step for redoing: apply its `forward`. Moves it back to the undo stack. */
+  redo(): UndoStep | undefined {
+    const step = this.redoStack.pop();
+    if (step) {
+      step.at = -Infinity; // a redone step never merges with the next edit
+      this.undoStack.push(step);
+    }
+    return step;
+  }
+
+  /** Drop everything (after a reload). */
+  clear(): void {
+    this.undoStack = [];
+    this.redoStack = [];
+  }
+
+  /** Bytes of images referenced by the history and not by `current`. */
+  historyImageBytes(current?: unknown): number {
+    const live = current === undefined ? new Set<string>() : collectImages(current);
+    const seen = new Set<string>();
+    let bytes = 0;
+    for (const s of [...this.undoStack, ...this.redoStack])
+      for (const img of s.images) {
+        if (live.has(img) || seen.has(img)) continue;
+        seen.add(img);
+        bytes += base64Bytes(img);
+      }
+    return bytes;
+  }
+
+  /** Apply the caps: oldest undo steps go first, then the farthest redo steps. */
+  enforce(current?: unknown): void {
+    while (this.undoStack.length + this.redoStack.length > this.maxSteps) this.dropOldest();
+    if (this.maxImageBytes === Infinity) return;
+    while (this.undoStack.length + this.redoStack.length > 0 && this.historyImageBytes(current) > this.maxImageBytes) this.dropOldest();
+  }
+
+  private dropOldest(): void {
+    if (this.undoStack.length > 0) this.undoStack.shift();
+    else this.redoStack.shift();
+  }
+}
