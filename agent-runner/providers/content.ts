@@ -1,0 +1,37 @@
+/**
+ * Small conversions shared by the request builders: tool results to text and images, data
+ * URLs, and the placeholder sent for a tool call that has no result yet.
+ */
+import type { ImagePart, ToolCall, ToolResultPart } from '../../shared/thread/schema';
+
+/** Text sent for a tool call that has no output (it was never run): the APIs require one. */
+export const NO_TOOL_OUTPUT = '(no result: this tool call was not run)';
+
+/** `data:<mime>;base64,<data>` for an image part. */
+export const dataUrl = (p: ImagePart): string => `data:${p.mimeType};base64,${p.data}`;
+
+/** A tool-result part as text; images and audio become a short placeholder. */
+export function partText(p: ToolResultPart): string {
+  switch (p.type) {
+    case 'text':
+      return p.text;
+    case 'image':
+      return `[image ${p.mimeType}]`;
+    case 'audio':
+      return `[audio ${p.mimeType}]`;
+    case 'resource_link':
+      return `[resource ${p.name ?? p.title ?? ''} ${p.uri}]`.replace(/ {2}/g, ' ');
+    case 'resource':
+      return p.resource.text ?? `[resource ${p.resource.uri}${p.resource.mimeType ? ` ${p.resource.mimeType}` : ''}]`;
+  }
+}
+
+/** A tool call's output split into text (non-image parts joined by newlines) and images. */
+export function toolOutputParts(call: ToolCall): { text: string; images: ImagePart[]; isError: boolean } {
+  const out = call.output;
+  if (!out) return { text: NO_TOOL_OUTPUT, images: [], isError: false };
+  const images = out.content.filter((p): p is ImagePart => p.type === 'image');
+  const texts = out.content.filter((p) => p.type !== 'image').map(partText);
+  if (!texts.length && out.structuredContent !== undefined) texts.push(JSON.stringify(out.structuredContent));
+  return { text: texts.join('\n'), images, isError: out.isError };
+}

@@ -1,0 +1,200 @@
+/**
+ * OpenAI Chat Completions (and any OpenAI-compatible server: Ollama, LM Studio, vLLM,
+ * OpenRouter, DeepSeek …) through the official `openai` client, streamed.
+ * Wire format: https://platform.openai.com/docs/api-reference/chat/streaming
+ *
+ * Token limit: `max_completion_tokens` for OpenAI's own endpoint, `max_tokens` for any other
+ * base URL (the field every compatible server understands).
+ */
+import OpenAI from 'openai';
+import type { LlmRequest, Provider, StreamSink } from './types';
+import { BaseHandler, runLive } from './live';
+import { dataUrl, toolOutputParts } from './content';
+import { streamErrorEvent, type ErrorContext } from './errors';
+
+/** Connection settings of an OpenAI-compatible provider. */
+export interface OpenAIProviderOptions {
+  /** Provider id, used in error messages. */
+  id: string;
+  apiKey: string;
+  /** Default https://api.openai.com/v1. */
+  baseUrl?: string;
+  headers?: Record<string, string>;
+  /** SDK retries on 408/429/5xx and connection errors. Default 0: errors surface at once. */
+  retries?: number;
+  /** Request timeout in ms (SDK default 10 min). */
+  timeoutMs?: number;
+}
+
+export const OPENAI_BASE_URL = 'https://api.openai.com/v1';
+
+/** True for OpenAI's own endpoint, false for compatible servers. */
+export const isOfficialOpenAI = (baseUrl: string): boolean => /^https:\/\/api\.openai\.com(\/|$)/.test(baseUrl);
+
+type ChatMessage = Record<string, unknown>;
+
+/** Builds the Chat Completions request body (stream on, usage in the last chunk). */
+export function buildChatRequest(req: LlmRequest, official: boolean): Record<string, unknown> {
+  const messages: ChatMessage[] = [];
+  if (req.systemPrompt) messages.push({ role: 'system', content: req.systemPrompt });
+  for (const m of req.messages) {
+    if (m.role === 'user') {
+      const hasImage = m.content.some((p) => p.type === 'image');
+      messages.push({
+        role: 'user',
+        content: hasImage
+          ? m.content.map((p) => (p.type === 'text' ? { type: 'text', text: p.text } : { type: 'image_url', image_url: { url: dataUrl(p) } }))
+          : m.content.map((p) => (p.type === 'text' ? p.text : '')).join(''),
+      });
+      continue;
+    }
+    const text = m.content.map((p) => (p.type === 'text' ? p.text : '')).join('');
+    const calls = m.toolCalls ?? [];
+    if (!text && !calls.length) continue;
+    const msg: ChatMessage = { role: 'assistant', content: text || null };
+    if (calls.length) {
+      msg.tool_calls = calls.map((c) => ({
+        id: c.id,
+        type: 'function',
+        function: { name: c.name, arguments: c.rawArguments ?? JSON.stringify(c.arguments) },
+      }));
+    }
+    messages.push(msg);
+    const images: ChatMessage[] = [];
+    for (const c of calls) {
+      const out = toolOutputParts(c);
+      messages.push({ role: 'tool', tool_call_id: c.id, content: out.text || (out.images.length ? '(see the image below)' : '') });
+      for (const img of out.images) images.push({ type: 'image_url', image_url: { url: dataUrl(img) } });
+    }
+    // Tool messages carry text only: images from tool results follow in one user message.
+    if (images.length) messages.push({ role: 'user', content: [{ type: 'text', text: 'Images returned by the tool calls above:' }, ...images] });
+  }
+  const p = req.model.params;
+  const body: Record<string, unknown> = {
+    model: req.model.id,
+    messages,
+    stream: true,
+    stream_options: { include_usage: true },
+  };
+  if (req.tools.length) {
+    body.tools = req.tools.map((t) => ({
+      type: 'function',
+      function: { name: t.name, ...(t.description ? { description: t.description } : {}), parameters: t.parameters },
+    }));
+  }
+  if (p.temperature !== undefined) body.temperature = p.temperature;
+  if (p.maxTokens !== undefined) body[official ? 'max_completion_tokens' : 'max_tokens'] = p.maxTokens;
+  if (p.reasoning?.effort) body.reasoning_effort = p.reasoning.effort;
+  if (p.responseFormat !== undefined) body.response_format = p.responseFormat;
+  return { ...body, ...(p.extra ?? {}) };
+}
+
+const FINISH: Record<string, string> = {
+  stop: 'stop',
+  tool_calls: 'tool_calls',
+  function_call: 'tool_calls',
+  length: 'length',
+  content_filter: 'content_filter',
+};
+
+interface ChunkToolCall {
+  index?: number;
+  id?: string;
+  function?: { name?: string; arguments?: string };
+}
+
+/**
+ * Turns Chat Completions chunks into sink calls. Tool calls are keyed by `index`, by `id`
+ * when a server leaves the index out, and go to the last call when a chunk has neither.
+ */
+export class OpenAIChatHandler extends BaseHandler {
+  private lastToolKey?: string;
+
+  protected missingEnd(): string {
+    return 'no finish_reason and no [DONE]';
+  }
+
+  protected handle(ev: Record<string, unknown>): void {
+    if (ev.error) {
+      this.streamFailed(streamErrorEvent(this.ctx, ev));
+      return;
+    }
+    const usage = ev.usage as Record<string, any> | null | undefined;
+    if (usage && typeof usage === 'object') {
+      this.acc.usage = {
+        inputTokens: usage.prompt_tokens ?? 0,
+        outputTokens: usage.completion_tokens ?? 0,
+        ...(usage.prompt_tokens_details?.cached_tokens ? { cacheReadTokens: usage.prompt_tokens_details.cached_tokens } : {}),
+        ...(usage.completion_tokens_details?.reasoning_tokens ? { reasoningTokens: usage.completion_tokens_details.reasoning_tokens } : {}),
+      };
+    }
+    const choices = (ev.choices ?? []) as Record<string, any>[];
+    for (const choice of choices) {
+      if ((choice.index ?? 0) !== 0) continue;
+      const delta = (choice.delta ?? {}) as Record<string, any>;
+      const reasoning = delta.reasoning_content ?? delta.reasoning;
+      if (typeof reasoning === 'string') this.acc.thinking('thinking', reasoning);
+      if (typeof delta.content === 'string') this.acc.text('text', delta.content);
+      if (typeof delta.refusal === 'string') this.acc.text('text', delta.refusal);
+      for (const tc of (delta.tool_calls ?? []) as ChunkToolCall[]) this.toolCallDelta(tc);
+      if (choice.finish_reason) {
+        const r = String(choice.finish_reason);
+        this.acc.stopReason = FINISH[r] ?? r;
+        this.completed = true;
+      }
+    }
+  }
+
+  private toolCallDelta(tc: ChunkToolCall): void {
+    let key: string;
+    if (typeof tc.index === 'number') key = `i${tc.index}`;
+    else if (tc.id) key = `id:${tc.id}`;
+    else key = this.lastToolKey ?? 'i0';
+    this.lastToolKey = key;
+    this.acc.toolCall(key, { id: tc.id ?? (this.acc.hasToolCall(key) ? undefined : `call_${this.acc.toolCallCount}`), name: tc.function?.name });
+    if (tc.function?.arguments) this.acc.toolArgs(key, tc.function.arguments);
+  }
+}
+
+/** Creates the raw-event handler for Chat Completions (live and replay). */
+export const createOpenAIChatHandler = (sink: StreamSink, ctx: ErrorContext): OpenAIChatHandler => new OpenAIChatHandler(sink, ctx);
+
+/** Builds the `openai` client with Stepwise defaults (no retries, explicit base URL). */
+export function openAIClient(opts: OpenAIProviderOptions): OpenAI {
+  return new OpenAI({
+    apiKey: opts.apiKey,
+    baseURL: opts.baseUrl ?? OPENAI_BASE_URL,
+    defaultHeaders: opts.headers,
+    maxRetries: opts.retries ?? 0,
+    ...(opts.timeoutMs ? { timeout: opts.timeoutMs } : {}),
+  });
+}
+
+/** The raw event to record when the SDK threw on an error inside the stream. */
+export function openAIErrorEvent(err: unknown): unknown {
+  if (err instanceof OpenAI.APIError && err.status === undefined && !(err instanceof OpenAI.APIConnectionError) && err.error) {
+    return { error: err.error };
+  }
+  return undefined;
+}
+
+/** A Chat Completions provider (OpenAI or any compatible base URL). */
+export function createOpenAIChatProvider(opts: OpenAIProviderOptions): Provider {
+  const client = openAIClient(opts);
+  const baseUrl = opts.baseUrl ?? OPENAI_BASE_URL;
+  return {
+    stream(req, sink) {
+      const ctx: ErrorContext = { provider: opts.id, model: req.model.id, baseUrl };
+      const body = buildChatRequest(req, isOfficialOpenAI(baseUrl));
+      return runLive({
+        ctx,
+        body,
+        sink,
+        signal: req.signal,
+        handler: createOpenAIChatHandler(sink, ctx),
+        open: async () => (await client.chat.completions.create(body as any, { signal: req.signal })) as unknown as AsyncIterable<unknown>,
+        errorEvent: openAIErrorEvent,
+      });
+    },
+  };
+}
