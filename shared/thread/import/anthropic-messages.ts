@@ -1,0 +1,162 @@
+/**
+ * Anthropic Messages request JSON → Thread (API reference: POST /v1/messages).
+ * - `system` (a string or text blocks) becomes the system prompt;
+ * - user blocks: `text`, `image` (base64 source; a `url` source stays as `[image: url]` text),
+ *   `tool_result` (attached to the `tool_use` with the same id; `content` a string or text/image
+ *   blocks; `is_error` kept);
+ * - assistant blocks: `text`, `thinking` (with its signature), `redacted_thinking` (opaque data),
+ *   `tool_use` (input kept as the arguments object);
+ * - `tools` with `input_schema` become function tools; server tools (with a versioned `type`)
+ *   become builtin tools;
+ * - max_tokens, temperature and `thinking: { type: "enabled", budget_tokens }` map to model
+ *   params; every other request field is kept in `model.params.extra`.
+ */
+import type { AssistantMessage, ModelConfig, Thread, Tool, ToolResultPart, UserMessage } from '../schema';
+import { MessageBuilder, extraFields, fail, finishThread, isObj, toolOutput, type ImportOptions, type Obj } from './common';
+
+const F = 'anthropic-messages' as const;
+
+/** Converts an Anthropic Messages request body. Throws ImportError naming the input pointer. */
+export function importAnthropicMessages(json: unknown, opts: ImportOptions = {}): Thread {
+  if (!isObj(json) || !Array.isArray(json.messages)) fail(F, '/messages', 'expected an array of messages');
+  const b = new MessageBuilder(F);
+  json.messages.forEach((m, i) => {
+    const at = `/messages/${i}`;
+    if (!isObj(m)) fail(F, at, 'expected a message object');
+    const blocks: unknown[] = typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : Array.isArray(m.content) ? m.content : fail(F, `${at}/content`, 'expected a string or an array of content blocks');
+    if (m.role === 'user') user(b, blocks, `${at}/content`);
+    else if (m.role === 'assistant') assistant(b, blocks, `${at}/content`);
+    else fail(F, `${at}/role`, `expected "user" or "assistant", got ${JSON.stringify(m.role)}`);
+  });
+  return finishThread(F, {
+    title: opts.title,
+    fallbackTitle: 'Imported messages',
+    model: modelOf(json),
+    systemPrompt: systemOf(json.system),
+    tools: toolsOf(json.tools),
+    messages: b.messages,
+  });
+}
+
+function user(b: MessageBuilder, blocks: unknown[], at: string): void {
+  const content: UserMessage['content'] = [];
+  blocks.forEach((block, i) => {
+    const bat = `${at}/${i}`;
+    if (!isObj(block)) fail(F, bat, 'expected a content block');
+    switch (block.type) {
+      case 'text':
+        if (typeof block.text !== 'string') fail(F, `${bat}/text`, 'expected a string');
+        content.push({ type: 'text', text: block.text });
+        return;
+      case 'image':
+        content.push(image(block, bat));
+        return;
+      case 'tool_result': {
+        const parts = resultParts(block.content, `${bat}/content`);
+        b.toolResult(block.tool_use_id, toolOutput(parts, block.is_error === true), `${bat}/tool_use_id`);
+        return;
+      }
+      default:
+        fail(F, `${bat}/type`, `block type ${JSON.stringify(block.type)} is not supported in a user message (supported: "text", "image", "tool_result")`);
+    }
+  });
+  b.user(content);
+}
+
+function assistant(b: MessageBuilder, blocks: unknown[], at: string): void {
+  b.closeAssistant();
+  const a: AssistantMessage = b.assistant();
+  blocks.forEach((block, i) => {
+    const bat = `${at}/${i}`;
+    if (!isObj(block)) fail(F, bat, 'expected a content block');
+    switch (block.type) {
+      case 'text':
+        if (typeof block.text !== 'string') fail(F, `${bat}/text`, 'expected a string');
+        a.content.push({ type: 'text', text: block.text });
+        return;
+      case 'thinking': {
+        if (typeof block.thinking !== 'string') fail(F, `${bat}/thinking`, 'expected a string');
+        a.content.push({ type: 'thinking', thinking: block.thinking, ...(typeof block.signature === 'string' ? { signature: block.signature } : {}) });
+        return;
+      }
+      case 'redacted_thinking':
+        if (typeof block.data !== 'string') fail(F, `${bat}/data`, 'expected a string');
+        a.content.push({ type: 'thinking', thinking: '', redacted: true, data: block.data });
+        return;
+      case 'tool_use':
+        if (typeof block.name !== 'string') fail(F, `${bat}/name`, 'expected the tool name');
+        if (block.input !== undefined && !isObj(block.input)) fail(F, `${bat}/input`, 'expected an object');
+        b.toolCall({ id: typeof block.id === 'string' ? block.id : undefined, name: block.name, arguments: (block.input as Obj | undefined) ?? {} }, `${bat}/id`);
+        return;
+      default:
+        fail(F, `${bat}/type`, `block type ${JSON.stringify(block.type)} is not supported in an assistant message (supported: "text", "thinking", "redacted_thinking", "tool_use")`);
+    }
+  });
+}
+
+function image(block: Obj, at: string): { type: 'image'; mimeType: string; data: string } | { type: 'text'; text: string } {
+  const src = block.source;
+  if (!isObj(src)) fail(F, `${at}/source`, 'expected an image source');
+  if (src.type === 'base64') {
+    if (typeof src.media_type !== 'string' || typeof src.data !== 'string') fail(F, `${at}/source`, 'a base64 image needs media_type and data');
+    return { type: 'image', mimeType: src.media_type, data: src.data };
+  }
+  if (src.type === 'url' && typeof src.url === 'string') return { type: 'text', text: `[image: ${src.url}]` };
+  fail(F, `${at}/source/type`, `image source ${JSON.stringify(src.type)} is not supported (supported: "base64", "url")`);
+}
+
+function resultParts(content: unknown, at: string): ToolResultPart[] {
+  if (content === undefined) return [];
+  if (typeof content === 'string') return [{ type: 'text', text: content }];
+  if (!Array.isArray(content)) fail(F, at, 'expected a string or an array of blocks');
+  return content.map((p, i) => {
+    if (isObj(p) && p.type === 'text' && typeof p.text === 'string') return { type: 'text', text: p.text };
+    if (isObj(p) && p.type === 'image') return image(p, `${at}/${i}`);
+    fail(F, `${at}/${i}`, 'expected a text or image block');
+  });
+}
+
+function systemOf(system: unknown): string {
+  if (system === undefined) return '';
+  if (typeof system === 'string') return system;
+  if (!Array.isArray(system)) fail(F, '/system', 'expected a string or an array of text blocks');
+  return system
+    .map((s, i) => (isObj(s) && s.type === 'text' && typeof s.text === 'string' ? s.text : fail(F, `/system/${i}`, 'expected a text block')))
+    .join('\n\n');
+}
+
+function modelOf(json: Obj): ModelConfig {
+  const params: ModelConfig['params'] = {};
+  const known = ['model', 'messages', 'system', 'tools', 'stream'];
+  if (typeof json.temperature === 'number') {
+    params.temperature = json.temperature;
+    known.push('temperature');
+  }
+  if (typeof json.max_tokens === 'number' && Number.isInteger(json.max_tokens) && json.max_tokens >= 1) {
+    params.maxTokens = json.max_tokens;
+    known.push('max_tokens');
+  }
+  const t = json.thinking;
+  if (isObj(t) && t.type === 'enabled' && typeof t.budget_tokens === 'number' && Number.isInteger(t.budget_tokens) && t.budget_tokens >= 0) {
+    params.reasoning = { budgetTokens: t.budget_tokens };
+    known.push('thinking');
+  }
+  const extra = extraFields(json, known);
+  if (extra) params.extra = extra;
+  return { provider: 'anthropic', id: typeof json.model === 'string' ? json.model : '', params };
+}
+
+function toolsOf(tools: unknown): Tool[] {
+  if (tools === undefined) return [];
+  if (!Array.isArray(tools)) fail(F, '/tools', 'expected an array of tools');
+  return tools.map((t, i): Tool => {
+    if (!isObj(t) || typeof t.name !== 'string' || !t.name) fail(F, `/tools/${i}/name`, 'expected the tool name');
+    if (isObj(t.input_schema) && (t.type === undefined || t.type === 'custom')) {
+      const tool: Tool = { type: 'function', name: t.name, parameters: t.input_schema };
+      if (typeof t.description === 'string') tool.description = t.description;
+      return tool;
+    }
+    const { name, ...config } = t;
+    return { type: 'builtin', name, config };
+  });
+}

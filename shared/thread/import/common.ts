@@ -1,0 +1,192 @@
+/**
+ * Building blocks the importers share: the error type, a builder that assembles Stepwise
+ * messages from a foreign message list (attaching tool results to the tool calls they answer),
+ * and small converters (data URLs, tool result content). Browser-safe.
+ */
+import { THREAD_VERSION, type AssistantMessage, type Message, type ModelConfig, type Thread, type Tool, type ToolCall, type ToolOutput, type ToolResultPart, type UserMessage } from '../schema';
+import { newId } from '../ids';
+import { validateThread, type ThreadProblem } from '../validate';
+
+/** The formats `detectFormat` tells apart. */
+export type ThreadFormat = 'stepwise' | 'llmspace' | 'openai-chat' | 'openai-responses' | 'anthropic-messages' | 'unknown';
+
+/** Human names of the formats, for messages. */
+export const FORMAT_NAMES: Record<ThreadFormat, string> = {
+  stepwise: 'Stepwise thread',
+  llmspace: 'LLM Space thread file',
+  'openai-chat': 'OpenAI Chat Completions request',
+  'openai-responses': 'OpenAI Responses request',
+  'anthropic-messages': 'Anthropic Messages request',
+  unknown: 'unknown format',
+};
+
+/** A foreign document that cannot be turned into a Thread; each problem names a JSON pointer in the input. */
+export class ImportError extends Error {
+  constructor(
+    readonly format: ThreadFormat,
+    readonly problems: ThreadProblem[],
+  ) {
+    super(`cannot import ${FORMAT_NAMES[format]}: ${problems.map((p) => `${p.pointer || '/'}: ${p.message}`).join('; ')}`);
+    this.name = 'ImportError';
+  }
+}
+
+/** Options every importer takes. */
+export interface ImportOptions {
+  /** Title of the new thread; by default the start of the first user message. */
+  title?: string;
+}
+
+export type Obj = Record<string, unknown>;
+export const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Throws an ImportError with one problem. */
+export function fail(format: ThreadFormat, pointer: string, message: string): never {
+  throw new ImportError(format, [{ pointer, message }]);
+}
+
+/**
+ * Parses `data:<mime>;base64,<data>` into an image part. A plain URL (http…) cannot be stored as
+ * an image (the Thread keeps images inline), so it becomes a text part `[image: <url>]`: the
+ * reference stays visible and editable instead of being dropped.
+ */
+export function imageFromUrl(format: ThreadFormat, url: unknown, pointer: string): { type: 'image'; mimeType: string; data: string } | { type: 'text'; text: string } {
+  if (typeof url !== 'string') fail(format, pointer, 'expected an image URL string');
+  const m = /^data:([^;,]+)((?:;[^;,]*)*?);base64,(.*)$/s.exec(url);
+  if (m) return { type: 'image', mimeType: m[1], data: m[3] };
+  if (url.startsWith('data:')) fail(format, pointer, 'a data: URL image must be base64 (data:<type>;base64,…)');
+  return { type: 'text', text: `[image: ${url}]` };
+}
+
+/** Parses tool-call argument text; unparseable or non-object text is kept in `rawArguments`. */
+export function parseArguments(text: unknown): Pick<ToolCall, 'arguments' | 'rawArguments'> {
+  if (isObj(text)) return { arguments: text };
+  if (typeof text !== 'string' || text.trim() === '') return { arguments: {} };
+  try {
+    const v: unknown = JSON.parse(text);
+    if (isObj(v)) return { arguments: v };
+  } catch {}
+  return { arguments: {}, rawArguments: text };
+}
+
+/** A tool output from a plain string or a list of parts already converted. */
+export function toolOutput(content: string | ToolResultPart[], isError = false): ToolOutput {
+  return { content: typeof content === 'string' ? [{ type: 'text', text: content }] : content, isError };
+}
+
+/**
+ * Assembles messages in order. Assistant content and tool calls go to the "open" assistant
+ * message (consecutive assistant items of one turn are one message); a user message or a tool
+ * result closes it. Tool results attach to the earlier tool call with the same id.
+ */
+export class MessageBuilder {
+  readonly messages: Message[] = [];
+  private open: AssistantMessage | undefined;
+  private readonly calls = new Map<string, ToolCall>();
+
+  constructor(private readonly format: ThreadFormat) {}
+
+  user(content: UserMessage['content']): void {
+    this.open = undefined;
+    if (content.length === 0) return;
+    this.messages.push({ id: newId('msg'), role: 'user', content });
+  }
+
+  /** The open assistant message, created when there is none. */
+  assistant(): AssistantMessage {
+    if (!this.open) {
+      this.open = { id: newId('msg'), role: 'assistant', content: [] };
+      this.messages.push(this.open);
+    }
+    return this.open;
+  }
+
+  /** Ends the open assistant message: the next assistant item starts a new one. */
+  closeAssistant(): void {
+    this.open = undefined;
+  }
+
+  toolCall(call: Omit<ToolCall, 'id'> & { id?: string }, pointer: string): ToolCall {
+    const a = this.assistant();
+    const full: ToolCall = { ...call, id: call.id || newId('call') };
+    if (this.calls.has(full.id)) fail(this.format, pointer, `tool call id ${JSON.stringify(full.id)} is used twice`);
+    this.calls.set(full.id, full);
+    (a.toolCalls ??= []).push(full);
+    return full;
+  }
+
+  /** Attaches a result to the tool call `callId`; an unknown id is an error naming the pointer. */
+  toolResult(callId: unknown, output: ToolOutput, pointer: string): void {
+    this.open = undefined;
+    if (typeof callId !== 'string') fail(this.format, pointer, 'a tool result needs the id of the tool call it answers');
+    const call = this.calls.get(callId);
+    if (!call) fail(this.format, pointer, `tool result for ${JSON.stringify(callId)} answers no earlier tool call`);
+    if (call.output) fail(this.format, pointer, `tool call ${JSON.stringify(callId)} has two results`);
+    call.output = output;
+  }
+
+  /** Finds the most recent unanswered call with this name (legacy OpenAI `function` messages). */
+  lastOpenCallNamed(name: unknown): string | undefined {
+    const all = [...this.calls.values()].reverse();
+    return all.find((c) => c.name === name && !c.output)?.id;
+  }
+}
+
+/** Title from the start of the first user text, or a fallback. */
+export function titleFrom(messages: Message[], fallback: string): string {
+  for (const m of messages) {
+    if (m.role !== 'user') continue;
+    const text = m.content.find((p) => p.type === 'text');
+    if (text && text.type === 'text' && text.text.trim()) {
+      const line = text.text.trim().split('\n')[0];
+      return line.length > 60 ? `${line.slice(0, 57).trimEnd()}…` : line;
+    }
+  }
+  return fallback;
+}
+
+/** Assembles and validates the Thread; an invalid result is an ImportError naming the output pointers. */
+export function finishThread(format: ThreadFormat, parts: {
+  title?: string;
+  fallbackTitle: string;
+  model: ModelConfig;
+  systemPrompt: string;
+  tools: Tool[];
+  messages: Message[];
+  variables?: Record<string, string>;
+}): Thread {
+  const thread: Thread = {
+    version: THREAD_VERSION,
+    id: newId(),
+    title: parts.title ?? titleFrom(parts.messages, parts.fallbackTitle),
+    model: parts.model,
+    context: {
+      systemPrompt: parts.systemPrompt,
+      tools: parts.tools,
+      ...(parts.variables ? { variables: parts.variables } : {}),
+      messages: parts.messages,
+    },
+    runRefs: [],
+  };
+  const checked = validateThread(thread);
+  if (!checked.ok) throw new ImportError(format, checked.errors.map((e) => ({ pointer: `(imported thread)${e.pointer}`, message: e.message })));
+  return checked.thread;
+}
+
+/** Splits request fields into known ones and the rest (kept as `model.params.extra`). */
+export function extraFields(json: Obj, known: string[]): Record<string, unknown> | undefined {
+  const extra: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(json)) if (!known.includes(k) && v !== undefined) extra[k] = v;
+  return Object.keys(extra).length ? extra : undefined;
+}
+
+const EFFORTS = ['minimal', 'low', 'medium', 'high'] as const;
+/** A reasoning effort Stepwise knows, or undefined. */
+export function effortOf(v: unknown): (typeof EFFORTS)[number] | undefined {
+  return EFFORTS.find((e) => e === v);
+}
+
+/** Joins system/developer texts into one system prompt. */
+export function joinSystem(parts: string[]): string {
+  return parts.filter((p) => p !== '').join('\n\n');
+}

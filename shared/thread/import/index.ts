@@ -1,0 +1,45 @@
+/**
+ * Import of foreign documents into Threads: detection and one importer per format, each
+ * `(json, opts?) => Thread`, throwing `ImportError` (naming the input's JSON pointer) on what it
+ * cannot convert. Browser-safe.
+ */
+import type { Thread } from '../schema';
+import { migrateThread } from '../migrate';
+import { validateThread } from '../validate';
+import { ImportError, type ImportOptions, type ThreadFormat } from './common';
+import { detectFormat, FORMAT_HINTS } from './detect';
+import { importOpenAIChat } from './openai-chat';
+import { importOpenAIResponses } from './openai-responses';
+import { importAnthropicMessages } from './anthropic-messages';
+import { importLlmSpace } from './llmspace';
+
+export { detectFormat, FORMAT_HINTS, ImportError, importOpenAIChat, importOpenAIResponses, importAnthropicMessages, importLlmSpace };
+export { FORMAT_NAMES, type ImportOptions, type ThreadFormat } from './common';
+
+/** Formats a caller may name explicitly (`stepwise import --format`). */
+export const IMPORT_FORMATS = ['stepwise', 'llmspace', 'openai-chat', 'openai-responses', 'anthropic-messages'] as const;
+
+/**
+ * Converts any supported document to a current Thread: detects the format (or uses `format`),
+ * then imports, or for a Stepwise document migrates and validates. Throws ImportError.
+ */
+export function importThread(json: unknown, opts: ImportOptions & { format?: ThreadFormat } = {}): Thread {
+  const format = opts.format ?? detectFormat(json);
+  switch (format) {
+    case 'stepwise': {
+      const checked = validateThread(migrateThread(json));
+      if (!checked.ok) throw new ImportError('stepwise', checked.errors);
+      return checked.thread;
+    }
+    case 'llmspace':
+      return importLlmSpace(json, opts);
+    case 'openai-chat':
+      return importOpenAIChat(json, opts);
+    case 'openai-responses':
+      return importOpenAIResponses(json, opts);
+    case 'anthropic-messages':
+      return importAnthropicMessages(json, opts);
+    default:
+      throw new ImportError('unknown', [{ pointer: '', message: `not a format Stepwise can import: ${FORMAT_HINTS}` }]);
+  }
+}
