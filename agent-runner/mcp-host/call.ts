@@ -1,0 +1,114 @@
+/**
+ * One `tools/call` on a server session: connect if needed, roots, timeout that resets on
+ * progress, cancel (`notifications/cancelled` via the abort signal), and the result converted
+ * into the thread's `ToolOutput` with every content kind kept. Failures become `isError` output.
+ */
+import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { MCP_DEFAULT_TIMEOUT_MS, type McpLogEntry } from '../../shared/protocol/mcp';
+import type { ToolOutput, ToolResultPart } from '../../shared/thread/schema';
+import { ConnectError, type ServerSession } from './session';
+
+export interface CallRequest {
+  callId: string;
+  tool: string;
+  arguments: Record<string, unknown>;
+  roots?: string[];
+  timeoutMs?: number;
+  signal: AbortSignal;
+  onProgress(progress: number, total?: number, message?: string): void;
+}
+
+/** An `isError` output with one text part. */
+export function errorOutput(text: string): ToolOutput {
+  return { content: [{ type: 'text', text }], isError: true };
+}
+
+/** Runs one call; never rejects. */
+export async function runCall(session: ServerSession, req: CallRequest): Promise<{ output: ToolOutput; mcpLog: McpLogEntry[] }> {
+  const mcpLog: McpLogEntry[] = [];
+  const local = new AbortController();
+  const onOuterAbort = () => local.abort(req.signal.reason ?? new Error('cancelled'));
+  if (req.signal.aborted) onOuterAbort();
+  req.signal.addEventListener('abort', onOuterAbort, { once: true });
+  const end = session.begin({ callId: req.callId, mcpLog, abort: (reason) => local.abort(reason) });
+  const timeout = req.timeoutMs ?? session.config.timeoutMs ?? MCP_DEFAULT_TIMEOUT_MS;
+  const stderrBefore = session.stderr().length;
+  try {
+    const fresh = !session.isConnected();
+    await session.setRoots(req.roots);
+    const client = await session.connect();
+    await session.settleRoots(fresh);
+    if (local.signal.aborted) throw local.signal.reason;
+    const result = (await client.callTool({ name: req.tool, arguments: req.arguments }, undefined, {
+      signal: local.signal,
+      timeout,
+      resetTimeoutOnProgress: true,
+      onprogress: (p) => req.onProgress(p.progress, p.total, p.message),
+    })) as CallToolResult;
+    return { output: toToolOutput(result), mcpLog };
+  } catch (err) {
+    return { output: errorOutput(describeCallError(session, req, err, timeout, session.stderr().slice(stderrBefore))), mcpLog };
+  } finally {
+    end();
+    req.signal.removeEventListener('abort', onOuterAbort);
+  }
+}
+
+function describeCallError(session: ServerSession, req: CallRequest, err: unknown, timeout: number, stderr: string): string {
+  const where = `MCP tool "${req.tool}" on server "${session.name}"`;
+  if (err instanceof ConnectError) return err.message;
+  const tail = stderr.trim() ? ` stderr: ${stderr.trim().split('\n').slice(-5).join(' | ')}` : '';
+  if (err instanceof McpError) {
+    if (err.code === ErrorCode.RequestTimeout) return `${where}: timed out after ${timeout} ms without a result or progress (notifications/cancelled sent).`;
+    if (err.code === ErrorCode.ConnectionClosed) return `${where}: the server closed the connection during the call (it exited or crashed).${tail}`;
+    return `${where}: JSON-RPC error ${err.code}: ${err.message.replace(/^MCP error -?\d+: /, '')}`;
+  }
+  const msg = err instanceof Error ? err.message : String(err);
+  if (req.signal.aborted && err === req.signal.reason) return `${where}: cancelled${msg && msg !== 'cancelled' ? ` (${msg})` : ''}.`;
+  return `${where}: ${msg}`;
+}
+
+/** Converts a CallToolResult into the thread's ToolOutput; unknown content kinds are kept as JSON text. */
+export function toToolOutput(r: CallToolResult): ToolOutput {
+  const content: ToolResultPart[] = [];
+  for (const c of r.content ?? []) {
+    const part = toPart(c as Record<string, unknown>);
+    content.push(part);
+  }
+  const out: ToolOutput = { content, isError: r.isError === true };
+  if (r.structuredContent !== undefined) out.structuredContent = r.structuredContent;
+  return out;
+}
+
+function str(v: unknown): string | undefined {
+  return typeof v === 'string' ? v : undefined;
+}
+
+function toPart(c: Record<string, unknown>): ToolResultPart {
+  switch (c.type) {
+    case 'text':
+      return { type: 'text', text: String(c.text ?? '') };
+    case 'image':
+    case 'audio':
+      return { type: c.type, mimeType: String(c.mimeType ?? ''), data: String(c.data ?? '') };
+    case 'resource_link': {
+      const p: ToolResultPart = { type: 'resource_link', uri: String(c.uri ?? '') };
+      for (const k of ['name', 'title', 'description', 'mimeType'] as const) {
+        const v = str(c[k]);
+        if (v !== undefined) p[k] = v;
+      }
+      return p;
+    }
+    case 'resource': {
+      const r = (c.resource ?? {}) as Record<string, unknown>;
+      const resource: Extract<ToolResultPart, { type: 'resource' }>['resource'] = { uri: String(r.uri ?? '') };
+      for (const k of ['mimeType', 'text', 'blob'] as const) {
+        const v = str(r[k]);
+        if (v !== undefined) resource[k] = v;
+      }
+      return { type: 'resource', resource };
+    }
+    default:
+      return { type: 'text', text: `[content of type ${JSON.stringify(c.type)} kept as JSON] ${JSON.stringify(c)}` };
+  }
+}

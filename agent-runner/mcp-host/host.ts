@@ -1,0 +1,211 @@
+/**
+ * The mcp-host's dispatcher: owns one `ServerSession` per configured server, answers the
+ * host's requests (servers, tools, test, serverLog), runs the runners' tool calls (tagged with
+ * their runId by the host's relay) and routes server requests (sampling, elicitation) back to
+ * the run whose call caused them.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Port } from '../../shared/protocol/runner';
+import type {
+  HostToMcpHost,
+  McpHostMethods,
+  McpHostToHost,
+  McpServerConfig,
+  McpToRunner,
+  RunnerToMcp,
+} from '../../shared/protocol/mcp';
+import { ServerSession, ConnectError } from './session';
+import { runCall, errorOutput } from './call';
+
+interface CallEntry {
+  runId: string;
+  server: string;
+  abort: AbortController;
+}
+
+interface PendingServerRequest {
+  resolve(v: unknown): void;
+  reject(e: Error): void;
+}
+
+export class McpHost {
+  private readonly sessions = new Map<string, ServerSession>();
+  private readonly calls = new Map<string, CallEntry>();
+  private readonly serverRequests = new Map<string, PendingServerRequest>();
+
+  constructor(private readonly port: Port<HostToMcpHost, McpHostToHost>) {
+    port.onMessage((m) => this.onMessage(m));
+    port.post({ type: 'ready' });
+  }
+
+  private key(runId: string, callId: string): string {
+    return `${runId}\u0000${callId}`;
+  }
+
+  private toRunner(runId: string, msg: McpToRunner): void {
+    this.port.post({ type: 'runner', runId, msg });
+  }
+
+  private onMessage(m: HostToMcpHost): void {
+    if (!m || typeof m !== 'object') return;
+    if (m.type === 'request') {
+      this.answer(m.method, m.params).then(
+        (result) => this.port.post({ type: 'response', id: m.id, result }),
+        (err: unknown) => this.port.post({ type: 'response', id: m.id, error: { message: err instanceof Error ? err.message : String(err) } }),
+      );
+    } else if (m.type === 'runner') {
+      this.onRunner(m.runId, m.msg);
+    } else if (m.type === 'run_ended') {
+      for (const [k, c] of this.calls) if (c.runId === m.runId) {
+        c.abort.abort(new Error('the run ended'));
+        this.calls.delete(k);
+      }
+    }
+  }
+
+  private async answer(method: keyof McpHostMethods, params: unknown): Promise<unknown> {
+    const p = (params ?? {}) as { server?: string; servers?: Record<string, McpServerConfig> };
+    switch (method) {
+      case 'configure':
+        await this.configure(p.servers ?? {});
+        return { ok: true };
+      case 'servers':
+        return [...this.sessions.values()].map((s) => s.info());
+      case 'tools':
+        return this.session(p.server).listTools();
+      case 'test':
+        return this.test(this.session(p.server));
+      case 'serverLog': {
+        const s = this.session(p.server);
+        return { stderr: s.stderr(), messages: s.messages() };
+      }
+      default:
+        throw new Error(`unknown mcp-host request: ${String(method)}`);
+    }
+  }
+
+  private session(name: string | undefined): ServerSession {
+    const s = name ? this.sessions.get(name) : undefined;
+    if (!s) throw new Error(`unknown MCP server "${name ?? ''}" (configured: ${[...this.sessions.keys()].join(', ') || 'none'})`);
+    return s;
+  }
+
+  /** Replaces the configuration; sessions whose config changed are closed and reopened lazily. */
+  private async configure(servers: Record<string, McpServerConfig>): Promise<void> {
+    const closing: Promise<void>[] = [];
+    for (const [name, s] of this.sessions) {
+      const next = servers[name];
+      if (!next || JSON.stringify(next) !== JSON.stringify(s.config)) {
+        this.sessions.delete(name);
+        closing.push(s.close());
+      }
+    }
+    await Promise.all(closing);
+    for (const [name, config] of Object.entries(servers)) {
+      if (this.sessions.has(name)) continue;
+      this.sessions.set(
+        name,
+        new ServerSession(name, config, {
+          serverRequest: (callId, kind, params, signal) => this.serverRequest(callId, kind, params, signal),
+          log: (callId, level, logger, data) => {
+            const c = callId ? this.findCall(callId) : undefined;
+            if (c) this.toRunner(c.runId, { type: 'log', callId: c.callId, level, logger, data });
+          },
+          toolsChanged: () => this.port.post({ type: 'tools_changed', server: name }),
+        }),
+      );
+    }
+  }
+
+  private async test(s: ServerSession): Promise<{ ok: boolean; message: string; stderr?: string }> {
+    try {
+      const client = await s.connect();
+      await client.ping({ timeout: 10_000 });
+      const tools = await s.listTools();
+      const v = client.getServerVersion();
+      return {
+        ok: true,
+        message: `Connected to "${s.name}" (${v?.name ?? 'unknown server'} ${v?.version ?? ''}, ${s.config.transport}): ${tools.length} tool${tools.length === 1 ? '' : 's'}.`,
+        stderr: s.stderr() || undefined,
+      };
+    } catch (err) {
+      const message = err instanceof ConnectError ? err.message : `MCP server "${s.name}": ${err instanceof Error ? err.message : String(err)}`;
+      return { ok: false, message, stderr: s.stderr() || undefined };
+    }
+  }
+
+  /** Session-wide call ids are `runId:callId`, so two runs may use the same call id. */
+  private findCall(sessionCallId: string): (CallEntry & { callId: string }) | undefined {
+    const c = this.calls.get(sessionCallId);
+    if (!c) return undefined;
+    return { ...c, callId: sessionCallId.slice(sessionCallId.indexOf('\u0000') + 1) };
+  }
+
+  private serverRequest(sessionCallId: string, kind: 'sampling' | 'elicitation', params: Record<string, unknown>, signal: AbortSignal): Promise<unknown> {
+    const c = this.findCall(sessionCallId);
+    if (!c) return Promise.reject(new Error('the tool call that caused this request has ended'));
+    const requestId = randomUUID();
+    return new Promise((resolve, reject) => {
+      const cleanup = () => {
+        this.serverRequests.delete(requestId);
+        signal.removeEventListener('abort', onAbort);
+        c.abort.signal.removeEventListener('abort', onAbort);
+      };
+      const onAbort = () => {
+        cleanup();
+        reject(new Error(`${kind} request cancelled`));
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      c.abort.signal.addEventListener('abort', onAbort, { once: true });
+      this.serverRequests.set(requestId, {
+        resolve: (v) => (cleanup(), resolve(v)),
+        reject: (e) => (cleanup(), reject(e)),
+      });
+      this.toRunner(c.runId, { type: 'server_request', callId: c.callId, requestId, kind, params });
+    });
+  }
+
+  private onRunner(runId: string, msg: RunnerToMcp): void {
+    if (!msg || typeof msg !== 'object') return;
+    if (msg.type === 'cancel') {
+      this.calls.get(this.key(runId, msg.callId))?.abort.abort(new Error(msg.reason ?? 'cancelled'));
+      return;
+    }
+    if (msg.type === 'server_request_result') {
+      const p = this.serverRequests.get(msg.requestId);
+      if (!p) return;
+      if (msg.error) p.reject(new Error(msg.error.message));
+      else p.resolve(msg.result);
+      return;
+    }
+    if (msg.type === 'call') void this.call(runId, msg);
+  }
+
+  private async call(runId: string, msg: Extract<RunnerToMcp, { type: 'call' }>): Promise<void> {
+    const session = this.sessions.get(msg.server);
+    if (!session) {
+      const configured = [...this.sessions.keys()].join(', ') || 'none';
+      this.toRunner(runId, {
+        type: 'result',
+        callId: msg.callId,
+        output: errorOutput(`MCP server "${msg.server}" is not configured (configured: ${configured}). Add it in settings/mcp.json.`),
+        mcpLog: [],
+      });
+      return;
+    }
+    const key = this.key(runId, msg.callId);
+    const abort = new AbortController();
+    this.calls.set(key, { runId, server: msg.server, abort });
+    const { output, mcpLog } = await runCall(session, {
+      callId: key,
+      tool: msg.tool,
+      arguments: msg.arguments ?? {},
+      roots: msg.roots,
+      timeoutMs: msg.timeoutMs,
+      signal: abort.signal,
+      onProgress: (progress, total, message) => this.toRunner(runId, { type: 'progress', callId: msg.callId, progress, total, message }),
+    });
+    this.calls.delete(key);
+    this.toRunner(runId, { type: 'result', callId: msg.callId, output, mcpLog });
+  }
+}
