@@ -1,2 +1,38 @@
-/** agent-runner entry: one process per run (DESIGN §1). */
-export {};
+/**
+ * agent-runner entry: one process per run (DESIGN §1). Waits for `start`, runs, posts
+ * envelopes on the `run` port, and exits when the run has ended. Under Electron it is started
+ * with utilityProcess.fork, under Node with child_process.fork; see process-port.ts.
+ */
+import type { HostToRunner, RunnerToHost } from '../shared/protocol/runner';
+import { channelPort, flushLink } from './process-port';
+import { startRun, type RunHandle } from './run';
+import { createRunnerProviderFactory } from './providers/factory';
+import { createMcpExecutors } from './tools/mcp-executors';
+
+const port = channelPort<HostToRunner, RunnerToHost>('run');
+let handle: RunHandle | undefined;
+
+port.onMessage((msg) => {
+  if (msg.type === 'start' && !handle) {
+    const spec = msg.spec;
+    handle = startRun(spec, (m) => port.post(m), {
+      providerFor: createRunnerProviderFactory(spec.home),
+      executors: createMcpExecutors(spec),
+    });
+    void handle.done.then(async () => {
+      await flushLink();
+      process.exit(0);
+    });
+  } else if (msg.type === 'cancel') {
+    handle?.cancel(msg.reason);
+  } else if (msg.type === 'input') {
+    handle?.input(msg.nodeId, msg.value);
+  }
+});
+
+process.on('uncaughtException', (err) => {
+  port.post({ v: 1, type: 'log', runId: handle ? 'run' : 'unknown', level: 'error', message: `Uncaught in runner: ${err.stack ?? err.message}` });
+});
+process.on('unhandledRejection', (err) => {
+  port.post({ v: 1, type: 'log', runId: handle ? 'run' : 'unknown', level: 'error', message: `Unhandled rejection in runner: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}` });
+});

@@ -26,14 +26,22 @@ interface ParentPortLike {
 type Sender = (frame: ChannelFrame) => void;
 type Subscriber = (listener: (frame: ChannelFrame) => void) => void;
 
+let inFlight = 0;
+const drained: (() => void)[] = [];
+
 function nodeLink(): { send: Sender; subscribe: Subscriber } | undefined {
   if (typeof process.send !== 'function') return undefined;
   return {
     send: (frame) => {
       if (!process.connected) return;
       try {
-        process.send!(frame);
+        inFlight++;
+        process.send!(frame, undefined, {}, () => {
+          inFlight--;
+          if (inFlight === 0) for (const d of drained.splice(0)) d();
+        });
       } catch {
+        inFlight = Math.max(0, inFlight - 1);
         // The host is gone; nothing to tell.
       }
     },
@@ -79,4 +87,10 @@ export function channelPort<In, Out>(ch: Channel): Port<In, Out> {
       return () => set!.delete(fn);
     },
   };
+}
+
+/** Resolves when every frame sent so far has been handed to the OS (before a clean exit). */
+export function flushLink(): Promise<void> {
+  if (inFlight === 0) return new Promise((r) => setImmediate(r));
+  return new Promise((r) => drained.push(r));
 }

@@ -1,0 +1,216 @@
+/**
+ * The agent loop (DESIGN §5): step mode (one LLM call; its tool calls wait for the user),
+ * ReAct mode (execute tools and continue up to a turn cap, stopping at a tool that needs
+ * approval) and tool step (execute given pending tool calls in parallel, then stop).
+ */
+import type { AssistantMessage, Message, ModelConfig, Thread, Tool, ToolCall, ToolOutput } from '../../shared/thread/schema';
+import type { NodeError, NodeStatus } from '../../shared/protocol/nodes';
+import type { ToolOutputPatch } from '../../shared/protocol/envelopes';
+import type { RunMode } from '../../shared/thread/schema';
+import { toAssistantMessage, type LlmCallResult, type Provider } from '../providers/types';
+import type { ToolExecutor, NestedLlmCall } from '../tools/types';
+import type { RunTree } from './tree';
+import { runLlmNode } from './llm-node';
+import { applyVariables, pendingToolCalls, toolSpecs } from './messages';
+import { executeToolCall, type ToolHost } from './tool-call';
+
+export const DEFAULT_MAX_TURNS = 25;
+/** Agent tools may nest agents; this bounds runaway recursion. */
+const MAX_AGENT_DEPTH = 5;
+
+export interface LoopDeps {
+  tree: RunTree;
+  signal: AbortSignal;
+  providerFor(model: ModelConfig): Provider;
+  executors: ToolExecutor[];
+  /** Loads an agent tool's thread by its workspace-relative path. */
+  loadThread(threadPath: string): Promise<Thread>;
+  waitForInput(nodeId: string): Promise<unknown>;
+  newId(): string;
+}
+
+export interface LoopResult {
+  status: NodeStatus;
+  messages: Message[];
+  toolOutputs: ToolOutputPatch[];
+  error?: NodeError;
+  /** Final assistant text (for agent tools). */
+  finalText: string;
+}
+
+/** True when ReAct mode must stop at this tool and wait for the user. */
+export function needsApproval(tool: Tool | undefined, thread: Thread): boolean {
+  if (!tool) return true;
+  if (tool.requiresApproval) return true;
+  if (tool.type === 'function') return true; // its result is typed by the user
+  if (tool.type === 'mcp' && tool.annotations?.destructiveHint === true && tool.annotations?.readOnlyHint !== true) {
+    return !thread.settings?.allowDestructive;
+  }
+  return false;
+}
+
+function textOf(r: LlmCallResult): string {
+  return r.content.map((p) => (p.type === 'text' ? p.text : '')).join('');
+}
+
+export class AgentLoop {
+  constructor(
+    private readonly deps: LoopDeps,
+    private readonly thread: Thread,
+    private readonly parentId: string,
+    private readonly depth = 0,
+  ) {}
+
+  private toolHost(): ToolHost {
+    const d = this.deps;
+    return {
+      tree: d.tree,
+      thread: this.thread,
+      signal: d.signal,
+      executors: d.executors,
+      waitForInput: d.waitForInput,
+      nestedLlm: (parentId, call) => this.nestedLlm(parentId, call),
+      nestedAgent: (parentId, threadPath, userText) => this.nestedAgent(parentId, threadPath, userText),
+    };
+  }
+
+  private async nestedLlm(parentId: string, call: NestedLlmCall): Promise<LlmCallResult> {
+    const model = call.model ?? this.thread.model;
+    const withMax = call.maxTokens ? { ...model, params: { ...model.params, maxTokens: call.maxTokens } } : model;
+    const { result } = await runLlmNode(this.deps.tree, this.deps.providerFor(withMax), this.deps.signal, {
+      kind: call.kind,
+      name: call.name,
+      parentId,
+      model: withMax,
+      systemPrompt: call.systemPrompt,
+      messages: call.messages,
+      tools: [],
+    });
+    return result;
+  }
+
+  private async nestedAgent(parentId: string, threadPath: string, userText: string): Promise<{ text: string; isError: boolean }> {
+    const { tree } = this.deps;
+    const agentId = tree.open({ kind: 'agent', name: threadPath, parentId, input: { threadPath, input: userText } });
+    if (this.depth + 1 > MAX_AGENT_DEPTH) {
+      const message = `Agent tools nest more than ${MAX_AGENT_DEPTH} deep: stopped at ${threadPath}.`;
+      tree.close(agentId, { status: 'error', error: { message } });
+      return { text: message, isError: true };
+    }
+    let sub: Thread;
+    try {
+      sub = await this.deps.loadThread(threadPath);
+    } catch (err) {
+      const message = `Could not load the agent thread ${threadPath}: ${err instanceof Error ? err.message : String(err)}`;
+      tree.close(agentId, { status: 'error', error: { message } });
+      return { text: message, isError: true };
+    }
+    const user: Message = { id: this.deps.newId(), role: 'user', content: [{ type: 'text', text: userText }] };
+    const nested: Thread = { ...sub, context: { ...sub.context, messages: [...sub.context.messages, user] } };
+    const r = await new AgentLoop(this.deps, nested, agentId, this.depth + 1).run('react');
+    const isError = r.status === 'error' || r.status === 'cancelled';
+    const text = r.error ? r.error.message : r.finalText;
+    tree.close(agentId, { status: r.status === 'awaiting_input' ? 'completed' : r.status, output: { text }, error: r.error });
+    return { text, isError };
+  }
+
+  /** Runs the loop in `mode`. Never rejects. */
+  async run(mode: RunMode, opts: { maxTurns?: number; toolCallIds?: string[] } = {}): Promise<LoopResult> {
+    if (mode === 'tool') return this.toolStep(opts.toolCallIds);
+    const messages = [...this.thread.context.messages];
+    const added: Message[] = [];
+    const fail = (message: string, code: string): LoopResult => ({ status: 'error', messages: [], toolOutputs: [], error: { message, code }, finalText: '' });
+    const pending = pendingToolCalls(this.thread);
+    if (pending) {
+      const names = pending.calls.map((c) => `${c.name} (${c.id})`).join(', ');
+      return fail(`Tool calls are waiting for results: ${names}. Run them (Run tool / Run all tools) or type their results, then Continue.`, 'pending_tool_calls');
+    }
+    if (messages.length === 0) return fail('The thread has no messages: add a user message, then Run.', 'no_messages');
+    const maxTurns = mode === 'step' ? 1 : Math.max(1, opts.maxTurns ?? this.thread.settings?.maxTurns ?? DEFAULT_MAX_TURNS);
+    const systemPrompt = applyVariables(this.thread.context.systemPrompt, this.thread.context.variables);
+    const tools = toolSpecs(this.thread.context.tools);
+    let finalText = '';
+    for (let turn = 0; turn < maxTurns; turn++) {
+      if (this.deps.signal.aborted) return { status: 'cancelled', messages: added, toolOutputs: [], finalText };
+      const model = this.thread.model;
+      const { nodeId, result, timing } = await runLlmNode(this.deps.tree, this.deps.providerFor(model), this.deps.signal, {
+        kind: 'llm',
+        name: model.id || model.provider,
+        parentId: this.parentId,
+        model,
+        systemPrompt,
+        messages,
+        tools,
+      });
+      finalText = textOf(result);
+      const hasOutput = result.content.length > 0 || result.toolCalls.length > 0;
+      const assistant: AssistantMessage = toAssistantMessage(this.deps.newId(), result, `${model.provider}/${model.id}`, timing);
+      if (hasOutput) {
+        messages.push(assistant);
+        added.push(assistant);
+      }
+      if (result.cancelled) return { status: 'cancelled', messages: added, toolOutputs: [], finalText };
+      if (result.error) return { status: 'error', messages: added, toolOutputs: [], error: result.error, finalText };
+      if (!result.toolCalls.length) return { status: 'completed', messages: added, toolOutputs: [], finalText };
+      if (result.stopReason === 'length') {
+        this.deps.tree.update(this.parentId, { attrs: { note: 'The response was cut by the token limit: its tool calls were not executed.' } });
+        return { status: 'completed', messages: added, toolOutputs: [], finalText };
+      }
+      const waiting = await this.handleToolCalls(mode, assistant, nodeId);
+      if (waiting) return { status: 'completed', messages: added, toolOutputs: [], finalText };
+      if (this.deps.signal.aborted) return { status: 'cancelled', messages: added, toolOutputs: [], finalText };
+    }
+    if (mode === 'react') {
+      this.deps.tree.update(this.parentId, { attrs: { note: `Stopped after ${maxTurns} turns (max turns).` } });
+    }
+    return { status: 'completed', messages: added, toolOutputs: [], finalText };
+  }
+
+  /**
+   * Step mode: every call waits (`awaiting_input`). ReAct: runs the calls that need no approval
+   * in parallel, writing outputs into `assistant`; returns true when any call waits for the user.
+   */
+  private async handleToolCalls(mode: RunMode, assistant: AssistantMessage, llmNodeId: string): Promise<boolean> {
+    const { tree } = this.deps;
+    const calls = assistant.toolCalls ?? [];
+    const waitOn = (c: ToolCall) =>
+      tree.open({ kind: 'tool', name: c.name, parentId: llmNodeId, toolCallId: c.id, input: c.arguments, status: 'awaiting_input' });
+    if (mode === 'step') {
+      calls.forEach(waitOn);
+      return true;
+    }
+    const byName = (c: ToolCall) => this.thread.context.tools.find((t) => t.name === c.name);
+    const auto = calls.filter((c) => !needsApproval(byName(c), this.thread));
+    const held = calls.filter((c) => needsApproval(byName(c), this.thread));
+    held.forEach(waitOn);
+    const host = this.toolHost();
+    await Promise.all(
+      auto.map(async (c) => {
+        if (this.deps.signal.aborted) return;
+        c.output = await executeToolCall(host, c, llmNodeId);
+      }),
+    );
+    return held.length > 0;
+  }
+
+  /** Tool step: execute the pending tool calls named (all when none named), in parallel. */
+  private async toolStep(toolCallIds?: string[]): Promise<LoopResult> {
+    const pending = pendingToolCalls(this.thread);
+    const chosen = pending?.calls.filter((c) => !toolCallIds?.length || toolCallIds.includes(c.id)) ?? [];
+    if (!pending || chosen.length === 0) {
+      const what = toolCallIds?.length ? `tool calls ${toolCallIds.join(', ')}` : 'tool calls';
+      return { status: 'error', messages: [], toolOutputs: [], finalText: '', error: { message: `No pending ${what} to run: the last message has none without a result.`, code: 'no_pending_tool_calls' } };
+    }
+    const host = this.toolHost();
+    const toolOutputs: ToolOutputPatch[] = [];
+    await Promise.all(
+      chosen.map(async (c) => {
+        if (this.deps.signal.aborted) return;
+        const output: ToolOutput = await executeToolCall(host, c, this.parentId);
+        if (!this.deps.signal.aborted) toolOutputs.push({ messageId: pending.message.id, toolCallId: c.id, output });
+      }),
+    );
+    toolOutputs.sort((a, b) => chosen.findIndex((c) => c.id === a.toolCallId) - chosen.findIndex((c) => c.id === b.toolCallId));
+    return { status: this.deps.signal.aborted ? 'cancelled' : 'completed', messages: [], toolOutputs, finalText: '' };
+  }
+}

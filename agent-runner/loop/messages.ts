@@ -1,0 +1,56 @@
+/** Helpers over thread messages that the agent loop and the scripted model share. */
+import type { AssistantMessage, Message, Thread, Tool, ToolCall } from '../../shared/thread/schema';
+import type { ToolSpec } from '../providers/types';
+
+/**
+ * The text a message stands for: a user message's text parts; for an assistant message with
+ * tool results, the results' text (they are what the model answers next); else its text.
+ */
+export function messageText(m: Message): string {
+  if (m.role === 'user') return m.content.map((p) => (p.type === 'text' ? p.text : '')).join('');
+  const outputs = (m.toolCalls ?? []).filter((c) => c.output);
+  if (outputs.length) {
+    return outputs
+      .map((c) => c.output!.content.map((p) => (p.type === 'text' ? p.text : p.type === 'resource' ? (p.resource.text ?? '') : '')).join(''))
+      .join('\n');
+  }
+  return m.content.map((p) => (p.type === 'text' ? p.text : '')).join('');
+}
+
+/** The last assistant message's tool calls that have no output yet. */
+export function pendingToolCalls(thread: Thread): { message: AssistantMessage; calls: ToolCall[] } | undefined {
+  const msgs = thread.context.messages;
+  const last = msgs[msgs.length - 1];
+  if (!last || last.role !== 'assistant' || !last.toolCalls?.length) return undefined;
+  const calls = last.toolCalls.filter((c) => !c.output);
+  return calls.length ? { message: last, calls } : undefined;
+}
+
+/** The tool definition a call refers to, by the name the model sees. */
+export function findTool(thread: Thread, name: string): Tool | undefined {
+  return thread.context.tools.find((t) => t.name === name);
+}
+
+/** The tools as the model sees them. */
+export function toolSpecs(tools: Tool[]): ToolSpec[] {
+  return tools.map((t) => {
+    const parameters =
+      t.type === 'mcp' ? t.inputSchema : t.type === 'function' ? t.parameters : (t.parameters ?? defaultParameters(t.type));
+    const spec: ToolSpec = { name: t.name, parameters };
+    if (t.description) spec.description = t.description;
+    return spec;
+  });
+}
+
+function defaultParameters(type: Tool['type']): Record<string, unknown> {
+  if (type === 'agent') {
+    return { type: 'object', properties: { input: { type: 'string', description: 'The task for the agent.' } }, required: ['input'] };
+  }
+  return { type: 'object', properties: {} };
+}
+
+/** Replace `{{name}}` with the thread's variables. Unknown names stay as they are. */
+export function applyVariables(text: string, variables: Record<string, string> | undefined): string {
+  if (!variables) return text;
+  return text.replace(/\{\{\s*([\w.-]+)\s*\}\}/g, (whole, name: string) => (name in variables ? variables[name] : whole));
+}

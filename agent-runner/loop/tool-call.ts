@@ -1,0 +1,79 @@
+/**
+ * Executes one tool call as one `tool` node: finds the executor for the tool's kind, gives it
+ * a ToolContext bound to the node (progress, logs, nested LLM calls, nested agents,
+ * elicitation), and closes the node with the result. Failures are results with isError.
+ */
+import type { Thread, Tool, ToolCall, ToolOutput } from '../../shared/thread/schema';
+import type { ToolContext, ToolExecutor, NestedLlmCall } from '../tools/types';
+import type { LlmCallResult } from '../providers/types';
+import type { RunTree } from './tree';
+
+/** What the loop provides for nested work caused by a tool. */
+export interface ToolHost {
+  tree: RunTree;
+  thread: Thread;
+  signal: AbortSignal;
+  executors: ToolExecutor[];
+  nestedLlm(parentId: string, call: NestedLlmCall): Promise<LlmCallResult>;
+  nestedAgent(parentId: string, threadPath: string, userText: string): Promise<{ text: string; isError: boolean }>;
+  /** Resolves with the user's answer for `nodeId` (sent by the host as an `input` message). */
+  waitForInput(nodeId: string): Promise<unknown>;
+}
+
+/** A tool result made of one text part. */
+export function textOutput(text: string, isError = false): ToolOutput {
+  return { content: [{ type: 'text', text }], isError };
+}
+
+export async function executeToolCall(host: ToolHost, call: ToolCall, parentId: string, existingNodeId?: string): Promise<ToolOutput> {
+  const { tree } = host;
+  const nodeId =
+    existingNodeId ?? tree.open({ kind: 'tool', name: call.name, parentId, toolCallId: call.id, input: call.arguments });
+  if (existingNodeId) tree.update(nodeId, { status: 'running' });
+  const tool = host.thread.context.tools.find((t) => t.name === call.name);
+  let output: ToolOutput;
+  if (!tool) {
+    output = textOutput(`Unknown tool "${call.name}": the thread has no tool of that name. Add it under Tools, or type a result.`, true);
+  } else if (call.rawArguments !== undefined && Object.keys(call.arguments).length === 0 && call.rawArguments.trim() !== '') {
+    output = textOutput(`The arguments of tool call ${call.id} are not valid JSON: ${call.rawArguments.slice(0, 200)}. Edit them, then run the tool.`, true);
+  } else {
+    output = await runExecutor(host, tool, call, nodeId);
+  }
+  const cancelled = host.signal.aborted;
+  tree.close(nodeId, { status: cancelled ? 'cancelled' : output.isError ? 'error' : 'completed', output });
+  return output;
+}
+
+async function runExecutor(host: ToolHost, tool: Tool, call: ToolCall, nodeId: string): Promise<ToolOutput> {
+  const executor = host.executors.find((e) => e.handles(tool));
+  if (!executor) return textOutput(`No executor for ${tool.type} tool "${tool.name}".`, true);
+  const logs: { level: string; data: unknown; t: number }[] = [];
+  const ctx: ToolContext = {
+    runId: host.tree.runId,
+    nodeId,
+    thread: host.thread,
+    signal: host.signal,
+    progress: (progress, total, message) => host.tree.update(nodeId, { attrs: { progress: { progress, total, message } } }),
+    log: (level, data) => {
+      if (logs.length >= 500) logs.shift();
+      logs.push({ level, data, t: Date.now() });
+      host.tree.update(nodeId, { attrs: { logs: [...logs] } });
+    },
+    nestedLlm: (c) => host.nestedLlm(nodeId, c),
+    nestedAgent: (threadPath, userText) => host.nestedAgent(nodeId, threadPath, userText),
+    awaitInput: async (request) => {
+      host.tree.update(nodeId, { status: 'awaiting_input', attrs: { inputRequest: request } });
+      try {
+        return await host.waitForInput(nodeId);
+      } finally {
+        host.tree.update(nodeId, { status: 'running', attrs: { inputRequest: null } });
+      }
+    },
+    setAttrs: (attrs) => host.tree.update(nodeId, { attrs }),
+  };
+  try {
+    return await executor.execute(tool, call, ctx);
+  } catch (err) {
+    return textOutput(`Tool "${tool.name}" failed: ${err instanceof Error ? err.message : String(err)}`, true);
+  }
+}

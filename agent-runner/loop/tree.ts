@@ -1,0 +1,92 @@
+/**
+ * The execution tree of one run as the runner builds it (DESIGN §5): opens, updates and closes
+ * nodes through the emitter, and keeps each open node's partial output so a cancel or an error
+ * closes it with what streamed so far.
+ */
+import { isTerminal, type ExecNode, type NodeKind, type NodeStatus, type NodeError, type Usage, type Timing } from '../../shared/protocol/nodes';
+import type { RunEmitter } from '../emit/emitter';
+
+export interface OpenNodeOptions {
+  kind: NodeKind;
+  name: string;
+  parentId?: string;
+  status?: NodeStatus;
+  input?: unknown;
+  model?: string;
+  toolCallId?: string;
+  attrs?: Record<string, unknown>;
+}
+
+export interface CloseNodeOptions {
+  status: NodeStatus;
+  output?: unknown;
+  error?: NodeError;
+  usage?: Usage;
+  timing?: Timing;
+  attrs?: Record<string, unknown>;
+}
+
+export class RunTree {
+  private counter = 0;
+  readonly nodes = new Map<string, ExecNode>();
+
+  constructor(
+    readonly runId: string,
+    readonly emitter: RunEmitter,
+  ) {}
+
+  /** Opens a node and posts it; returns its id. */
+  open(o: OpenNodeOptions): string {
+    const id = `${this.runId}.${++this.counter}`;
+    const node: ExecNode = {
+      id,
+      runId: this.runId,
+      kind: o.kind,
+      name: o.name,
+      status: o.status ?? 'running',
+      startedAt: Date.now(),
+    };
+    if (o.parentId) node.parentId = o.parentId;
+    if (o.input !== undefined) node.input = o.input;
+    if (o.model) node.model = o.model;
+    if (o.toolCallId) node.toolCallId = o.toolCallId;
+    if (o.attrs) node.attrs = o.attrs;
+    this.nodes.set(id, node);
+    this.emitter.tree([node]);
+    return id;
+  }
+
+  get(id: string): ExecNode | undefined {
+    return this.nodes.get(id);
+  }
+
+  /** Changes a live node (status, attrs) and posts it. A terminal node is never changed. */
+  update(id: string, patch: Partial<Pick<ExecNode, 'status' | 'attrs' | 'input' | 'output'>>): void {
+    const node = this.nodes.get(id);
+    if (!node || isTerminal(node.status)) return;
+    if (patch.status) node.status = patch.status;
+    if (patch.input !== undefined) node.input = patch.input;
+    if (patch.output !== undefined) node.output = patch.output;
+    if (patch.attrs) node.attrs = { ...node.attrs, ...patch.attrs };
+    this.emitter.tree([node]);
+  }
+
+  /** Closes a node with its final state. Idempotent: a terminal node stays as it is. */
+  close(id: string, o: CloseNodeOptions): void {
+    const node = this.nodes.get(id);
+    if (!node || isTerminal(node.status)) return;
+    node.status = o.status;
+    node.endedAt = Date.now();
+    if (o.output !== undefined) node.output = o.output;
+    if (o.error) node.error = o.error;
+    if (o.usage) node.usage = o.usage;
+    if (o.timing) node.timing = o.timing;
+    if (o.attrs) node.attrs = { ...node.attrs, ...o.attrs };
+    this.emitter.tree([node]);
+  }
+
+  /** Nodes that are neither terminal nor waiting for the user. */
+  openNodes(): ExecNode[] {
+    return [...this.nodes.values()].filter((n) => !isTerminal(n.status) && n.status !== 'awaiting_input');
+  }
+}

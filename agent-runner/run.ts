@@ -1,0 +1,119 @@
+/**
+ * One run, start to end, reported only as messages on `post` (DESIGN §1): the root `run`
+ * node, the agent loop under it, the `run_result`, and `done`. Runs in-process too (tests,
+ * the isolation benchmark's baseline); `index.ts` wraps it in its own process.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { RunSpec, RunnerToHost, ProviderConfig } from '../shared/protocol/runner';
+import type { ModelConfig, Thread } from '../shared/thread/schema';
+import type { Provider } from './providers/types';
+import type { ToolExecutor } from './tools/types';
+import { RunEmitter, type EmitterOptions } from './emit/emitter';
+import { RunTree } from './loop/tree';
+import { AgentLoop } from './loop/agent-loop';
+import { createScriptedProvider } from './providers/scripted';
+import { agentToolExecutor, builtinToolExecutor, functionToolExecutor } from './tools/local-executors';
+
+export interface RunOptions {
+  /** Makes the provider for a model; the default knows the scripted model and the registry. */
+  providerFor?: (model: ModelConfig, providers: ProviderConfig[]) => Provider;
+  /** Extra executors (MCP) tried before the built-in ones. */
+  executors?: ToolExecutor[];
+  emitter?: EmitterOptions;
+}
+
+/** Handle of a started run. */
+export interface RunHandle {
+  /** Abort the run: deltas stop at once; every open node still gets its terminal update. */
+  cancel(reason?: string): void;
+  /** Deliver the user's answer for a node waiting in `awaiting_input`. */
+  input(nodeId: string, value: unknown): void;
+  /** Settles after `done` was posted. */
+  done: Promise<void>;
+}
+
+function unknownProvider(model: ModelConfig, providers: ProviderConfig[]): Provider {
+  return {
+    async stream() {
+      const known = ['scripted', ...providers.map((p) => p.id)].join(', ');
+      return { content: [], toolCalls: [], stopReason: 'error', error: { message: `Unknown provider "${model.provider}". Known providers: ${known}. Add it in Settings → Providers.`, code: 'unknown_provider' } };
+    },
+  };
+}
+
+/** Loads a thread for an agent tool, confined to the workspace. */
+async function loadAgentThread(workspaceDir: string, threadPath: string): Promise<Thread> {
+  const root = path.resolve(workspaceDir);
+  const file = path.resolve(root, threadPath);
+  if (file !== root && !file.startsWith(root + path.sep)) throw new Error(`${threadPath} is outside the workspace`);
+  const { importThread } = await import('../shared/thread/import');
+  const { validateThread } = await import('../shared/thread/validate');
+  const raw = JSON.parse(await readFile(file, 'utf8'));
+  const v = validateThread(importThread(raw));
+  if (!v.ok) throw new Error(v.errors.map((e) => `${e.pointer}: ${e.message}`).join('; '));
+  return v.thread;
+}
+
+export function startRun(spec: RunSpec, post: (m: RunnerToHost) => void, opts: RunOptions = {}): RunHandle {
+  const controller = new AbortController();
+  const emitter = new RunEmitter(spec.runId, post, opts.emitter);
+  const tree = new RunTree(spec.runId, emitter);
+  const waiters = new Map<string, (v: unknown) => void>();
+  const scripted = createScriptedProvider();
+  const providerFor = (model: ModelConfig): Provider =>
+    model.provider === 'scripted' ? scripted : (opts.providerFor?.(model, spec.providers) ?? unknownProvider(model, spec.providers));
+
+  const rootId = tree.open({ kind: 'run', name: spec.mode === 'tool' ? 'tool step' : spec.mode === 'react' ? 'react' : 'step', input: { mode: spec.mode, threadId: spec.threadId, toolCallIds: spec.toolCallIds } });
+  const loop = new AgentLoop(
+    {
+      tree,
+      signal: controller.signal,
+      providerFor,
+      executors: [...(opts.executors ?? []), functionToolExecutor, agentToolExecutor, builtinToolExecutor],
+      loadThread: (p) => loadAgentThread(spec.workspaceDir, p),
+      waitForInput: (nodeId) =>
+        new Promise((resolve, reject) => {
+          waiters.set(nodeId, resolve);
+          controller.signal.addEventListener('abort', () => reject(new Error('The run was cancelled.')), { once: true });
+        }),
+      newId: () => crypto.randomUUID(),
+    },
+    spec.thread,
+    rootId,
+  );
+
+  const done = (async () => {
+    const r = await loop.run(spec.mode, { maxTurns: spec.maxTurns, toolCallIds: spec.toolCallIds }).catch((err: unknown) => ({
+      status: 'error' as const,
+      messages: [],
+      toolOutputs: [],
+      finalText: '',
+      error: { message: `The agent loop failed: ${err instanceof Error ? err.message : String(err)}`, details: err instanceof Error ? err.stack : undefined },
+    }));
+    const status = controller.signal.aborted ? 'cancelled' : r.status;
+    // Close anything still open (cancel): terminal updates for every node, partials kept.
+    for (const n of tree.openNodes()) {
+      if (n.id !== rootId) tree.close(n.id, { status: status === 'cancelled' ? 'cancelled' : 'error' });
+    }
+    if (status === 'cancelled') {
+      for (const n of [...tree.nodes.values()].filter((x) => x.status === 'awaiting_input')) tree.close(n.id, { status: 'cancelled' });
+    }
+    emitter.send({ v: 1, type: 'run_result', runId: spec.runId, status, messages: r.messages, toolOutputs: r.toolOutputs });
+    tree.close(rootId, { status, error: r.error, output: { messages: r.messages.length, toolOutputs: r.toolOutputs.length } });
+    emitter.send({ v: 1, type: 'done', runId: spec.runId });
+    emitter.close();
+  })();
+
+  return {
+    cancel: () => controller.abort(),
+    input: (nodeId, value) => {
+      const w = waiters.get(nodeId);
+      if (w) {
+        waiters.delete(nodeId);
+        w(value);
+      }
+    },
+    done,
+  };
+}
