@@ -80,12 +80,13 @@ describe('agent loop, in-process', () => {
     let maxConcurrent = 0;
     const adder: ToolExecutor = {
       handles: () => true,
-      async execute(_tool: unknown, call: { arguments: { a: number; b: number } }) {
+      async execute(_tool, call) {
+        const args = call.arguments as { a: number; b: number };
         concurrent++;
         maxConcurrent = Math.max(maxConcurrent, concurrent);
         await new Promise((r) => setTimeout(r, 30));
         concurrent--;
-        return { content: [{ type: 'text', text: String(call.arguments.a + call.arguments.b) }], isError: false };
+        return { content: [{ type: 'text', text: String(args.a + args.b) }], isError: false };
       },
     };
     const { nodes, result } = await run(spec(t, 'tool'), { executors: [adder] });
@@ -104,8 +105,9 @@ describe('agent loop, in-process', () => {
     );
     const adder: ToolExecutor = {
       handles: () => true,
-      async execute(_t: unknown, call: { arguments: { a: number; b: number } }) {
-        return { content: [{ type: 'text', text: String(call.arguments.a + call.arguments.b) }], isError: false };
+      async execute(_t, call) {
+        const args = call.arguments as { a: number; b: number };
+        return { content: [{ type: 'text', text: String(args.a + args.b) }], isError: false };
       },
     };
     const { nodes, result } = await run(spec(t, 'react'), { executors: [adder] });
