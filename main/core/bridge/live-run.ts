@@ -1,0 +1,166 @@
+/**
+ * The bridge's replica of one live run: node metadata and each node's assembled text,
+ * thinking and tool arguments (a StreamConsumer), the run's LLM records and its result.
+ */
+import { StreamConsumer, type LiveNode } from '../../../shared/stream/consumer';
+import { isTerminal, type ExecNode, type NodeStatus } from '../../../shared/protocol/nodes';
+import type { LlmDelta, NodeSnapshot, RunResult, TreeUpdate } from '../../../shared/protocol/envelopes';
+import type { RunRecord } from '../../../shared/protocol/host-api';
+import type { LlmRecord } from '../../../shared/protocol/runner';
+import type { RunMode } from '../../../shared/thread/schema';
+
+/** Identity of a run as the bridge knows it. */
+export interface RunInfo {
+  runId: string;
+  threadId: string;
+  mode: RunMode;
+  startedAt?: number;
+}
+
+function tryParse(raw: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return undefined;
+  }
+}
+
+export class LiveRun {
+  readonly runId: string;
+  readonly threadId: string;
+  readonly mode: RunMode;
+  readonly startedAt: number;
+  endedAt: number | undefined;
+  closed = false;
+  status: NodeStatus = 'running';
+  result: RunResult | undefined;
+  readonly records: Omit<LlmRecord, 'v' | 'type'>[] = [];
+  /** Tool call ids seen on tool_args deltas, per node and index. */
+  private readonly toolCallIds = new Map<string, Map<number, string>>();
+  private readonly replica: StreamConsumer;
+  /** A delta arrived with a hole (a runner bug); the replica rebased on it. */
+  holes = 0;
+
+  constructor(info: RunInfo) {
+    this.runId = info.runId;
+    this.threadId = info.threadId;
+    this.mode = info.mode;
+    this.startedAt = info.startedAt ?? Date.now();
+    this.replica = new StreamConsumer({});
+  }
+
+  /** Nodes in the order they first appeared, with metadata. */
+  nodes(): ExecNode[] {
+    const out: ExecNode[] = [];
+    for (const n of this.replica.nodes.values()) if (n.node) out.push(n.node);
+    return out;
+  }
+
+  live(nodeId: string): LiveNode | undefined {
+    return this.replica.get(nodeId);
+  }
+
+  /** Apply a tree update. */
+  applyTree(env: TreeUpdate): void {
+    this.replica.apply(env);
+  }
+
+  /**
+   * Apply a delta; returns false when it must not be forwarded (node closed, or a seq already
+   * applied). A hole is forwarded (clients resync) and the replica takes it as a new baseline.
+   */
+  applyDelta(env: LlmDelta): boolean {
+    const n = this.replica.get(env.nodeId);
+    if (n && (isTerminal(n.status) || env.seq <= n.seq)) return false;
+    if (env.channel === 'tool_args' && env.toolCallId) {
+      let m = this.toolCallIds.get(env.nodeId);
+      if (!m) this.toolCallIds.set(env.nodeId, (m = new Map()));
+      m.set(env.index, env.toolCallId);
+    }
+    this.replica.apply(env);
+    const after = this.replica.get(env.nodeId)!;
+    if (after.syncing) {
+      this.holes++;
+      this.replica.apply({ v: 1, type: 'node_snapshot', runId: env.runId, nodeId: env.nodeId, available: false });
+      this.replica.apply(env);
+    }
+    return true;
+  }
+
+  /** The node's assembled state, or `available: false`. */
+  snapshot(nodeId: string): NodeSnapshot {
+    const n = this.replica.get(nodeId);
+    if (!n) return { v: 1, type: 'node_snapshot', runId: this.runId, nodeId, available: false };
+    const toolArgs: Record<string, string> = {};
+    for (const [k, v] of Object.entries(n.toolArgs)) toolArgs[k] = v;
+    return { v: 1, type: 'node_snapshot', runId: this.runId, nodeId, seq: n.seq, text: n.text, thinking: n.thinking, toolArgs, status: n.status };
+  }
+
+  /** Non-terminal nodes that carry streamed state (the ones a new client needs snapshots of). */
+  streamingNodeIds(): string[] {
+    const ids: string[] = [];
+    for (const n of this.replica.nodes.values()) {
+      if (isTerminal(n.status)) continue;
+      if (n.seq > 0 || n.node?.kind === 'llm' || n.node?.kind === 'sampling') ids.push(n.nodeId);
+    }
+    return ids;
+  }
+
+  /** The node with its partial output merged in (for journal checkpoints and closing updates). */
+  withPartialOutput(node: ExecNode): ExecNode {
+    const n = this.replica.get(node.id);
+    if (!n || isTerminal(node.status)) return node;
+    if (n.seq === 0 && !n.text && !n.thinking && Object.keys(n.toolArgs).length === 0) return node;
+    const base = node.output && typeof node.output === 'object' ? (node.output as Record<string, unknown>) : {};
+    const output: Record<string, unknown> = { ...base, text: n.text };
+    if (n.thinking) output.thinking = n.thinking;
+    const indices = Object.keys(n.toolArgs).map(Number).sort((a, b) => a - b);
+    if (indices.length) {
+      const ids = this.toolCallIds.get(node.id);
+      output.toolCalls = indices.map((i) => {
+        const raw = n.toolArgs[i];
+        return { id: ids?.get(i) ?? `${node.id}:${i}`, name: '', arguments: tryParse(raw) ?? {}, rawArguments: raw };
+      });
+    }
+    return { ...node, output };
+  }
+
+  /**
+   * Close every node that is still open with `status` (and the root with `error` when given),
+   * keeping partial output. Returns the nodes it closed, for the closing tree_update.
+   */
+  closeOpenNodes(status: NodeStatus, keepAwaiting: boolean, error?: string): ExecNode[] {
+    const now = Date.now();
+    const closed: ExecNode[] = [];
+    for (const node of this.nodes()) {
+      if (isTerminal(node.status)) continue;
+      if (keepAwaiting && node.status === 'awaiting_input') continue;
+      const next: ExecNode = { ...this.withPartialOutput(node), status, endedAt: now };
+      if (error && !node.parentId) next.error = { message: error };
+      closed.push(next);
+    }
+    if (closed.length) this.replica.apply({ v: 1, type: 'tree_update', runId: this.runId, nodes: closed as [ExecNode, ...ExecNode[]] });
+    return closed;
+  }
+
+  /** Status of the root node (no parent), or undefined before it exists. */
+  rootStatus(): NodeStatus | undefined {
+    return this.nodes().find((n) => !n.parentId)?.status;
+  }
+
+  /** The run file's content (DESIGN §3): nodes with partial output, records, status. */
+  record(): RunRecord {
+    const rec: RunRecord = {
+      runId: this.runId,
+      threadId: this.threadId,
+      mode: this.mode,
+      status: this.status,
+      startedAt: this.startedAt,
+      nodes: this.nodes().map((n) => this.withPartialOutput(n)),
+      records: this.records,
+    };
+    if (this.endedAt !== undefined) rec.endedAt = this.endedAt;
+    if (this.result) rec.messages = this.result.messages;
+    return rec;
+  }
+}

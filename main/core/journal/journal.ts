@@ -1,0 +1,177 @@
+/**
+ * The run journal (DESIGN §3, §6 rule 7): each live run is checkpointed to
+ * `$home/runs/<threadId>/<runId>.json` at most every ~250 ms and at close, atomically; on
+ * start, run files still marked running with no live process are repaired.
+ */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import writeFileAtomic from 'write-file-atomic';
+import { isTerminal } from '../../../shared/protocol/nodes';
+import type { RunRecord } from '../../../shared/protocol/host-api';
+import { HostError } from '../errors';
+
+const SAFE_ID = /^[A-Za-z0-9._-]{1,200}$/;
+
+function safeId(id: string, what: string): string {
+  if (!SAFE_ID.test(id) || id === '.' || id === '..') throw new HostError('bad_request', `${what} ${JSON.stringify(id)} is not a valid id`);
+  return id;
+}
+
+/** Folder of a thread's runs. */
+export function runsDir(home: string, threadId: string): string {
+  return path.join(home, 'runs', safeId(threadId, 'thread id'));
+}
+
+/** Path of one run file. */
+export function runFile(home: string, threadId: string, runId: string): string {
+  return path.join(runsDir(home, threadId), `${safeId(runId, 'run id')}.json`);
+}
+
+interface Pending {
+  timer?: NodeJS.Timeout;
+  lastWrite: number;
+  chain: Promise<void>;
+  build: () => RunRecord;
+}
+
+/** Writes run files: throttled checkpoints while live, one final write at close. */
+export class RunJournal {
+  private readonly pending = new Map<string, Pending>();
+
+  constructor(
+    private readonly home: string,
+    private readonly opts: { intervalMs?: number; log?: (message: string) => void } = {},
+  ) {}
+
+  /** The run changed; write a checkpoint within the interval (the first one at once). */
+  changed(runId: string, build: () => RunRecord): void {
+    let p = this.pending.get(runId);
+    if (!p) this.pending.set(runId, (p = { lastWrite: 0, chain: Promise.resolve(), build }));
+    p.build = build;
+    if (p.timer) return;
+    const interval = this.opts.intervalMs ?? 250;
+    const wait = Math.max(0, p.lastWrite + interval - Date.now());
+    p.timer = setTimeout(() => {
+      p!.timer = undefined;
+      this.write(runId, p!, false);
+    }, wait);
+  }
+
+  private write(runId: string, p: Pending, final: boolean): Promise<void> {
+    p.lastWrite = Date.now();
+    const record = p.build();
+    const text = JSON.stringify(record);
+    p.chain = p.chain
+      .then(async () => {
+        const file = runFile(this.home, record.threadId, record.runId);
+        await fs.mkdir(path.dirname(file), { recursive: true });
+        await writeFileAtomic(file, text, { fsync: final });
+      })
+      .catch((err: unknown) => this.opts.log?.(`journal: could not write run ${runId}: ${(err as Error).message}`));
+    return p.chain;
+  }
+
+  /** Final write of a closed run; resolves when it is on disk. */
+  async close(runId: string, record: RunRecord): Promise<void> {
+    let p = this.pending.get(runId);
+    if (!p) this.pending.set(runId, (p = { lastWrite: 0, chain: Promise.resolve(), build: () => record }));
+    if (p.timer) clearTimeout(p.timer);
+    p.timer = undefined;
+    p.build = () => record;
+    await this.write(runId, p, true);
+    this.pending.delete(runId);
+  }
+
+  /** Write every pending checkpoint now (shutdown). */
+  async flush(): Promise<void> {
+    await Promise.all(
+      [...this.pending.entries()].map(([runId, p]) => {
+        if (p.timer) clearTimeout(p.timer);
+        p.timer = undefined;
+        return this.write(runId, p, true);
+      }),
+    );
+  }
+}
+
+/** Read one run file; `not_found` when missing. */
+export async function readRun(home: string, threadId: string, runId: string): Promise<RunRecord> {
+  const file = runFile(home, threadId, runId);
+  try {
+    return JSON.parse(await fs.readFile(file, 'utf8')) as RunRecord;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new HostError('not_found', `no run ${runId} for thread ${threadId}`);
+    throw new HostError('bad_run_file', `${file}: ${(err as Error).message}`);
+  }
+}
+
+/** Every readable run file of a thread (unreadable ones are skipped). */
+export async function listRuns(home: string, threadId: string): Promise<RunRecord[]> {
+  const dir = runsDir(home, threadId);
+  let names: string[];
+  try {
+    names = await fs.readdir(dir);
+  } catch {
+    return [];
+  }
+  const out: RunRecord[] = [];
+  for (const name of names.filter((n) => n.endsWith('.json'))) {
+    try {
+      out.push(JSON.parse(await fs.readFile(path.join(dir, name), 'utf8')) as RunRecord);
+    } catch {
+      // a half-written file from a foreign tool; the atomic writer never leaves one
+    }
+  }
+  return out.sort((a, b) => a.startedAt - b.startedAt);
+}
+
+/** Delete one run file. */
+export async function deleteRun(home: string, threadId: string, runId: string): Promise<void> {
+  await fs.rm(runFile(home, threadId, runId), { force: true });
+}
+
+/**
+ * Repair run files left `running` (or `pending`) by a host that died: every open node becomes
+ * `interrupted` with its partial output kept, the run `interrupted`. `isLive(runId)` excludes
+ * runs that still have a process. Returns the repaired run ids.
+ */
+export async function repairJournal(home: string, isLive: (runId: string) => boolean = () => false): Promise<string[]> {
+  const root = path.join(home, 'runs');
+  let threads: string[];
+  try {
+    threads = await fs.readdir(root);
+  } catch {
+    return [];
+  }
+  const repaired: string[] = [];
+  for (const t of threads) {
+    let names: string[];
+    try {
+      names = await fs.readdir(path.join(root, t));
+    } catch {
+      continue;
+    }
+    for (const name of names.filter((n) => n.endsWith('.json'))) {
+      const file = path.join(root, t, name);
+      let rec: RunRecord;
+      try {
+        rec = JSON.parse(await fs.readFile(file, 'utf8')) as RunRecord;
+      } catch {
+        continue;
+      }
+      if (isTerminal(rec.status) || rec.status === 'awaiting_input' || isLive(rec.runId)) continue;
+      const now = Date.now();
+      rec.nodes = (rec.nodes ?? []).map((n) => {
+        if (isTerminal(n.status)) return n;
+        const next = { ...n, status: 'interrupted' as const, endedAt: now };
+        if (!n.parentId) next.error = { message: 'The host stopped while this run was running.' };
+        return next;
+      });
+      rec.status = 'interrupted';
+      rec.endedAt = now;
+      await writeFileAtomic(file, JSON.stringify(rec));
+      repaired.push(rec.runId);
+    }
+  }
+  return repaired;
+}

@@ -1,0 +1,133 @@
+/**
+ * Provider settings (DESIGN §8): `$home/settings/providers.json` (mode 0600) merged with the
+ * built-in providers. Keys are literals or `$ENV_NAME` references; a client only ever sees a
+ * masked hint, never a whole key.
+ */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import writeFileAtomic from 'write-file-atomic';
+import type { ProviderConfig } from '../../../shared/protocol/runner';
+import type { ProviderInfo } from '../../../shared/protocol/host-api';
+import { HostError } from '../errors';
+
+/** APIs a provider entry may name. */
+export const PROVIDER_APIS: readonly ProviderConfig['api'][] = [
+  'openai-completions',
+  'openai-responses',
+  'anthropic-messages',
+  'scripted',
+  'replay',
+];
+
+/**
+ * The host's copy of the built-in providers (the runner has its own registry; main/ may not
+ * import agent-runner/). Ids: openai, anthropic, scripted, replay.
+ */
+export const BUILTIN_PROVIDER_CONFIGS: readonly ProviderConfig[] = [
+  { id: 'openai', api: 'openai-responses', apiKey: '$OPENAI_API_KEY' },
+  { id: 'anthropic', api: 'anthropic-messages', apiKey: '$ANTHROPIC_API_KEY' },
+  { id: 'scripted', api: 'scripted' },
+  { id: 'replay', api: 'replay' },
+];
+export const BUILTIN_PROVIDER_IDS: readonly string[] = BUILTIN_PROVIDER_CONFIGS.map((p) => p.id);
+
+/** Path of providers.json under `home`. */
+export function providersFile(home: string): string {
+  return path.join(home, 'settings', 'providers.json');
+}
+
+function checkEntry(value: unknown, where: string): ProviderConfig {
+  if (!value || typeof value !== 'object') throw new HostError('bad_settings', `${where}: a provider entry must be an object`);
+  const v = value as Record<string, unknown>;
+  if (typeof v.id !== 'string' || !v.id) throw new HostError('bad_settings', `${where}/id: must be a non-empty string`);
+  if (typeof v.api !== 'string' || !PROVIDER_APIS.includes(v.api as ProviderConfig['api'])) {
+    throw new HostError('bad_settings', `${where}/api: must be one of ${PROVIDER_APIS.join(', ')}`);
+  }
+  for (const k of ['baseUrl', 'apiKey'] as const) {
+    if (v[k] !== undefined && typeof v[k] !== 'string') throw new HostError('bad_settings', `${where}/${k}: must be a string`);
+  }
+  return v as unknown as ProviderConfig;
+}
+
+/**
+ * The configured providers of providers.json (`{ providers: ProviderConfig[] }` or a bare
+ * array). A missing file is an empty list; a malformed one throws `bad_settings` naming the
+ * file and the JSON pointer.
+ */
+export async function loadProviderConfigs(home: string): Promise<ProviderConfig[]> {
+  const file = providersFile(home);
+  let text: string;
+  try {
+    text = await fs.readFile(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw err;
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (err) {
+    throw new HostError('bad_settings', `${file}: not valid JSON (${(err as Error).message})`);
+  }
+  const list = Array.isArray(data) ? data : (data as { providers?: unknown })?.providers;
+  if (!Array.isArray(list)) throw new HostError('bad_settings', `${file}: expected { "providers": [...] }`);
+  return list.map((p, i) => checkEntry(p, `${file}#/providers/${i}`));
+}
+
+/** Built-ins overridden and extended by providers.json (by id); what a RunSpec carries. */
+export async function effectiveProviders(home: string): Promise<ProviderConfig[]> {
+  const configured = await loadProviderConfigs(home);
+  const byId = new Map<string, ProviderConfig>();
+  for (const p of BUILTIN_PROVIDER_CONFIGS) byId.set(p.id, { ...p });
+  for (const p of configured) byId.set(p.id, { ...byId.get(p.id), ...p });
+  return [...byId.values()];
+}
+
+/** `sk-…abcd` for a literal key, the reference itself for `$ENV`, undefined for none. */
+export function maskKey(apiKey: string | undefined): string | undefined {
+  if (!apiKey) return undefined;
+  if (apiKey.startsWith('$')) return apiKey;
+  if (apiKey.length <= 8) return '…' + apiKey.slice(-2);
+  return `${apiKey.slice(0, 3)}…${apiKey.slice(-4)}`;
+}
+
+/** What `settings.providers` answers: every effective provider, keys masked. */
+export async function listProviders(home: string, env: NodeJS.ProcessEnv = process.env): Promise<ProviderInfo[]> {
+  const configured = new Set((await loadProviderConfigs(home)).map((p) => p.id));
+  return (await effectiveProviders(home)).map((p) => {
+    const info: ProviderInfo = { id: p.id, api: p.api };
+    if (p.baseUrl) info.baseUrl = p.baseUrl;
+    const hint = maskKey(p.apiKey);
+    if (hint) info.keyHint = hint;
+    if (!configured.has(p.id) && p.apiKey?.startsWith('$') && env[p.apiKey.slice(1)]) info.detected = true;
+    return info;
+  });
+}
+
+/**
+ * Add or update one provider in providers.json (atomic write, mode 0600). An absent `apiKey`
+ * keeps the stored one; an empty string removes it.
+ */
+export async function saveProvider(
+  home: string,
+  entry: { id: string; api: string; baseUrl?: string; apiKey?: string },
+): Promise<ProviderInfo[]> {
+  const next = checkEntry(entry, 'settings.saveProvider');
+  const list = await loadProviderConfigs(home);
+  const i = list.findIndex((p) => p.id === next.id);
+  const merged: ProviderConfig = { ...(i >= 0 ? list[i] : {}), id: next.id, api: next.api };
+  if (entry.baseUrl !== undefined) {
+    if (entry.baseUrl) merged.baseUrl = entry.baseUrl;
+    else delete merged.baseUrl;
+  }
+  if (entry.apiKey !== undefined) {
+    if (entry.apiKey) merged.apiKey = entry.apiKey;
+    else delete merged.apiKey;
+  }
+  if (i >= 0) list[i] = merged;
+  else list.push(merged);
+  const file = providersFile(home);
+  await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+  await writeFileAtomic(file, JSON.stringify({ providers: list }, null, 2) + '\n', { mode: 0o600 });
+  return listProviders(home);
+}

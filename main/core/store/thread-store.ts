@@ -1,0 +1,210 @@
+/**
+ * ThreadStore (DESIGN §4): the host's copy of each open thread. Edits are Immer patches made
+ * by a client at a base version; the store applies them, bumps the version, validates the
+ * result, saves debounced (~300 ms) and atomically, and reports `thread_patch` to subscribers.
+ * A run's result is applied as one patch with origin `run:<runId>`. Edits are refused while
+ * one of the thread's runs runs.
+ */
+import path from 'node:path';
+import { applyPatches, enablePatches, produceWithPatches, type Patch } from 'immer';
+import type { Thread, RunRef } from '../../../shared/thread/schema';
+import type { RunResult, ThreadPatch } from '../../../shared/protocol/envelopes';
+import { validateThread } from '../../../shared/thread/validate';
+import { HostError } from '../errors';
+
+enablePatches();
+
+/** How the store reads and writes thread files (main/core/threads/thread-file.ts by default). */
+export interface ThreadIO {
+  load(file: string): Promise<Thread>;
+  save(file: string, thread: Thread): Promise<void>;
+}
+
+export interface ThreadStoreOptions {
+  io: ThreadIO;
+  /** Save delay after the last edit. Default 300 ms. */
+  debounceMs?: number;
+  /** Whether one of the thread's runs is running (edits are refused then). */
+  isRunning?: (threadId: string) => boolean;
+  /** Every applied patch (the host fans it out to the thread's subscribers). */
+  onPatch?: (patch: ThreadPatch) => void;
+  log?: (message: string) => void;
+}
+
+interface OpenThread {
+  file: string;
+  doc: Thread;
+  version: number;
+  timer?: NodeJS.Timeout;
+  dirty: boolean;
+  saving: Promise<void>;
+}
+
+/** Paths a client may not change: the id is the thread's identity, the schema version is the store's. */
+const LOCKED = new Set(['id', 'version']);
+
+export class ThreadStore {
+  private readonly byId = new Map<string, OpenThread>();
+  private readonly byFile = new Map<string, string>();
+
+  constructor(private readonly opts: ThreadStoreOptions) {}
+
+  /** Open a thread file (or return the already open copy). Throws the loader's error for a bad file. */
+  async open(file: string): Promise<{ thread: Thread; version: number; file: string }> {
+    const abs = path.resolve(file);
+    const known = this.byFile.get(abs);
+    if (known) {
+      const t = this.byId.get(known)!;
+      return { thread: t.doc, version: t.version, file: t.file };
+    }
+    const doc = await this.opts.io.load(abs);
+    const again = this.byFile.get(abs); // opened concurrently
+    if (again) return this.open(abs);
+    const other = this.byId.get(doc.id);
+    if (other) throw new HostError('duplicate_thread_id', `${abs} has the same thread id as ${other.file} (${doc.id}); duplicate one of them to give it a new id`);
+    const t: OpenThread = { file: abs, doc, version: 0, dirty: false, saving: Promise.resolve() };
+    this.byId.set(doc.id, t);
+    this.byFile.set(abs, doc.id);
+    return { thread: doc, version: 0, file: abs };
+  }
+
+  /** The open thread, or throws `not_open`. */
+  get(threadId: string): { thread: Thread; version: number; file: string } {
+    const t = this.entry(threadId);
+    return { thread: t.doc, version: t.version, file: t.file };
+  }
+
+  has(threadId: string): boolean {
+    return this.byId.has(threadId);
+  }
+
+  /** Open thread id of a file, if open. */
+  idOfFile(file: string): string | undefined {
+    return this.byFile.get(path.resolve(file));
+  }
+
+  private entry(threadId: string): OpenThread {
+    const t = this.byId.get(threadId);
+    if (!t) throw new HostError('not_open', `thread ${threadId} is not open`);
+    return t;
+  }
+
+  /**
+   * Apply a client's patches made at `baseVersion`. Throws `version_mismatch` when the thread
+   * moved on, `thread_running` while a run runs, `invalid_edit` when the result breaks the schema
+   * (naming the JSON pointer) or a patch cannot apply. Nothing changes on error.
+   */
+  edit(threadId: string, baseVersion: number, patches: Patch[], origin: string): { version: number } {
+    const t = this.entry(threadId);
+    if (this.opts.isRunning?.(threadId)) throw new HostError('thread_running', `thread ${threadId} is read-only while its run is running`);
+    if (baseVersion !== t.version) {
+      throw new HostError('version_mismatch', `thread ${threadId} is at version ${t.version}, the edit was made at ${baseVersion}; reload the thread`);
+    }
+    if (!Array.isArray(patches)) throw new HostError('invalid_edit', 'patches must be an array');
+    for (const [i, p] of patches.entries()) {
+      if (!p || typeof p !== 'object' || !Array.isArray(p.path) || !['add', 'remove', 'replace'].includes(p.op)) {
+        throw new HostError('invalid_edit', `patches[${i}] is not an Immer patch ({ op, path, value })`);
+      }
+      if (p.path.length > 0 && LOCKED.has(String(p.path[0])) && p.path.length === 1) {
+        throw new HostError('invalid_edit', `patches[${i}] changes /${p.path[0]}, which cannot be edited`);
+      }
+      if (p.path.length === 0) throw new HostError('invalid_edit', `patches[${i}] replaces the whole thread; edit its fields instead`);
+    }
+    return this.commit(t, patches, origin);
+  }
+
+  private commit(t: OpenThread, patches: Patch[], origin: string): { version: number } {
+    let next: Thread;
+    try {
+      next = applyPatches(t.doc, patches);
+    } catch (err) {
+      throw new HostError('invalid_edit', `the patches do not apply to thread ${t.doc.id}: ${(err as Error).message}`);
+    }
+    const checked = validateThread(next);
+    if (!checked.ok) {
+      const first = checked.errors[0];
+      throw new HostError('invalid_edit', `the edit would make thread ${t.doc.id} invalid at ${first.pointer || '/'}: ${first.message}`);
+    }
+    t.doc = next;
+    t.version++;
+    this.scheduleSave(t);
+    this.opts.onPatch?.({ v: 1, type: 'thread_patch', threadId: t.doc.id, version: t.version, patches: patches as ThreadPatch['patches'], origin });
+    return { version: t.version };
+  }
+
+  /**
+   * Apply what a run adds — its messages, tool outputs and the `runRefs` entry — as one patch
+   * with origin `run:<runId>`. Without `result` only the run ref is recorded (a crashed or
+   * cancelled run). Tool outputs naming a missing message or call are skipped and logged.
+   */
+  applyRunResult(threadId: string, result: Pick<RunResult, 'messages' | 'toolOutputs'> | undefined, runRef: RunRef): { version: number } {
+    const t = this.entry(threadId);
+    const [, patches] = produceWithPatches(t.doc, (draft) => {
+      if (result) {
+        for (const m of result.messages) draft.context.messages.push(m);
+        for (const out of result.toolOutputs ?? []) {
+          const msg = draft.context.messages.find((m) => m.id === out.messageId);
+          const call = msg && msg.role === 'assistant' ? msg.toolCalls?.find((c) => c.id === out.toolCallId) : undefined;
+          if (call) call.output = out.output;
+          else this.opts.log?.(`run ${runRef.id}: no tool call ${out.toolCallId} in message ${out.messageId}; its output was not applied`);
+        }
+      }
+      const i = draft.runRefs.findIndex((r) => r.id === runRef.id);
+      if (i >= 0) draft.runRefs[i] = runRef;
+      else draft.runRefs.push(runRef);
+    });
+    return this.commit(t, patches, `run:${runRef.id}`);
+  }
+
+  private scheduleSave(t: OpenThread): void {
+    t.dirty = true;
+    if (t.timer) clearTimeout(t.timer);
+    t.timer = setTimeout(() => {
+      t.timer = undefined;
+      void this.save(t);
+    }, this.opts.debounceMs ?? 300);
+  }
+
+  private save(t: OpenThread): Promise<void> {
+    if (!t.dirty) return t.saving;
+    t.dirty = false;
+    const doc = t.doc;
+    t.saving = t.saving
+      .then(() => this.opts.io.save(t.file, doc))
+      .catch((err: unknown) => {
+        t.dirty = true;
+        this.opts.log?.(`could not save ${t.file}: ${(err as Error).message}`);
+      });
+    return t.saving;
+  }
+
+  /** Save every pending edit now (shutdown, close). */
+  async flush(threadId?: string): Promise<void> {
+    const list = threadId ? [this.entry(threadId)] : [...this.byId.values()];
+    await Promise.all(
+      list.map((t) => {
+        if (t.timer) clearTimeout(t.timer);
+        t.timer = undefined;
+        return this.save(t);
+      }),
+    );
+  }
+
+  /** Save and forget a thread (the next open reads the file again). */
+  async release(threadId: string): Promise<void> {
+    const t = this.byId.get(threadId);
+    if (!t) return;
+    await this.flush(threadId);
+    this.byId.delete(threadId);
+    this.byFile.delete(t.file);
+  }
+
+  /** Follow a file that moved on disk (workspace rename/move). */
+  moved(threadId: string, file: string): void {
+    const t = this.byId.get(threadId);
+    if (!t) return;
+    this.byFile.delete(t.file);
+    t.file = path.resolve(file);
+    this.byFile.set(t.file, threadId);
+  }
+}
