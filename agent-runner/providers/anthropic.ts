@@ -1,0 +1,220 @@
+/**
+ * Anthropic Messages through the official `@anthropic-ai/sdk` client, streamed, with extended
+ * thinking (signatures sent back on later turns) and tool use.
+ * Wire format: https://docs.anthropic.com/en/docs/build-with-claude/streaming
+ *
+ * `max_tokens` is required by the API: `params.maxTokens`, else 4096, or budget + 4096 when
+ * thinking is on (`params.reasoning.budgetTokens` > 0) so the budget always fits.
+ */
+import Anthropic from '@anthropic-ai/sdk';
+import type { LlmRequest, Provider, StreamSink } from './types';
+import type { ImagePart } from '../../shared/thread/schema';
+import { BaseHandler, runLive } from './live';
+import { NO_TOOL_OUTPUT, partText } from './content';
+import { protocolError, streamErrorEvent, type ErrorContext } from './errors';
+
+export const ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
+export const DEFAULT_MAX_TOKENS = 4096;
+
+/** Connection settings of an Anthropic provider. */
+export interface AnthropicProviderOptions {
+  id: string;
+  apiKey: string;
+  /** Default https://api.anthropic.com. */
+  baseUrl?: string;
+  headers?: Record<string, string>;
+  /** SDK retries. Default 0: errors surface at once. */
+  retries?: number;
+  timeoutMs?: number;
+}
+
+type Block = Record<string, unknown>;
+
+const imageBlock = (p: ImagePart): Block => ({ type: 'image', source: { type: 'base64', media_type: p.mimeType, data: p.data } });
+
+/** Builds the Messages request body. Tool results go back as user `tool_result` blocks. */
+export function buildAnthropicRequest(req: LlmRequest): Record<string, unknown> {
+  const messages: { role: 'user' | 'assistant'; content: Block[] }[] = [];
+  const push = (role: 'user' | 'assistant', content: Block[]) => {
+    if (!content.length) return;
+    const last = messages.at(-1);
+    // Consecutive turns of one role merge: tool results and the user's next words share a turn.
+    if (last?.role === role) last.content.push(...content);
+    else messages.push({ role, content });
+  };
+  for (const m of req.messages) {
+    if (m.role === 'user') {
+      push('user', m.content.map((p) => (p.type === 'text' ? { type: 'text', text: p.text } : imageBlock(p))).filter((b) => b.type !== 'text' || b.text));
+      continue;
+    }
+    const blocks: Block[] = [];
+    for (const p of m.content) {
+      if (p.type === 'text') {
+        if (p.text) blocks.push({ type: 'text', text: p.text });
+      } else if (p.redacted && p.data) {
+        blocks.push({ type: 'redacted_thinking', data: p.data });
+      } else if (p.signature) {
+        // Thinking without a signature (another provider's) cannot be sent back.
+        blocks.push({ type: 'thinking', thinking: p.thinking, signature: p.signature });
+      }
+    }
+    const calls = m.toolCalls ?? [];
+    for (const c of calls) blocks.push({ type: 'tool_use', id: c.id, name: c.name, input: c.arguments });
+    push('assistant', blocks);
+    if (!calls.length) continue;
+    push(
+      'user',
+      calls.map((c) => {
+        const content: Block[] = c.output
+          ? c.output.content.map((p) => (p.type === 'image' ? imageBlock(p) : { type: 'text', text: partText(p) })).filter((b) => b.type !== 'text' || b.text)
+          : [{ type: 'text', text: NO_TOOL_OUTPUT }];
+        return { type: 'tool_result', tool_use_id: c.id, content, ...(c.output?.isError ? { is_error: true } : {}) };
+      }),
+    );
+  }
+  const p = req.model.params;
+  const budget = p.reasoning?.budgetTokens;
+  const body: Record<string, unknown> = {
+    model: req.model.id,
+    max_tokens: p.maxTokens ?? (budget ? budget + DEFAULT_MAX_TOKENS : DEFAULT_MAX_TOKENS),
+    messages,
+    stream: true,
+  };
+  if (req.systemPrompt) body.system = req.systemPrompt;
+  if (req.tools.length) {
+    body.tools = req.tools.map((t) => ({ name: t.name, ...(t.description ? { description: t.description } : {}), input_schema: t.parameters }));
+  }
+  if (p.temperature !== undefined) body.temperature = p.temperature;
+  if (budget) body.thinking = { type: 'enabled', budget_tokens: budget };
+  return { ...body, ...(p.extra ?? {}) };
+}
+
+const STOP: Record<string, string> = {
+  end_turn: 'stop',
+  stop_sequence: 'stop',
+  tool_use: 'tool_calls',
+  max_tokens: 'length',
+  refusal: 'content_filter',
+};
+
+/** Turns Messages stream events into sink calls; content blocks are keyed by their index. */
+export class AnthropicHandler extends BaseHandler {
+  private started = false;
+  /** Block index → kind, for routing deltas. */
+  private blocks = new Map<number, { type: string; input?: unknown; gotJson?: boolean }>();
+
+  protected missingEnd(): string {
+    return 'no message_stop';
+  }
+
+  protected handle(ev: Record<string, any>): void {
+    if (this.completed) return;
+    switch (ev.type) {
+      case 'message_start': {
+        if (this.started) return this.streamFailed(protocolError(this.ctx, 'a second message_start in one stream', ev));
+        this.started = true;
+        const u = ev.message?.usage ?? {};
+        this.usage(u);
+        return;
+      }
+      case 'content_block_start': {
+        const b = ev.content_block ?? {};
+        const i = Number(ev.index);
+        this.blocks.set(i, { type: b.type, input: b.input });
+        if (b.type === 'text' && b.text) this.acc.text(`b${i}`, b.text);
+        else if (b.type === 'thinking') {
+          this.acc.openThinking(`b${i}`);
+          if (b.thinking) this.acc.thinking(`b${i}`, b.thinking);
+          if (b.signature) this.acc.signature(`b${i}`, b.signature);
+        } else if (b.type === 'redacted_thinking') this.acc.redactedThinking(`b${i}`, String(b.data ?? ''));
+        else if (b.type === 'tool_use') this.acc.toolCall(`b${i}`, { id: b.id, name: b.name });
+        return;
+      }
+      case 'content_block_delta': {
+        const i = Number(ev.index);
+        const d = ev.delta ?? {};
+        if (d.type === 'text_delta') this.acc.text(`b${i}`, d.text);
+        else if (d.type === 'thinking_delta') this.acc.thinking(`b${i}`, d.thinking);
+        else if (d.type === 'signature_delta') this.acc.signature(`b${i}`, d.signature);
+        else if (d.type === 'input_json_delta') {
+          const block = this.blocks.get(i);
+          if (block) block.gotJson = true;
+          this.acc.toolArgs(`b${i}`, d.partial_json);
+        }
+        return;
+      }
+      case 'content_block_stop': {
+        const block = this.blocks.get(Number(ev.index));
+        // A proxy may put the whole input in content_block_start and send no deltas.
+        if (block?.type === 'tool_use' && !block.gotJson && block.input && Object.keys(block.input).length) {
+          this.acc.toolArgs(`b${ev.index}`, JSON.stringify(block.input));
+        }
+        return;
+      }
+      case 'message_delta': {
+        if (ev.delta?.stop_reason) this.acc.stopReason = STOP[ev.delta.stop_reason] ?? ev.delta.stop_reason;
+        if (ev.usage) this.usage(ev.usage);
+        return;
+      }
+      case 'message_stop':
+        if (!this.started) return this.streamFailed(protocolError(this.ctx, 'message_stop without message_start', ev));
+        this.completed = true;
+        return;
+      case 'error':
+        return this.streamFailed(streamErrorEvent(this.ctx, ev));
+      default:
+        // ping and event types added later are ignored.
+        return;
+    }
+  }
+
+  /** Merges usage from message_start and message_delta (the later values win). */
+  private usage(u: Record<string, any>): void {
+    const prev = this.acc.usage;
+    const num = (v: unknown) => (typeof v === 'number' ? v : undefined);
+    const input = num(u.input_tokens) ?? prev?.inputTokens ?? 0;
+    const output = num(u.output_tokens) ?? prev?.outputTokens ?? 0;
+    const read = num(u.cache_read_input_tokens) ?? prev?.cacheReadTokens;
+    const write = num(u.cache_creation_input_tokens) ?? prev?.cacheWriteTokens;
+    this.acc.usage = { inputTokens: input, outputTokens: output, ...(read ? { cacheReadTokens: read } : {}), ...(write ? { cacheWriteTokens: write } : {}) };
+  }
+}
+
+/** Creates the raw-event handler for Anthropic Messages (live and replay). */
+export const createAnthropicHandler = (sink: StreamSink, ctx: ErrorContext): AnthropicHandler => new AnthropicHandler(sink, ctx);
+
+/** The raw event to record when the SDK threw on an `error` event inside the stream. */
+export function anthropicErrorEvent(err: unknown): unknown {
+  if (err instanceof Anthropic.APIError && err.status === undefined && !(err instanceof Anthropic.APIConnectionError) && err.error) {
+    const e = err.error as Record<string, unknown>;
+    return e.type === 'error' ? e : { type: 'error', error: e };
+  }
+  return undefined;
+}
+
+/** An Anthropic Messages provider. */
+export function createAnthropicProvider(opts: AnthropicProviderOptions): Provider {
+  const baseUrl = opts.baseUrl ?? ANTHROPIC_BASE_URL;
+  const client = new Anthropic({
+    apiKey: opts.apiKey,
+    baseURL: baseUrl,
+    defaultHeaders: opts.headers,
+    maxRetries: opts.retries ?? 0,
+    ...(opts.timeoutMs ? { timeout: opts.timeoutMs } : {}),
+  });
+  return {
+    stream(req, sink) {
+      const ctx: ErrorContext = { provider: opts.id, model: req.model.id, baseUrl };
+      const body = buildAnthropicRequest(req);
+      return runLive({
+        ctx,
+        body,
+        sink,
+        signal: req.signal,
+        handler: createAnthropicHandler(sink, ctx),
+        open: async () => (await client.messages.create(body as any, { signal: req.signal })) as unknown as AsyncIterable<unknown>,
+        errorEvent: anthropicErrorEvent,
+      });
+    },
+  };
+}

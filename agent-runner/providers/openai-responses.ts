@@ -1,0 +1,165 @@
+/**
+ * OpenAI Responses API through the official `openai` client, streamed.
+ * Wire format: https://platform.openai.com/docs/api-reference/responses-streaming
+ *
+ * Requests are stateless (`store: false`, the whole conversation as `input`); reasoning
+ * summaries stream as thinking but are not sent back on later turns.
+ */
+import OpenAI from 'openai';
+import type { LlmRequest, Provider, StreamSink } from './types';
+import { BaseHandler, runLive } from './live';
+import { dataUrl, toolOutputParts } from './content';
+import { streamErrorEvent, type ErrorContext } from './errors';
+import { OPENAI_BASE_URL, openAIClient, type OpenAIProviderOptions } from './openai-chat';
+
+type Item = Record<string, unknown>;
+
+/** Chat-style `response_format` ({type:'json_schema', json_schema:{…}}) to Responses `text.format`. */
+function textFormat(rf: unknown): unknown {
+  const f = rf as { type?: string; json_schema?: Record<string, unknown> } | undefined;
+  if (f?.type === 'json_schema' && f.json_schema) return { type: 'json_schema', ...f.json_schema };
+  return rf;
+}
+
+/** Builds the Responses request body. */
+export function buildResponsesRequest(req: LlmRequest): Record<string, unknown> {
+  const input: Item[] = [];
+  for (const m of req.messages) {
+    if (m.role === 'user') {
+      input.push({
+        role: 'user',
+        content: m.content.map((p) => (p.type === 'text' ? { type: 'input_text', text: p.text } : { type: 'input_image', image_url: dataUrl(p), detail: 'auto' })),
+      });
+      continue;
+    }
+    const text = m.content.map((p) => (p.type === 'text' ? p.text : '')).join('');
+    if (text) input.push({ role: 'assistant', content: text });
+    for (const c of m.toolCalls ?? []) {
+      input.push({ type: 'function_call', call_id: c.id, name: c.name, arguments: c.rawArguments ?? JSON.stringify(c.arguments) });
+    }
+    for (const c of m.toolCalls ?? []) {
+      const out = toolOutputParts(c);
+      const output = out.images.length
+        ? [...(out.text ? [{ type: 'input_text', text: out.text }] : []), ...out.images.map((i) => ({ type: 'input_image', image_url: dataUrl(i) }))]
+        : out.text;
+      input.push({ type: 'function_call_output', call_id: c.id, output });
+    }
+  }
+  const p = req.model.params;
+  const body: Record<string, unknown> = { model: req.model.id, input, stream: true, store: false };
+  if (req.systemPrompt) body.instructions = req.systemPrompt;
+  if (req.tools.length) {
+    body.tools = req.tools.map((t) => ({ type: 'function', name: t.name, ...(t.description ? { description: t.description } : {}), parameters: t.parameters, strict: false }));
+  }
+  if (p.temperature !== undefined) body.temperature = p.temperature;
+  if (p.maxTokens !== undefined) body.max_output_tokens = p.maxTokens;
+  if (p.reasoning?.effort) body.reasoning = { effort: p.reasoning.effort, summary: 'auto' };
+  if (p.responseFormat !== undefined) body.text = { format: textFormat(p.responseFormat) };
+  return { ...body, ...(p.extra ?? {}) };
+}
+
+const INCOMPLETE: Record<string, string> = { max_output_tokens: 'length', content_filter: 'content_filter' };
+
+/** Turns Responses stream events into sink calls; output items are keyed by `output_index`. */
+export class OpenAIResponsesHandler extends BaseHandler {
+  protected missingEnd(): string {
+    return 'no response.completed';
+  }
+
+  protected handle(ev: Record<string, any>): void {
+    if (this.completed) return;
+    const o = `o${ev.output_index ?? 0}`;
+    switch (ev.type) {
+      case 'response.output_item.added':
+      case 'response.output_item.done': {
+        const item = ev.item ?? {};
+        if (item.type !== 'function_call') return;
+        this.acc.toolCall(o, { id: item.call_id ?? item.id, name: item.name });
+        if (typeof item.arguments === 'string') this.acc.completeToolArgs(o, item.arguments);
+        return;
+      }
+      case 'response.function_call_arguments.delta':
+        this.acc.toolArgs(o, String(ev.delta ?? ''));
+        return;
+      case 'response.function_call_arguments.done':
+        if (typeof ev.arguments === 'string') this.acc.completeToolArgs(o, ev.arguments);
+        return;
+      case 'response.output_text.delta':
+      case 'response.refusal.delta':
+        this.acc.text(`${o}c${ev.content_index ?? 0}`, String(ev.delta ?? ''));
+        return;
+      case 'response.reasoning_summary_text.delta':
+        this.acc.thinking(`${o}s${ev.summary_index ?? 0}`, String(ev.delta ?? ''));
+        return;
+      case 'response.reasoning_text.delta':
+        this.acc.thinking(`${o}r${ev.content_index ?? 0}`, String(ev.delta ?? ''));
+        return;
+      case 'response.completed':
+        this.usage(ev.response?.usage);
+        this.acc.stopReason = this.acc.toolCallCount ? 'tool_calls' : 'stop';
+        this.completed = true;
+        return;
+      case 'response.incomplete': {
+        this.usage(ev.response?.usage);
+        const reason = String(ev.response?.incomplete_details?.reason ?? 'incomplete');
+        this.acc.stopReason = INCOMPLETE[reason] ?? reason;
+        this.completed = true;
+        return;
+      }
+      case 'response.failed':
+        this.usage(ev.response?.usage);
+        this.streamFailed(streamErrorEvent(this.ctx, { error: ev.response?.error ?? { message: 'the response failed' } }));
+        return;
+      case 'error':
+        this.streamFailed(streamErrorEvent(this.ctx, ev));
+        return;
+      default:
+        return;
+    }
+  }
+
+  private usage(u: Record<string, any> | undefined | null): void {
+    if (!u) return;
+    const cached = u.input_tokens_details?.cached_tokens;
+    const reasoning = u.output_tokens_details?.reasoning_tokens;
+    this.acc.usage = {
+      inputTokens: u.input_tokens ?? 0,
+      outputTokens: u.output_tokens ?? 0,
+      ...(cached ? { cacheReadTokens: cached } : {}),
+      ...(reasoning ? { reasoningTokens: reasoning } : {}),
+    };
+  }
+}
+
+/** Creates the raw-event handler for the Responses API (live and replay). */
+export const createOpenAIResponsesHandler = (sink: StreamSink, ctx: ErrorContext): OpenAIResponsesHandler => new OpenAIResponsesHandler(sink, ctx);
+
+/** The raw event to record when the SDK threw on an `error` event inside the stream. */
+export function responsesErrorEvent(err: unknown): unknown {
+  if (err instanceof OpenAI.APIError && err.status === undefined && !(err instanceof OpenAI.APIConnectionError) && err.error) {
+    const e = err.error as Record<string, unknown>;
+    return e.type === 'error' ? e : { type: 'error', ...e };
+  }
+  return undefined;
+}
+
+/** A Responses API provider. */
+export function createOpenAIResponsesProvider(opts: OpenAIProviderOptions): Provider {
+  const client = openAIClient(opts);
+  const baseUrl = opts.baseUrl ?? OPENAI_BASE_URL;
+  return {
+    stream(req, sink) {
+      const ctx: ErrorContext = { provider: opts.id, model: req.model.id, baseUrl };
+      const body = buildResponsesRequest(req);
+      return runLive({
+        ctx,
+        body,
+        sink,
+        signal: req.signal,
+        handler: createOpenAIResponsesHandler(sink, ctx),
+        open: async () => (await client.responses.create(body as any, { signal: req.signal })) as unknown as AsyncIterable<unknown>,
+        errorEvent: responsesErrorEvent,
+      });
+    },
+  };
+}

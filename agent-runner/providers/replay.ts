@@ -1,0 +1,163 @@
+/**
+ * The `replay` provider (DESIGN §8): plays back the recorded raw events of an earlier run's LLM
+ * node through the same handler the live provider of that API uses, so the sink calls and the
+ * result are the same as the original call's. The run is `$home/runs/<threadId>/<runId>.json`
+ * (a `RunRecord`); `model.replay = { runId, nodeId? }` picks it. Without `nodeId`, the k-th call
+ * on one provider instance plays the run's k-th record (a ReAct run replays turn by turn).
+ *
+ * Pace: recorded gaps are kept, scaled by `model.params.extra.replaySpeed` (default 1; 0 plays
+ * at once), each gap capped at 2 s.
+ */
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { RunRecord } from '../../shared/protocol/host-api';
+import type { NodeError } from '../../shared/protocol/nodes';
+import type { LlmCallResult, Provider, StreamSink } from './types';
+import { BaseHandler, failingProvider, type StreamHandler } from './live';
+import type { ErrorContext } from './errors';
+import { createOpenAIChatHandler } from './openai-chat';
+import { createOpenAIResponsesHandler } from './openai-responses';
+import { createAnthropicHandler } from './anthropic';
+
+type Recorded = RunRecord['records'][number];
+type HandlerFactory = (sink: StreamSink, ctx: ErrorContext) => StreamHandler;
+
+/** The scripted provider's own event format (`{ kind, delta, … }`), which has no end marker. */
+class ScriptedEventsHandler extends BaseHandler {
+  protected missingEnd(): string {
+    return 'none';
+  }
+  protected handle(ev: Record<string, any>): void {
+    this.completed = true;
+    if (ev.kind === 'thinking') this.acc.thinking('thinking', String(ev.delta));
+    else if (ev.kind === 'text') this.acc.text('text', String(ev.delta));
+    else if (ev.kind === 'tool_start') this.acc.toolCall(`t${ev.index}`, { id: ev.id, name: ev.name });
+    else if (ev.kind === 'tool_args') this.acc.toolArgs(`t${ev.index}`, String(ev.delta));
+    if (this.acc.toolCallCount) this.acc.stopReason = 'tool_calls';
+  }
+  override finish(): LlmCallResult {
+    this.completed = true;
+    return super.finish();
+  }
+}
+
+/** Raw-event handlers by wire API (and the built-in provider ids records may carry). */
+const HANDLERS: Record<string, HandlerFactory> = {
+  'openai-completions': createOpenAIChatHandler,
+  'openai-responses': createOpenAIResponsesHandler,
+  'anthropic-messages': createAnthropicHandler,
+  scripted: (sink, ctx) => new ScriptedEventsHandler(sink, ctx),
+};
+
+/** The wire API of a record: its `api` when it names one, else recognised from the events. */
+export function recordApi(rec: Pick<Recorded, 'api' | 'events'>): string | undefined {
+  if (HANDLERS[rec.api]) return rec.api;
+  for (const { data } of rec.events) {
+    const d = data as Record<string, unknown> | null;
+    if (!d || typeof d !== 'object') continue;
+    if (d.object === 'chat.completion.chunk' || Array.isArray(d.choices)) return 'openai-completions';
+    const type = typeof d.type === 'string' ? d.type : '';
+    if (type.startsWith('response.')) return 'openai-responses';
+    if (/^(message_|content_block_)/.test(type)) return 'anthropic-messages';
+    if (typeof d.kind === 'string') return 'scripted';
+  }
+  if (rec.api === 'openai') return 'openai-completions';
+  if (rec.api === 'anthropic') return 'anthropic-messages';
+  return undefined;
+}
+
+const replayError = (message: string): NodeError => ({ message, code: 'replay' });
+
+/** Reads run `runId` from `$home/runs/<threadId>/<runId>.json`, or says why it cannot. */
+export async function findRunRecord(home: string, runId: string): Promise<RunRecord | NodeError> {
+  if (!runId || /[\\/]|\.\./.test(runId)) return replayError(`Replay: "${runId}" is not a run id.`);
+  const runsDir = path.join(home, 'runs');
+  let dirs: string[];
+  try {
+    dirs = await readdir(runsDir);
+  } catch {
+    return replayError(`Replay: no recorded runs in ${runsDir}. Run the thread once with a real model, then replay that run.`);
+  }
+  for (const dir of dirs) {
+    const file = path.join(runsDir, dir, `${runId}.json`);
+    let text: string;
+    try {
+      text = await readFile(file, 'utf8');
+    } catch {
+      continue;
+    }
+    try {
+      const run = JSON.parse(text) as RunRecord;
+      if (!Array.isArray(run.records)) return replayError(`Replay: ${file} has no "records" array.`);
+      return run;
+    } catch (err) {
+      return replayError(`Replay: ${file} is not valid JSON (${(err as Error).message}).`);
+    }
+  }
+  return replayError(`Replay: run ${runId} was not found under ${runsDir}. Pick a run from the run history.`);
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted || ms <= 0) return resolve();
+    const done = () => {
+      clearTimeout(t);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const t = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+const MAX_GAP_MS = 2000;
+
+/** Creates the replay provider reading runs under `home`. */
+export function createReplayProvider(home: string): Provider {
+  const calls = new Map<string, number>();
+  return {
+    async stream(req, sink) {
+      const ref = req.model.replay;
+      if (!ref?.runId) return failingProvider(replayError('Replay: set model.replay.runId to the run to play back.')).stream();
+      const run = await findRunRecord(home, ref.runId);
+      if ('message' in run) return failingProvider(run).stream();
+      let rec: Recorded | undefined;
+      if (ref.nodeId) {
+        rec = run.records.find((r) => r.nodeId === ref.nodeId);
+        if (!rec) return failingProvider(replayError(`Replay: run ${ref.runId} has no recorded LLM call for node ${ref.nodeId}.`)).stream();
+      } else {
+        const k = calls.get(ref.runId) ?? 0;
+        calls.set(ref.runId, k + 1);
+        rec = run.records[k];
+        if (!rec) return failingProvider(replayError(`Replay: run ${ref.runId} has ${run.records.length} recorded LLM call(s); this is call ${k + 1}.`)).stream();
+      }
+      const api = recordApi(rec);
+      if (!api) return failingProvider(replayError(`Replay: the recorded call of node ${rec.nodeId} uses api "${rec.api}", which cannot be replayed.`)).stream();
+      const recordedModel = (rec.request as { model?: unknown } | null)?.model;
+      const ctx: ErrorContext = { provider: rec.api, model: typeof recordedModel === 'string' ? recordedModel : req.model.id, baseUrl: '(replay)' };
+      const handler = HANDLERS[api](sink, ctx);
+      const speed = Number(req.model.params.extra?.replaySpeed ?? 1);
+      const node = run.nodes?.find((n) => n.id === rec.nodeId);
+      try {
+        sink.request(rec.request);
+        let last = 0;
+        for (const { t, data } of rec.events) {
+          if (speed > 0) await sleep(Math.min(MAX_GAP_MS, (t - last) / speed), req.signal);
+          last = t;
+          if (req.signal.aborted) return handler.cancel();
+          sink.event(data);
+          handler.event(data);
+          if (handler.failed) break;
+        }
+      } catch (err) {
+        return handler.fail(replayError(`Replay failed: ${(err as Error).message}`));
+      }
+      if (req.signal.aborted) return handler.cancel();
+      // How the original call ended, as its node recorded it (HTTP and network errors leave no event).
+      if (node?.status === 'cancelled') return handler.cancel();
+      if (node?.status === 'error' && node.error) return handler.fail(node.error);
+      if (node?.status === 'interrupted') return handler.fail(replayError('The recorded call was interrupted (the app stopped while it streamed).'));
+      return handler.finish();
+    },
+  };
+}
