@@ -26,7 +26,8 @@ export class ImportError extends Error {
     readonly format: ThreadFormat,
     readonly problems: ThreadProblem[],
   ) {
-    super(`cannot import ${FORMAT_NAMES[format]}: ${problems.map((p) => `${p.pointer || '/'}: ${p.message}`).join('; ')}`);
+    const list = problems.map((p) => (p.pointer ? `${p.pointer}: ${p.message}` : p.message)).join('; ');
+    super(format === 'unknown' ? list : `cannot import ${FORMAT_NAMES[format]}: ${list}`);
     this.name = 'ImportError';
   }
 }

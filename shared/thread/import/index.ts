@@ -40,6 +40,6 @@ export function importThread(json: unknown, opts: ImportOptions & { format?: Thr
     case 'anthropic-messages':
       return importAnthropicMessages(json, opts);
     default:
-      throw new ImportError('unknown', [{ pointer: '', message: `not a format Stepwise can import: ${FORMAT_HINTS}` }]);
+      throw new ImportError('unknown', [{ pointer: '', message: `unrecognised format: ${FORMAT_HINTS}` }]);
   }
 }
