@@ -59,6 +59,7 @@ interface ClientEntry {
 export class StreamBridge {
   private readonly runs = new Map<string, LiveRun>();
   private readonly clients = new Map<number, ClientEntry>();
+  private readonly closing = new Map<string, Promise<void>>();
   private nextClientId = 1;
   private readonly limits: FrameLimits;
   private readonly bounds: QueueBounds;
@@ -145,10 +146,22 @@ export class StreamBridge {
    * `keepAwaiting`), partial output kept; the closing tree_update goes to clients; then
    * `onRunClosed`, then `run_ended`. Idempotent.
    */
-  async closeRun(runId: string, how: { status: NodeStatus; keepAwaiting?: boolean; reason?: string }): Promise<void> {
+  closeRun(runId: string, how: { status: NodeStatus; keepAwaiting?: boolean; reason?: string }): Promise<void> {
     const run = this.runs.get(runId);
-    if (!run || run.closed) return;
+    if (!run || run.closed) return this.closing.get(runId) ?? Promise.resolve();
     run.closed = true;
+    const p = this.finishRun(run, how).finally(() => this.closing.delete(runId));
+    this.closing.set(runId, p);
+    return p;
+  }
+
+  /** Resolves when every run being closed has settled (result applied, run file written). */
+  async idle(): Promise<void> {
+    while (this.closing.size) await Promise.all([...this.closing.values()]);
+  }
+
+  private async finishRun(run: LiveRun, how: { status: NodeStatus; keepAwaiting?: boolean; reason?: string }): Promise<void> {
+    const runId = run.runId;
     const closing = run.closeOpenNodes(how.status, how.keepAwaiting ?? false, how.keepAwaiting ? undefined : how.reason);
     if (closing.length) {
       if (how.keepAwaiting && how.reason) this.log('warn', `run ${runId}: ${how.reason}`);

@@ -156,6 +156,14 @@ export class ThreadStore {
     return this.commit(t, patches, `run:${runRef.id}`);
   }
 
+  /** Drop a run's `runRefs` entry (the run was deleted), origin `host`. No-op when absent. */
+  removeRunRef(threadId: string, runId: string): void {
+    const t = this.entry(threadId);
+    const i = t.doc.runRefs.findIndex((r) => r.id === runId);
+    if (i < 0) return;
+    this.commit(t, [{ op: 'remove', path: ['runRefs', i] }], 'host');
+  }
+
   private scheduleSave(t: OpenThread): void {
     t.dirty = true;
     if (t.timer) clearTimeout(t.timer);

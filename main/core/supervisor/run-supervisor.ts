@@ -106,7 +106,14 @@ export class RunSupervisor {
     link.onFrame((frame) => {
       if (frame.ch === 'run') {
         const m = frame.msg as { type?: unknown } | null;
-        if (m && typeof m === 'object' && m.type === 'done') run.sawDone = true;
+        if (m && typeof m === 'object' && m.type === 'done' && !run.sawDone) {
+          run.sawDone = true;
+          // The runner exits right after `done`; one that lingers is stopped.
+          if (!run.killTimer) {
+            run.killTimer = setTimeout(() => this.kill(run.runId), this.graceMs);
+            run.killTimer.unref?.();
+          }
+        }
         this.opts.listener.message(run.runId, frame.msg);
       } else if (frame.ch === 'mcp') {
         for (const l of run.mcpListeners) l(frame.msg);

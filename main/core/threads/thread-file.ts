@@ -32,6 +32,12 @@ export class ThreadFileError extends Error {
   }
 }
 
+/** `title`: the title an imported document gets when it has none (e.g. the file name); `format`: skip detection. */
+export interface LoadOptions {
+  title?: string;
+  format?: ThreadFormat;
+}
+
 /** What a load found besides the thread: the source format (anything but 'stepwise' was imported). */
 export interface LoadedThreadFile {
   thread: Thread;
@@ -39,12 +45,12 @@ export interface LoadedThreadFile {
 }
 
 /** Reads, imports or migrates, and validates a thread file. Throws ThreadFileError. */
-export async function loadThreadFile(path: string, opts: { title?: string } = {}): Promise<Thread> {
+export async function loadThreadFile(path: string, opts: LoadOptions = {}): Promise<Thread> {
   return (await loadThreadFileDetailed(path, opts)).thread;
 }
 
 /** `loadThreadFile`, also telling the format the file was in. */
-export async function loadThreadFileDetailed(path: string, opts: { title?: string } = {}): Promise<LoadedThreadFile> {
+export async function loadThreadFileDetailed(path: string, opts: LoadOptions = {}): Promise<LoadedThreadFile> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -57,13 +63,13 @@ export async function loadThreadFileDetailed(path: string, opts: { title?: strin
 }
 
 /** The load pipeline on text already read (`file` names it in errors). Throws ThreadFileError. */
-export function parseThreadText(file: string, text: string, opts: { title?: string } = {}): LoadedThreadFile {
+export function parseThreadText(file: string, text: string, opts: LoadOptions = {}): LoadedThreadFile {
   const parsed = parseJsonText(text);
   if (!parsed.ok) {
     const p = parsed.problem;
     throw new ThreadFileError(file, p.truncated ? 'truncated' : 'syntax', [{ pointer: '', message: `line ${p.line}, column ${p.column}: ${p.message}` }], { line: p.line, column: p.column });
   }
-  const format = detectFormat(parsed.value);
+  const format = opts.format ?? detectFormat(parsed.value);
   if (format === 'unknown') {
     try {
       importThread(parsed.value);

@@ -1,0 +1,177 @@
+/**
+ * The host core (DESIGN §1, §4): plain Node, shared by the Electron shell, the web host and
+ * the CLI. Wires the thread store, run supervisor, stream bridge, run journal, settings and
+ * the optional workspace and MCP services, and answers every `HostMethods` request.
+ */
+import os from 'node:os';
+import path from 'node:path';
+import type { HostPush } from '../../shared/protocol/host-api';
+import type { ProcessSpawner } from './process/types';
+import { NodeSpawner } from './process/node-spawner';
+import { runnerEntry } from './process/entries';
+import { RunSupervisor, type McpRelay } from './supervisor/run-supervisor';
+import { StreamBridge, type AddClientOptions, type BridgeClient, type LogLevel } from './bridge/stream-bridge';
+import type { FrameLimits } from './bridge/validate';
+import type { QueueBounds } from './bridge/client-queue';
+import { RunJournal, repairJournal } from './journal/journal';
+import { ThreadStore, type ThreadIO } from './store/thread-store';
+import { loadThreadFile, saveThreadFile } from './threads/thread-file';
+import { RunController } from './runs';
+import { dispatch, type McpService, type WorkspaceService } from './host-methods';
+
+export type { McpService, WorkspaceService } from './host-methods';
+
+export interface HostCoreOptions {
+  /** $STEPWISE_HOME; default `$STEPWISE_HOME` or `~/.stepwise`. */
+  home?: string;
+  /** How runner processes start (default: child_process.fork). */
+  spawner?: ProcessSpawner;
+  /** Runner entry file (default: process/entries.ts `runnerEntry()`). */
+  runnerEntry?: string;
+  /** MCP answers for `mcp.*` (the MCP helper's McpSupervisor). */
+  mcp?: McpService;
+  /** Brokers runs' `mcp` channels to the mcp-host. */
+  mcpRelay?: McpRelay;
+  /** Workspace tree operations for `workspace.*` and path resolution. */
+  workspace?: WorkspaceService;
+  /** Thread file I/O (default: threads/thread-file.ts). */
+  threadIO?: ThreadIO;
+  limits?: Partial<FrameLimits>;
+  bounds?: Partial<QueueBounds>;
+  cancelGraceMs?: number;
+  journalIntervalMs?: number;
+  saveDebounceMs?: number;
+  log?: (level: LogLevel, message: string) => void;
+}
+
+/** One connected client (a window, a browser tab, the CLI). */
+export interface HostConnection {
+  readonly id: number;
+  /** Answer one request; rejects with a HostError-like `{ message, code }`. */
+  request(method: string, params: unknown): Promise<unknown>;
+  /** The bridge side (ack, subscribe, snapshots) for in-process users. */
+  readonly stream: BridgeClient;
+  close(): void;
+}
+
+export interface HostCore {
+  readonly home: string;
+  readonly workspaceDir: string;
+  readonly threads: ThreadStore;
+  readonly bridge: StreamBridge;
+  readonly supervisor: RunSupervisor;
+  readonly runs: RunController;
+  /** Run ids whose files were repaired at start. */
+  readonly repaired: string[];
+  /** Answer a request of connected client `clientId`. */
+  handle(clientId: number, method: string, params: unknown): Promise<unknown>;
+  /** Connect a transport's client; `send` receives every push (envelopes, thread patches, events). */
+  connect(send: (push: HostPush) => void, opts?: AddClientOptions): HostConnection;
+  /** Cancel live runs, wait for them, save everything. */
+  close(): Promise<void>;
+}
+
+/** `$STEPWISE_HOME` or `~/.stepwise`. */
+export function defaultHome(): string {
+  return process.env.STEPWISE_HOME || path.join(os.homedir(), '.stepwise');
+}
+
+/** Client bookkeeping the request handlers share. */
+export interface ClientState {
+  id: number;
+  stream: BridgeClient;
+  openThreads: Set<string>;
+}
+
+/** Build the host core; repairs the run journal before anything can start. */
+export async function createHostCore(options: HostCoreOptions = {}): Promise<HostCore> {
+  const home = path.resolve(options.home ?? defaultHome());
+  const workspaceDir = options.workspace?.dir ?? path.join(home, 'workspace');
+  const log = options.log ?? ((level: LogLevel, message: string) => {
+    if (level !== 'debug') process.stderr.write(`[host] ${level}: ${message}\n`);
+  });
+  const clients = new Map<number, ClientState>();
+
+  const repaired = await repairJournal(home);
+  const journal = new RunJournal(home, { intervalMs: options.journalIntervalMs, log: (m) => log('error', m) });
+  // eslint-disable-next-line prefer-const
+  let runs: RunController;
+  const bridge = new StreamBridge({
+    limits: options.limits,
+    bounds: options.bounds,
+    log,
+    onRunChanged: (run) => journal.changed(run.runId, () => run.record()),
+    onRunClosed: (run) => runs.closed(run),
+  });
+  const threads = new ThreadStore({
+    io: options.threadIO ?? { load: (f) => loadThreadFile(f), save: saveThreadFile },
+    debounceMs: options.saveDebounceMs,
+    isRunning: (threadId) => bridge.liveRuns(threadId).length > 0,
+    onPatch: (patch) => {
+      for (const c of clients.values()) if (c.openThreads.has(patch.threadId)) c.stream.push(patch);
+    },
+    log: (m) => log('error', m),
+  });
+  const supervisor = new RunSupervisor({
+    spawner: options.spawner ?? new NodeSpawner(),
+    entry: options.runnerEntry ?? runnerEntry(),
+    mcp: options.mcpRelay,
+    cancelGraceMs: options.cancelGraceMs,
+    listener: {
+      message: (runId, msg) => bridge.handle(runId, msg),
+      exit: (runId, exit) => runs.exited(runId, exit),
+    },
+  });
+  runs = new RunController({
+    home,
+    workspaceDir,
+    threads,
+    bridge,
+    supervisor: () => supervisor,
+    journal,
+    mcp: Boolean(options.mcpRelay),
+    log,
+  });
+
+  const ctx = { home, workspaceDir, threads, bridge, supervisor, runs, clients, mcp: options.mcp, workspace: options.workspace };
+
+  const core: HostCore = {
+    home,
+    workspaceDir,
+    threads,
+    bridge,
+    supervisor,
+    runs,
+    repaired,
+    handle: (clientId, method, params) => {
+      const client = clients.get(clientId);
+      if (!client) return Promise.reject(Object.assign(new Error(`client ${clientId} is not connected`), { code: 'not_connected' }));
+      return dispatch(ctx, client, method, params);
+    },
+    connect: (send, opts) => {
+      const stream = bridge.addClient(send, opts);
+      const state: ClientState = { id: stream.id, stream, openThreads: new Set() };
+      clients.set(state.id, state);
+      return {
+        id: state.id,
+        stream,
+        request: (method, params) => core.handle(state.id, method, params),
+        close: () => {
+          stream.close();
+          clients.delete(state.id);
+          for (const threadId of state.openThreads) {
+            const held = [...clients.values()].some((c) => c.openThreads.has(threadId));
+            if (!held && !bridge.liveRuns(threadId).length) void threads.release(threadId);
+          }
+        },
+      };
+    },
+    close: async () => {
+      await supervisor.stopAll();
+      await bridge.idle(); // results applied, run files written
+      await journal.flush();
+      await threads.flush();
+    },
+  };
+  return core;
+}

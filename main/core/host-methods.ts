@@ -1,0 +1,221 @@
+/**
+ * Request handlers for every `HostMethods` method (shared/protocol/host-api.ts). Errors are
+ * HostErrors with a stable code; the transport sends them as `{ error: { message, code } }`.
+ */
+import path from 'node:path';
+import type { Patch } from 'immer';
+import type { HostMethods, McpServerInfo, McpToolInfo, WorkspaceEntry } from '../../shared/protocol/host-api';
+import type { RunRef, Thread } from '../../shared/thread/schema';
+import type { ThreadStore } from './store/thread-store';
+import type { StreamBridge } from './bridge/stream-bridge';
+import type { RunSupervisor } from './supervisor/run-supervisor';
+import { runRefOf, type RunController } from './runs';
+import { deleteRun, listRuns, readRun } from './journal/journal';
+import { listProviders, saveProvider } from './settings/providers';
+import { HostError } from './errors';
+import type { ClientState } from './host-core';
+
+/** What `mcp.*` requests delegate to (the MCP helper's service in main/core/mcp/). */
+export interface McpService {
+  servers(): Promise<McpServerInfo[]> | McpServerInfo[];
+  tools(server: string): Promise<McpToolInfo[]>;
+  test(server: string): Promise<{ ok: boolean; message: string; stderr?: string }>;
+}
+
+/** What `workspace.*` requests delegate to (main/core/workspace/). Paths are workspace-relative. */
+export interface WorkspaceService {
+  /** Absolute workspace folder. */
+  readonly dir: string;
+  list(): Promise<WorkspaceEntry[]>;
+  create(params: HostMethods['workspace.create']['params']): Promise<WorkspaceEntry>;
+  createFolder(path: string): Promise<WorkspaceEntry>;
+  rename(path: string, title: string): Promise<WorkspaceEntry>;
+  move(path: string, toFolder: string): Promise<WorkspaceEntry>;
+  duplicate(path: string): Promise<WorkspaceEntry>;
+  delete(path: string): Promise<void>;
+}
+
+export interface HostContext {
+  home: string;
+  workspaceDir: string;
+  threads: ThreadStore;
+  bridge: StreamBridge;
+  supervisor: RunSupervisor;
+  runs: RunController;
+  clients: Map<number, ClientState>;
+  mcp?: McpService;
+  workspace?: WorkspaceService;
+}
+
+type Params = Record<string, unknown>;
+
+function str(p: Params, key: string, method: string, optional = false): string {
+  const v = p[key];
+  if (v === undefined && optional) return undefined as unknown as string;
+  if (typeof v !== 'string' || (!optional && v === '')) throw new HostError('bad_request', `${method}: params.${key} must be a non-empty string`);
+  return v;
+}
+
+/** A workspace-relative thread path as an absolute file inside the workspace. */
+export function resolveInWorkspace(dir: string, rel: string): string {
+  const abs = path.resolve(dir, rel);
+  const back = path.relative(dir, abs);
+  if (back.startsWith('..') || path.isAbsolute(back)) throw new HostError('bad_request', `path ${JSON.stringify(rel)} is outside the workspace`);
+  return abs;
+}
+
+function needWorkspace(ctx: HostContext): WorkspaceService {
+  if (!ctx.workspace) throw new HostError('workspace_unavailable', 'the workspace service is not available in this host');
+  return ctx.workspace;
+}
+
+function needMcp(ctx: HostContext): McpService {
+  if (!ctx.mcp) throw new HostError('mcp_unavailable', 'MCP is not available in this host (no mcp-host running)');
+  return ctx.mcp;
+}
+
+function relPath(ctx: HostContext, file: string): string {
+  return path.relative(ctx.workspaceDir, file).split(path.sep).join('/');
+}
+
+function threadWorkspaceChanged(ctx: HostContext): void {
+  ctx.bridge.broadcast({ type: 'workspace_changed' });
+}
+
+/** Answer one request of `client`. */
+export async function dispatch(ctx: HostContext, client: ClientState, method: string, raw: unknown): Promise<unknown> {
+  const p = (raw && typeof raw === 'object' ? raw : {}) as Params;
+  switch (method) {
+    case 'workspace.list':
+      return needWorkspace(ctx).list();
+    case 'workspace.create': {
+      const entry = await needWorkspace(ctx).create({ folder: str(p, 'folder', method, true), title: str(p, 'title', method), thread: p.thread as Partial<Thread> | undefined });
+      threadWorkspaceChanged(ctx);
+      return entry;
+    }
+    case 'workspace.createFolder': {
+      const entry = await needWorkspace(ctx).createFolder(str(p, 'path', method));
+      threadWorkspaceChanged(ctx);
+      return entry;
+    }
+    case 'workspace.rename':
+    case 'workspace.move': {
+      const ws = needWorkspace(ctx);
+      const from = str(p, 'path', method);
+      const id = ctx.threads.idOfFile(resolveInWorkspace(ws.dir, from));
+      const entry = method === 'workspace.rename' ? await ws.rename(from, str(p, 'title', method)) : await ws.move(from, str(p, 'toFolder', method, true) ?? '');
+      if (id && entry.kind === 'thread') ctx.threads.moved(id, resolveInWorkspace(ws.dir, entry.path));
+      threadWorkspaceChanged(ctx);
+      return entry;
+    }
+    case 'workspace.duplicate': {
+      const entry = await needWorkspace(ctx).duplicate(str(p, 'path', method));
+      threadWorkspaceChanged(ctx);
+      return entry;
+    }
+    case 'workspace.delete': {
+      const ws = needWorkspace(ctx);
+      const rel = str(p, 'path', method);
+      const id = ctx.threads.idOfFile(resolveInWorkspace(ws.dir, rel));
+      if (id && ctx.bridge.liveRuns(id).length) throw new HostError('thread_running', `${rel} has a run running; stop it first`);
+      if (id) await ctx.threads.release(id);
+      await ws.delete(rel);
+      threadWorkspaceChanged(ctx);
+      return { ok: true };
+    }
+    case 'thread.open': {
+      const rel = str(p, 'path', method);
+      const file = resolveInWorkspace(ctx.workspace?.dir ?? ctx.workspaceDir, rel);
+      const { thread, version } = await ctx.threads.open(file);
+      client.openThreads.add(thread.id);
+      const running = ctx.bridge.liveRuns(thread.id)[0]?.runId;
+      return running ? { thread, version, path: relPath(ctx, file), running } : { thread, version, path: relPath(ctx, file) };
+    }
+    case 'thread.close': {
+      const threadId = str(p, 'threadId', method);
+      client.openThreads.delete(threadId);
+      const held = [...ctx.clients.values()].some((c) => c.openThreads.has(threadId));
+      if (!held && !ctx.bridge.liveRuns(threadId).length) await ctx.threads.release(threadId);
+      return { ok: true };
+    }
+    case 'thread.edit': {
+      const threadId = str(p, 'threadId', method);
+      if (typeof p.baseVersion !== 'number') throw new HostError('bad_request', `${method}: params.baseVersion must be a number`);
+      return ctx.threads.edit(threadId, p.baseVersion, p.patches as Patch[], `client:${client.id}`);
+    }
+    case 'run.start': {
+      const toolCallIds = p.toolCallIds;
+      if (toolCallIds !== undefined && (!Array.isArray(toolCallIds) || toolCallIds.some((x) => typeof x !== 'string'))) {
+        throw new HostError('bad_request', `${method}: params.toolCallIds must be an array of strings`);
+      }
+      if (p.maxTurns !== undefined && (!Number.isInteger(p.maxTurns) || (p.maxTurns as number) < 1)) {
+        throw new HostError('bad_request', `${method}: params.maxTurns must be a positive integer`);
+      }
+      return ctx.runs.start({
+        threadId: str(p, 'threadId', method),
+        mode: str(p, 'mode', method) as 'step' | 'react' | 'tool',
+        toolCallIds: toolCallIds as string[] | undefined,
+        maxTurns: p.maxTurns as number | undefined,
+      });
+    }
+    case 'run.cancel': {
+      const runId = str(p, 'runId', method);
+      if (!ctx.supervisor.cancel(runId)) throw new HostError('not_found', `run ${runId} is not running`);
+      return { ok: true };
+    }
+    case 'run.list': {
+      const threadId = str(p, 'threadId', method);
+      const refs = new Map<string, RunRef>();
+      for (const rec of await listRuns(ctx.home, threadId)) {
+        const ref: RunRef = { id: rec.runId, startedAt: rec.startedAt, status: rec.status, mode: rec.mode };
+        if (rec.endedAt !== undefined) ref.endedAt = rec.endedAt;
+        refs.set(rec.runId, ref);
+      }
+      if (ctx.threads.has(threadId)) for (const r of ctx.threads.get(threadId).thread.runRefs) refs.set(r.id, { ...refs.get(r.id), ...r });
+      for (const run of ctx.bridge.liveRuns(threadId)) refs.set(run.runId, runRefOf(run));
+      return [...refs.values()].sort((a, b) => a.startedAt - b.startedAt);
+    }
+    case 'run.get': {
+      const threadId = str(p, 'threadId', method);
+      const runId = str(p, 'runId', method);
+      const live = ctx.bridge.run(runId);
+      if (live && live.threadId === threadId) return live.record();
+      return readRun(ctx.home, threadId, runId);
+    }
+    case 'run.delete': {
+      const threadId = str(p, 'threadId', method);
+      const runId = str(p, 'runId', method);
+      if (ctx.bridge.run(runId)) throw new HostError('run_running', `run ${runId} is still running`);
+      await deleteRun(ctx.home, threadId, runId);
+      if (ctx.threads.has(threadId)) ctx.threads.removeRunRef(threadId, runId);
+      return { ok: true };
+    }
+    case 'stream.subscribe':
+      client.stream.subscribe(str(p, 'threadId', method, true));
+      return { ok: true };
+    case 'stream.snapshot':
+      client.stream.requestSnapshot(str(p, 'runId', method), str(p, 'nodeId', method));
+      return { ok: true };
+    case 'stream.ack':
+      if (typeof p.count !== 'number' || p.count < 0) throw new HostError('bad_request', `${method}: params.count must be a non-negative number`);
+      client.stream.ack(p.count);
+      return { ok: true };
+    case 'settings.providers':
+      return listProviders(ctx.home);
+    case 'settings.saveProvider':
+      return saveProvider(ctx.home, {
+        id: str(p, 'id', method),
+        api: str(p, 'api', method),
+        baseUrl: str(p, 'baseUrl', method, true),
+        apiKey: str(p, 'apiKey', method, true),
+      });
+    case 'mcp.servers':
+      return needMcp(ctx).servers();
+    case 'mcp.tools':
+      return needMcp(ctx).tools(str(p, 'server', method));
+    case 'mcp.test':
+      return needMcp(ctx).test(str(p, 'server', method));
+    default:
+      throw new HostError('unknown_method', `unknown method ${JSON.stringify(method)}`);
+  }
+}

@@ -1,0 +1,236 @@
+/**
+ * McpSupervisor (DESIGN §1): keeps the one mcp-host process alive. Starts it on first use,
+ * sends it the configuration, forwards host requests and runners' messages, and restarts it
+ * with backoff after a crash. Calls in flight when it dies end at once with a clear
+ * `isError` result on their tool nodes; pending host requests reject.
+ */
+import type { ChildExit, ChildLink, ProcessSpawner } from '../process/types';
+import type {
+  HostToMcpHost,
+  McpHostMethod,
+  McpHostMethods,
+  McpHostToHost,
+  McpServerConfig,
+  McpToRunner,
+  RunnerToMcp,
+} from '../../../shared/protocol/mcp';
+
+export interface McpSupervisorOptions {
+  spawner: ProcessSpawner;
+  /** mcp-host entry file (see process/entries.ts, `mcpHostEntry()`). */
+  entry: string;
+  /** The current server configuration, sent to every (re)started mcp-host. */
+  config: () => Promise<Record<string, McpServerConfig>>;
+  /** Restart delays: first, then doubling up to max (ms). Defaults 200 / 10 000. */
+  backoffMs?: { initial: number; max: number };
+  /** A tool list changed (`notifications/tools/list_changed`). */
+  onToolsChanged?: (server: string) => void;
+  env?: Record<string, string | undefined>;
+}
+
+type RunnerListener = (msg: McpToRunner) => void;
+
+/** How long one mcp-host request may take before it rejects (ms). */
+const REQUEST_TIMEOUT_MS = 60_000;
+const STDERR_CAP = 32 * 1024;
+
+export class McpSupervisor {
+  private link?: ChildLink;
+  private ready?: Promise<void>;
+  private nextId = 1;
+  private readonly pending = new Map<number, { resolve(v: unknown): void; reject(e: Error): void; timer: NodeJS.Timeout }>();
+  private readonly runners = new Map<string, RunnerListener>();
+  /** runId → call ids in flight (sent `call`, no `result` yet). */
+  private readonly inFlight = new Map<string, Set<string>>();
+  private restartTimer?: NodeJS.Timeout;
+  /** Backoff: no (re)start before this time (ms since the epoch). */
+  private notBefore = 0;
+  private failures = 0;
+  private stopped = false;
+  private stderrBuf = '';
+  /** Exits seen (tests and diagnostics). */
+  crashes = 0;
+
+  constructor(private readonly opts: McpSupervisorOptions) {}
+
+  /** The mcp-host's pid, if it runs. */
+  get pid(): number | undefined {
+    return this.link?.pid;
+  }
+
+  /** Recent stderr of the mcp-host process itself. */
+  stderr(): string {
+    return this.stderrBuf;
+  }
+
+  /** Starts the mcp-host if needed; resolves once it is configured. */
+  start(): Promise<void> {
+    if (this.stopped) return Promise.reject(new Error('the MCP supervisor was stopped'));
+    if (!this.ready) {
+      const wait = this.notBefore - Date.now();
+      this.ready = wait > 0 ? new Promise<void>((r) => setTimeout(r, wait)).then(() => this.spawn()) : this.spawn();
+      this.ready.catch(() => (this.ready = undefined));
+    }
+    return this.ready;
+  }
+
+  private spawn(): Promise<void> {
+    clearTimeout(this.restartTimer);
+    const link = this.opts.spawner.spawn(this.opts.entry, { name: 'stepwise-mcp-host', env: this.opts.env });
+    this.link = link;
+    const startedAt = Date.now();
+    let readyResolve!: () => void;
+    const readySeen = new Promise<void>((r) => (readyResolve = r));
+    link.onStderr((c) => {
+      this.stderrBuf = (this.stderrBuf + c).slice(-STDERR_CAP);
+    });
+    link.onFrame((frame) => {
+      if (frame.ch !== 'mcp') return;
+      const m = frame.msg as McpHostToHost;
+      if (m?.type === 'ready') readyResolve();
+      else this.onChild(m);
+    });
+    const exited = new Promise<never>((_, reject) => {
+      link.onExit((exit) => {
+        this.onExit(link, exit, Date.now() - startedAt);
+        reject(new Error(`the mcp-host exited during start (${describeExit(exit)}). stderr: ${this.stderrBuf.slice(-500)}`));
+      });
+    });
+    exited.catch(() => {});
+    return Promise.race([
+      readySeen.then(async () => {
+        const servers = await this.opts.config();
+        await this.rawRequest(link, 'configure', { servers });
+      }),
+      exited,
+    ]);
+  }
+
+  private onExit(link: ChildLink, exit: ChildExit, uptimeMs: number): void {
+    if (this.link !== link) return;
+    this.link = undefined;
+    this.ready = undefined;
+    this.crashes++;
+    const why = `the mcp-host process ${this.stopped ? 'was stopped' : `crashed (${describeExit(exit)})`}`;
+    for (const [id, p] of this.pending) {
+      clearTimeout(p.timer);
+      p.reject(new Error(`${why} before answering`));
+      this.pending.delete(id);
+    }
+    for (const [runId, calls] of this.inFlight) {
+      const listener = this.runners.get(runId);
+      for (const callId of calls) {
+        listener?.({
+          type: 'result',
+          callId,
+          output: { content: [{ type: 'text', text: `MCP call lost: ${why} while the call ran. It restarts automatically; run the tool again.` }], isError: true },
+          mcpLog: [],
+        });
+      }
+    }
+    this.inFlight.clear();
+    if (this.stopped) return;
+    if (uptimeMs > 30_000) this.failures = 0;
+    const b = this.opts.backoffMs ?? { initial: 200, max: 10_000 };
+    const delay = Math.min(b.max, b.initial * 2 ** this.failures++);
+    this.notBefore = Date.now() + delay;
+    // Restart only if something still uses MCP; otherwise the next use starts it.
+    this.restartTimer = setTimeout(() => {
+      if (!this.stopped && !this.ready && this.runners.size > 0) this.start().catch(() => {});
+    }, delay);
+    this.restartTimer.unref?.();
+  }
+
+  private onChild(m: McpHostToHost): void {
+    if (!m || typeof m !== 'object') return;
+    if (m.type === 'response') {
+      const p = this.pending.get(m.id);
+      if (!p) return;
+      this.pending.delete(m.id);
+      clearTimeout(p.timer);
+      if (m.error) p.reject(new Error(m.error.message));
+      else p.resolve(m.result);
+    } else if (m.type === 'runner') {
+      if (m.msg?.type === 'result') this.inFlight.get(m.runId)?.delete(m.msg.callId);
+      this.runners.get(m.runId)?.(m.msg);
+    } else if (m.type === 'tools_changed') {
+      this.opts.onToolsChanged?.(m.server);
+    }
+  }
+
+  private rawRequest<M extends McpHostMethod>(link: ChildLink, method: M, params: McpHostMethods[M]['params']): Promise<McpHostMethods[M]['result']> {
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        reject(new Error(`the mcp-host did not answer "${method}" within ${REQUEST_TIMEOUT_MS} ms`));
+      }, REQUEST_TIMEOUT_MS);
+      timer.unref?.();
+      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject, timer });
+      link.send({ ch: 'mcp', msg: { type: 'request', id, method, params } satisfies HostToMcpHost });
+    });
+  }
+
+  /** Sends one request to the mcp-host, starting it first if needed. */
+  async request<M extends McpHostMethod>(method: M, params: McpHostMethods[M]['params']): Promise<McpHostMethods[M]['result']> {
+    await this.start();
+    return this.rawRequest(this.link!, method, params);
+  }
+
+  /** Re-reads the configuration and sends it to a running mcp-host. */
+  async reconfigure(): Promise<void> {
+    if (!this.link) return;
+    await this.request('configure', { servers: await this.opts.config() });
+  }
+
+  /** Registers the listener for one run's messages; returns the unregister function. */
+  attachRun(runId: string, listener: RunnerListener): () => void {
+    this.runners.set(runId, listener);
+    return () => {
+      if (this.runners.get(runId) !== listener) return;
+      this.runners.delete(runId);
+      this.inFlight.delete(runId);
+      this.link?.send({ ch: 'mcp', msg: { type: 'run_ended', runId } satisfies HostToMcpHost });
+    };
+  }
+
+  /** Forwards a runner's message, tagged with its run id. A call while the mcp-host cannot start ends as an error result. */
+  sendRunner(runId: string, msg: RunnerToMcp): void {
+    if (!msg || typeof msg !== 'object') return;
+    if (msg.type === 'call') {
+      let set = this.inFlight.get(runId);
+      if (!set) this.inFlight.set(runId, (set = new Set()));
+      set.add(msg.callId);
+    }
+    this.start().then(
+      () => this.link?.send({ ch: 'mcp', msg: { type: 'runner', runId, msg } satisfies HostToMcpHost }),
+      (err: Error) => {
+        if (msg.type !== 'call') return;
+        this.inFlight.get(runId)?.delete(msg.callId);
+        this.runners.get(runId)?.({
+          type: 'result',
+          callId: msg.callId,
+          output: { content: [{ type: 'text', text: `MCP unavailable: could not start the mcp-host: ${err.message}` }], isError: true },
+          mcpLog: [],
+        });
+      },
+    );
+  }
+
+  /** Stops the mcp-host (and with it every MCP server it started). */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.restartTimer);
+    const link = this.link;
+    if (!link) return;
+    const gone = new Promise<void>((r) => link.onExit(() => r()));
+    link.kill('SIGTERM');
+    const t = setTimeout(() => link.kill('SIGKILL'), 2000);
+    await gone;
+    clearTimeout(t);
+  }
+}
+
+function describeExit(exit: ChildExit): string {
+  return exit.signal ? `signal ${exit.signal}` : `exit code ${exit.code}`;
+}
