@@ -1,0 +1,118 @@
+/**
+ * Runs MCP tools from a run: arguments are checked against the tool's JSON Schema, the call
+ * goes to the mcp-host over the runner's `mcp` port, progress and log notifications land on
+ * the tool node, server requests during the call become a nested `sampling` node or an
+ * elicitation the user answers, and the protocol log of the call is attached to the node
+ * (`attrs.mcpLog`). Every failure resolves as an `isError` output.
+ */
+import type { Port } from '../../shared/protocol/runner';
+import type { McpToRunner, RunnerToMcp } from '../../shared/protocol/mcp';
+import type { McpTool, Tool, ToolCall, ToolOutput } from '../../shared/thread/schema';
+import type { ToolContext, ToolExecutor } from './types';
+import { validateArguments } from './mcp/validate';
+import { samplingToNestedCall, nestedResultToSampling } from './mcp/sampling';
+
+export { needsApproval, toMcpTool } from '../../shared/protocol/mcp';
+
+/** After a cancel, how long to wait for the mcp-host's answer before giving up (ms). */
+const CANCEL_GRACE_MS = 5_000;
+
+function errorOutput(text: string): ToolOutput {
+  return { content: [{ type: 'text', text }], isError: true };
+}
+
+/** The elicitation answer the server gets: accept with content, decline or cancel. */
+function toElicitResult(value: unknown): { action: 'accept'; content: Record<string, unknown> } | { action: 'decline' } | { action: 'cancel' } {
+  const v = value as { action?: unknown; content?: unknown } | null;
+  if (v?.action === 'accept' && v.content && typeof v.content === 'object' && !Array.isArray(v.content)) {
+    return { action: 'accept', content: v.content as Record<string, unknown> };
+  }
+  if (v?.action === 'decline') return { action: 'decline' };
+  return { action: 'cancel' };
+}
+
+export class McpToolExecutor implements ToolExecutor {
+  constructor(private readonly port: Port<McpToRunner, RunnerToMcp>) {}
+
+  handles(tool: Tool): boolean {
+    return tool.type === 'mcp';
+  }
+
+  async execute(tool: Tool, call: ToolCall, ctx: ToolContext): Promise<ToolOutput> {
+    if (tool.type !== 'mcp') return errorOutput(`McpToolExecutor cannot run ${tool.type} tool "${tool.name}".`);
+    const problems = validateArguments(tool.inputSchema, call.arguments);
+    if (problems) {
+      return errorOutput(`Invalid arguments for MCP tool "${tool.toolName}" (server "${tool.server}"), not sent: ${problems.join('; ')}. Edit the arguments, then run the tool again.`);
+    }
+    if (ctx.signal.aborted) return errorOutput(`MCP tool "${tool.toolName}": cancelled before it started.`);
+    return this.call(tool, call, ctx);
+  }
+
+  private call(tool: McpTool, call: ToolCall, ctx: ToolContext): Promise<ToolOutput> {
+    const callId = ctx.nodeId;
+    return new Promise<ToolOutput>((resolve) => {
+      let done = false;
+      let graceTimer: NodeJS.Timeout | undefined;
+      const finish = (output: ToolOutput) => {
+        if (done) return;
+        done = true;
+        off();
+        clearTimeout(graceTimer);
+        ctx.signal.removeEventListener('abort', onAbort);
+        resolve(output);
+      };
+      const onAbort = () => {
+        this.port.post({ type: 'cancel', callId, reason: 'the run was cancelled' });
+        graceTimer = setTimeout(() => finish(errorOutput(`MCP tool "${tool.toolName}": cancelled (the mcp-host did not confirm).`)), CANCEL_GRACE_MS);
+      };
+      const off = this.port.onMessage((m) => {
+        if (!m || typeof m !== 'object' || m.callId !== callId || done) return;
+        switch (m.type) {
+          case 'progress':
+            ctx.progress(m.progress, m.total, m.message);
+            break;
+          case 'log':
+            ctx.log(m.level, m.logger ? { logger: m.logger, data: m.data } : m.data);
+            break;
+          case 'server_request':
+            void this.answerServerRequest(tool, m, ctx);
+            break;
+          case 'result':
+            ctx.setAttrs({ mcpLog: m.mcpLog });
+            finish(m.output);
+            break;
+        }
+      });
+      ctx.signal.addEventListener('abort', onAbort, { once: true });
+      this.port.post({
+        type: 'call',
+        callId,
+        server: tool.server,
+        tool: tool.toolName,
+        arguments: call.arguments,
+        roots: ctx.thread.context.roots,
+      });
+    });
+  }
+
+  private async answerServerRequest(tool: McpTool, m: Extract<McpToRunner, { type: 'server_request' }>, ctx: ToolContext): Promise<void> {
+    const reply = (result?: unknown, error?: string) =>
+      this.port.post({ type: 'server_request_result', requestId: m.requestId, result, error: error ? { message: error } : undefined });
+    try {
+      if (m.kind === 'sampling') {
+        const r = await ctx.nestedLlm(samplingToNestedCall(m.params, ctx.thread, tool.server));
+        reply(nestedResultToSampling(r, (r as { model?: string }).model ?? ctx.thread.model.id));
+      } else {
+        let answer: unknown;
+        try {
+          answer = await ctx.awaitInput({ kind: 'elicitation', message: String(m.params.message ?? ''), schema: m.params.requestedSchema ?? {} });
+        } catch {
+          answer = { action: 'cancel' };
+        }
+        reply(toElicitResult(answer));
+      }
+    } catch (err) {
+      reply(undefined, err instanceof Error ? err.message : String(err));
+    }
+  }
+}
