@@ -1,0 +1,82 @@
+/**
+ * `stepwise serve`: the host core behind the web host, on a home seeded with the examples.
+ * Prints the URL (with the per-launch token) and opens it unless told not to.
+ */
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { createHostCore, defaultHome, type HostCore } from '../core/host-core';
+import { NodeSpawner } from '../core/process/node-spawner';
+import { mcpHostEntry } from '../core/process/entries';
+import { McpService } from '../core/mcp/service';
+import { WorkspaceStore } from '../core/workspace/workspace-store';
+import { startWebHost, type WebHost } from './server';
+import { examplesDir, rendererDir, seedMcpConfig } from './seed';
+
+export interface LaunchOptions {
+  home?: string;
+  host?: string;
+  port?: number;
+  token?: string;
+  /** Open the URL in the default browser. */
+  open?: boolean;
+  /** Seed an empty workspace with the examples and a missing mcp.json with `everything`. */
+  seed?: boolean;
+  log?: (line: string) => void;
+}
+
+export interface Launched {
+  core: HostCore;
+  web: WebHost;
+  mcp: McpService;
+  close(): Promise<void>;
+}
+
+export async function launchWebHost(o: LaunchOptions = {}): Promise<Launched> {
+  const home = path.resolve(o.home ?? defaultHome());
+  const log = o.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const workspace = new WorkspaceStore(path.join(home, 'workspace'));
+  if (o.seed !== false) {
+    await seedMcpConfig(home);
+    const ex = examplesDir();
+    if (ex) await workspace.seedExamples(ex);
+  }
+  const spawner = new NodeSpawner();
+  let core: HostCore | undefined;
+  const mcp = new McpService({ home, spawner, entry: mcpHostEntry() });
+  core = await createHostCore({ home, spawner, mcp, mcpRelay: mcp, workspace });
+  const web = await startWebHost({
+    core: {
+      connect: (send) => {
+        const c = core!.connect(send);
+        return { handle: (m, p) => c.request(m, p), close: () => c.close() };
+      },
+    },
+    staticDir: rendererDir(),
+    host: o.host,
+    port: o.port,
+    token: o.token,
+    log,
+  });
+  if (o.open) openInBrowser(web.url);
+  return {
+    core,
+    web,
+    mcp,
+    close: async () => {
+      await web.close();
+      await core!.close();
+      await mcp.close?.();
+    },
+  };
+}
+
+/** Best effort: the platform's opener; silently nothing where there is none. */
+function openInBrowser(url: string): void {
+  const cmd = process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'cmd' : 'xdg-open';
+  const args = process.platform === 'win32' ? ['/c', 'start', '', url] : [url];
+  try {
+    const child = spawn(cmd, args, { stdio: 'ignore', detached: true });
+    child.on('error', () => {});
+    child.unref();
+  } catch {}
+}

@@ -1,0 +1,53 @@
+/** Serves the built renderer (out/renderer) with content types and a strict CSP. */
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { ServerResponse } from 'node:http';
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+  '.woff': 'font/woff',
+  '.ttf': 'font/ttf',
+  '.map': 'application/json',
+};
+
+/** The Content-Security-Policy of every page: same-origin scripts and connections only. */
+export const CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; " +
+  "connect-src 'self' ws: wss:; font-src 'self' data:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
+
+/** Sends `urlPath` from `root`, or index.html for unknown paths; 404 when the build is missing. */
+export async function serveStatic(root: string, urlPath: string, res: ServerResponse): Promise<void> {
+  const rel = decodeURIComponent(urlPath.split('?')[0]).replace(/^\/+/, '') || 'index.html';
+  let file = path.resolve(root, rel);
+  if (file !== root && !file.startsWith(root + path.sep)) {
+    res.writeHead(403).end('Forbidden');
+    return;
+  }
+  let info = await stat(file).catch(() => undefined);
+  if (!info || info.isDirectory()) {
+    file = path.join(root, 'index.html');
+    info = await stat(file).catch(() => undefined);
+  }
+  if (!info) {
+    res.writeHead(404, { 'content-type': 'text/plain' }).end(`The renderer is not built (${root} is missing): run \`yarn build\`.`);
+    return;
+  }
+  res.writeHead(200, {
+    'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream',
+    'content-length': info.size,
+    'content-security-policy': CSP,
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'no-referrer',
+    'cache-control': file.endsWith('index.html') ? 'no-store' : 'max-age=3600',
+  });
+  createReadStream(file).pipe(res);
+}
