@@ -200,6 +200,8 @@ export function createAnthropicProvider(opts: AnthropicProviderOptions): Provide
     baseURL: baseUrl,
     defaultHeaders: opts.headers,
     maxRetries: opts.retries ?? 0,
+    // Failures come back as data; the SDK's own console logging would only duplicate them.
+    logLevel: 'off',
     ...(opts.timeoutMs ? { timeout: opts.timeoutMs } : {}),
   });
   return {

@@ -166,6 +166,8 @@ export function openAIClient(opts: OpenAIProviderOptions): OpenAI {
     baseURL: opts.baseUrl ?? OPENAI_BASE_URL,
     defaultHeaders: opts.headers,
     maxRetries: opts.retries ?? 0,
+    // Failures come back as data; the SDK's own console logging would only duplicate them.
+    logLevel: 'off',
     ...(opts.timeoutMs ? { timeout: opts.timeoutMs } : {}),
   });
 }
