@@ -1,13 +1,37 @@
+/**
+ * `stepwise validate <file>`: loads a thread file the way the app does (parse, import a foreign
+ * format, migrate, validate). Exit 0 with one OK line on stdout; exit 2 with every problem on
+ * stderr as `file:pointer: message` (syntax errors as `file:line:column: message`).
+ */
 import type { Command } from 'commander';
+import { loadThreadFileDetailed, ThreadFileError } from '../../core/threads/thread-file';
+import { FORMAT_NAMES } from '../../../shared/thread/import';
 
 /** Registers `stepwise validate`. */
 export function registerValidate(program: Command): void {
   program
     .command('validate')
-    .description('(not built yet)')
-    .allowUnknownOption()
-    .action(() => {
-      process.stderr.write('stepwise validate: not built yet\n');
-      process.exit(2);
+    .description('Check a thread file: JSON syntax, format, schema. Exit 0 when it loads, 2 with every problem otherwise.')
+    .argument('<file>', 'thread file (Stepwise, LLM Space, or an OpenAI/Anthropic request JSON)')
+    .action(async (file: string) => {
+      try {
+        const { thread, format } = await loadThreadFileDetailed(file);
+        const n = thread.context.messages.length;
+        const via = format === 'stepwise' ? '' : ` (read as ${FORMAT_NAMES[format]})`;
+        process.stdout.write(`${file}: OK — "${thread.title}", ${n} message${n === 1 ? '' : 's'}, ${thread.context.tools.length} tool${thread.context.tools.length === 1 ? '' : 's'}${via}\n`);
+      } catch (err) {
+        if (!(err instanceof ThreadFileError)) throw err;
+        process.stderr.write(formatProblems(file, err));
+        process.exitCode = 2;
+      }
     });
+}
+
+/** One line per problem: `file:pointer: message`, or `file:line:column: message` for syntax errors. */
+export function formatProblems(file: string, err: ThreadFileError): string {
+  if (err.position) {
+    const msg = err.problems[0]?.message.replace(/^line \d+, column \d+: /, '') ?? err.message;
+    return `${file}:${err.position.line}:${err.position.column}: ${msg}\n`;
+  }
+  return err.problems.map((p) => `${file}:${p.pointer || '/'}: ${p.message}\n`).join('');
 }

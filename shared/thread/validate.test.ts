@@ -1,0 +1,138 @@
+import { describe, expect, it } from 'vitest';
+import { validateThread } from './validate';
+import { migrateThread } from './migrate';
+import { parseJsonText } from './json-text';
+import { newId, stableId } from './ids';
+import type { Thread } from './schema';
+
+const base = (): Thread => ({
+  version: 1,
+  id: 't1',
+  title: 'T',
+  model: { provider: 'scripted', id: 'scripted', params: {} },
+  context: { systemPrompt: '', tools: [], messages: [{ id: 'm1', role: 'user', content: [{ type: 'text', text: 'hi' }] }] },
+  runRefs: [],
+});
+
+describe('validateThread', () => {
+  it('accepts a valid thread and returns it', () => {
+    const r = validateThread(base());
+    expect(r.ok).toBe(true);
+  });
+
+  it('names the pointer and the accepted roles for a wrong role, once', () => {
+    const t: any = base();
+    t.context.messages.push({ id: 'm2', role: 'bot', content: [] }, { id: 'm3', role: 'user', content: [] }, { id: 'm4', role: 'system', content: [] });
+    const r = validateThread(t);
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.errors).toEqual([
+      { pointer: '/context/messages/1/role', message: 'expected "user" or "assistant", got "bot"' },
+      { pointer: '/context/messages/3/role', message: 'expected "user" or "assistant", got "system"' },
+    ]);
+  });
+
+  it('checks a message against the variant its role picks, not every variant', () => {
+    const t: any = base();
+    t.context.messages.push({ id: 'm2', role: 'assistant', content: [{ type: 'text', text: 'ok' }], toolCalls: [{ id: 'c', name: 'f', arguments: '{"a":1}' }] });
+    const r = validateThread(t);
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.errors).toEqual([{ pointer: '/context/messages/1/toolCalls/0/arguments', message: 'expected an object, got a string "{\\"a\\":1}"' }]);
+  });
+
+  it('reports each missing top-level property and a wrong type with its pointer', () => {
+    const r = validateThread({ version: 1, id: 'x', title: 7 });
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    const byPointer = Object.fromEntries(r.errors.map((e) => [e.pointer, e.message]));
+    expect(byPointer).toEqual({
+      '/title': 'expected a string, got the number 7',
+      '/model': 'required property is missing',
+      '/context': 'required property is missing',
+      '/runRefs': 'required property is missing',
+    });
+  });
+
+  it('reports an unknown content part type on the type property', () => {
+    const t: any = base();
+    t.context.messages[0].content.push({ type: 'video', url: 'x' });
+    const r = validateThread(t);
+    expect(!r.ok && r.errors).toEqual([{ pointer: '/context/messages/0/content/1/type', message: 'expected "text" or "image", got "video"' }]);
+  });
+});
+
+describe('migrateThread (legacy version 0)', () => {
+  const legacy = {
+    title: 'Old',
+    model: 'openai/gpt-4o',
+    context: {
+      messages: [
+        { role: 'user', content: 'hello' },
+        { role: 'assistant', content: '', thinking: 'hmm', toolCalls: [{ name: 'ls', arguments: '{"p":"."}', output: 'a b' }, { name: 'bad', arguments: 'not json' }] },
+      ],
+    },
+  };
+
+  it('fills ids, runRefs, defaults and converts strings, producing a valid thread', () => {
+    const migrated = migrateThread(legacy) as Thread;
+    const r = validateThread(migrated);
+    expect(r.ok).toBe(true);
+    expect(migrated.model).toEqual({ provider: 'openai', id: 'gpt-4o', params: {} });
+    expect(migrated.runRefs).toEqual([]);
+    expect(migrated.context.messages[0]).toMatchObject({ id: 'msg-1', content: [{ type: 'text', text: 'hello' }] });
+    const a = migrated.context.messages[1];
+    expect(a.role === 'assistant' && a.content).toEqual([{ type: 'thinking', thinking: 'hmm' }]);
+    expect(a.role === 'assistant' && a.toolCalls).toEqual([
+      { id: 'msg-2-call-1', name: 'ls', arguments: { p: '.' }, output: { content: [{ type: 'text', text: 'a b' }], isError: false } },
+      { id: 'msg-2-call-2', name: 'bad', arguments: {}, rawArguments: 'not json' },
+    ]);
+  });
+
+  it('gives the same ids on every read and does not mutate its input', () => {
+    const before = JSON.stringify(legacy);
+    const a = migrateThread(legacy) as Thread;
+    const b = migrateThread(JSON.parse(before)) as Thread;
+    expect(a.id).toBe(b.id);
+    expect(a.context.messages.map((m) => m.id)).toEqual(b.context.messages.map((m) => m.id));
+    expect(JSON.stringify(legacy)).toBe(before);
+  });
+
+  it('returns a current document unchanged (same object)', () => {
+    const t = base();
+    expect(migrateThread(t)).toBe(t);
+  });
+});
+
+describe('parseJsonText', () => {
+  it('gives line and column of a syntax error', () => {
+    const r = parseJsonText('{\n  "a": 1,\n  "b": tru\n}');
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.problem).toMatchObject({ line: 3, column: 8, truncated: false });
+  });
+
+  it('says a cut-off text is truncated', () => {
+    const r = parseJsonText('{"a": [1, 2, {"b": "cut');
+    expect(!r.ok && r.problem.truncated).toBe(true);
+    expect(!r.ok && r.problem.message).toMatch(/ends early \(truncated\?\)/);
+  });
+
+  it('locates errors in a large document quickly', () => {
+    const big = `{"x": [${Array.from({ length: 20000 }, (_, i) => `"s${i}"`).join(',')}], "y": }`;
+    const t0 = performance.now();
+    const r = parseJsonText(big);
+    expect(performance.now() - t0).toBeLessThan(2000);
+    expect(!r.ok && r.problem.message).toMatch(/expected a value, found '}'/);
+  });
+});
+
+describe('ids', () => {
+  it('newId is unique and prefixed; stableId is deterministic and uuid-shaped', () => {
+    expect(newId('msg')).toMatch(/^msg_[0-9a-f-]{36}$/);
+    expect(newId()).not.toBe(newId());
+    expect(stableId('a')).toBe(stableId('a'));
+    expect(stableId('a')).not.toBe(stableId('b'));
+    expect(stableId('a')).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-a[0-9a-f]{3}-[0-9a-f]{12}$/);
+  });
+});
