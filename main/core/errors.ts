@@ -18,5 +18,6 @@ export function toErrorPayload(err: unknown): { message: string; code?: string }
   if (err && typeof err === 'object' && 'code' in err && typeof (err as { code: unknown }).code === 'string') {
     return { message: (err as unknown as Error).message ?? String(err), code: (err as { code: string }).code };
   }
+  if (err instanceof Error && err.name === 'ThreadFileError') return { message: err.message, code: 'bad_thread_file' };
   return { message: err instanceof Error ? err.message : String(err) };
 }

@@ -17,6 +17,7 @@ import { RunJournal, repairJournal } from './journal/journal';
 import { ThreadStore, type ThreadIO } from './store/thread-store';
 import { loadThreadFile, saveThreadFile } from './threads/thread-file';
 import { RunController } from './runs';
+import { WorkspaceStore } from './workspace/workspace-store';
 import { dispatch, type McpService, type WorkspaceService } from './host-methods';
 
 export type { McpService, WorkspaceService } from './host-methods';
@@ -32,7 +33,7 @@ export interface HostCoreOptions {
   mcp?: McpService;
   /** Brokers runs' `mcp` channels to the mcp-host. */
   mcpRelay?: McpRelay;
-  /** Workspace tree operations for `workspace.*` and path resolution. */
+  /** Workspace tree operations for `workspace.*` (default: a WorkspaceStore on `$home/workspace`). */
   workspace?: WorkspaceService;
   /** Thread file I/O (default: threads/thread-file.ts). */
   threadIO?: ThreadIO;
@@ -86,7 +87,8 @@ export interface ClientState {
 /** Build the host core; repairs the run journal before anything can start. */
 export async function createHostCore(options: HostCoreOptions = {}): Promise<HostCore> {
   const home = path.resolve(options.home ?? defaultHome());
-  const workspaceDir = options.workspace?.dir ?? path.join(home, 'workspace');
+  const workspace: WorkspaceService = options.workspace ?? new WorkspaceStore(path.join(home, 'workspace'));
+  const workspaceDir = workspace.rootDir;
   const log = options.log ?? ((level: LogLevel, message: string) => {
     if (level !== 'debug') process.stderr.write(`[host] ${level}: ${message}\n`);
   });
@@ -133,7 +135,7 @@ export async function createHostCore(options: HostCoreOptions = {}): Promise<Hos
     log,
   });
 
-  const ctx = { home, workspaceDir, threads, bridge, supervisor, runs, clients, mcp: options.mcp, workspace: options.workspace };
+  const ctx = { home, workspaceDir, threads, bridge, supervisor, runs, clients, mcp: options.mcp, workspace };
 
   const core: HostCore = {
     home,

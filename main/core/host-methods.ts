@@ -22,17 +22,21 @@ export interface McpService {
   test(server: string): Promise<{ ok: boolean; message: string; stderr?: string }>;
 }
 
-/** What `workspace.*` requests delegate to (main/core/workspace/). Paths are workspace-relative. */
+/**
+ * What `workspace.*` requests delegate to: the WorkspaceStore (main/core/workspace/) satisfies
+ * it. Paths are workspace-relative; `resolve` confines them to the workspace.
+ */
 export interface WorkspaceService {
   /** Absolute workspace folder. */
-  readonly dir: string;
+  readonly rootDir: string;
+  resolve(relPath: string): Promise<string>;
   list(): Promise<WorkspaceEntry[]>;
-  create(params: HostMethods['workspace.create']['params']): Promise<WorkspaceEntry>;
-  createFolder(path: string): Promise<WorkspaceEntry>;
-  rename(path: string, title: string): Promise<WorkspaceEntry>;
-  move(path: string, toFolder: string): Promise<WorkspaceEntry>;
-  duplicate(path: string): Promise<WorkspaceEntry>;
-  delete(path: string): Promise<void>;
+  create(folder: string, title: string, partial?: Partial<Thread>): Promise<WorkspaceEntry>;
+  createFolder(relPath: string): Promise<WorkspaceEntry>;
+  rename(relPath: string, title: string): Promise<WorkspaceEntry>;
+  move(relPath: string, toFolder: string): Promise<WorkspaceEntry>;
+  duplicate(relPath: string): Promise<WorkspaceEntry>;
+  delete(relPath: string): Promise<unknown>;
 }
 
 export interface HostContext {
@@ -44,7 +48,7 @@ export interface HostContext {
   runs: RunController;
   clients: Map<number, ClientState>;
   mcp?: McpService;
-  workspace?: WorkspaceService;
+  workspace: WorkspaceService;
 }
 
 type Params = Record<string, unknown>;
@@ -54,19 +58,6 @@ function str(p: Params, key: string, method: string, optional = false): string {
   if (v === undefined && optional) return undefined as unknown as string;
   if (typeof v !== 'string' || (!optional && v === '')) throw new HostError('bad_request', `${method}: params.${key} must be a non-empty string`);
   return v;
-}
-
-/** A workspace-relative thread path as an absolute file inside the workspace. */
-export function resolveInWorkspace(dir: string, rel: string): string {
-  const abs = path.resolve(dir, rel);
-  const back = path.relative(dir, abs);
-  if (back.startsWith('..') || path.isAbsolute(back)) throw new HostError('bad_request', `path ${JSON.stringify(rel)} is outside the workspace`);
-  return abs;
-}
-
-function needWorkspace(ctx: HostContext): WorkspaceService {
-  if (!ctx.workspace) throw new HostError('workspace_unavailable', 'the workspace service is not available in this host');
-  return ctx.workspace;
 }
 
 function needMcp(ctx: HostContext): McpService {
@@ -87,36 +78,36 @@ export async function dispatch(ctx: HostContext, client: ClientState, method: st
   const p = (raw && typeof raw === 'object' ? raw : {}) as Params;
   switch (method) {
     case 'workspace.list':
-      return needWorkspace(ctx).list();
+      return ctx.workspace.list();
     case 'workspace.create': {
-      const entry = await needWorkspace(ctx).create({ folder: str(p, 'folder', method, true), title: str(p, 'title', method), thread: p.thread as Partial<Thread> | undefined });
+      const entry = await ctx.workspace.create(str(p, 'folder', method, true) ?? '', str(p, 'title', method), (p.thread ?? {}) as Partial<Thread>);
       threadWorkspaceChanged(ctx);
       return entry;
     }
     case 'workspace.createFolder': {
-      const entry = await needWorkspace(ctx).createFolder(str(p, 'path', method));
+      const entry = await ctx.workspace.createFolder(str(p, 'path', method));
       threadWorkspaceChanged(ctx);
       return entry;
     }
     case 'workspace.rename':
     case 'workspace.move': {
-      const ws = needWorkspace(ctx);
+      const ws = ctx.workspace;
       const from = str(p, 'path', method);
-      const id = ctx.threads.idOfFile(resolveInWorkspace(ws.dir, from));
+      const id = ctx.threads.idOfFile(await ws.resolve(from));
       const entry = method === 'workspace.rename' ? await ws.rename(from, str(p, 'title', method)) : await ws.move(from, str(p, 'toFolder', method, true) ?? '');
-      if (id && entry.kind === 'thread') ctx.threads.moved(id, resolveInWorkspace(ws.dir, entry.path));
+      if (id && entry.kind === 'thread') ctx.threads.moved(id, await ws.resolve(entry.path));
       threadWorkspaceChanged(ctx);
       return entry;
     }
     case 'workspace.duplicate': {
-      const entry = await needWorkspace(ctx).duplicate(str(p, 'path', method));
+      const entry = await ctx.workspace.duplicate(str(p, 'path', method));
       threadWorkspaceChanged(ctx);
       return entry;
     }
     case 'workspace.delete': {
-      const ws = needWorkspace(ctx);
+      const ws = ctx.workspace;
       const rel = str(p, 'path', method);
-      const id = ctx.threads.idOfFile(resolveInWorkspace(ws.dir, rel));
+      const id = ctx.threads.idOfFile(await ws.resolve(rel));
       if (id && ctx.bridge.liveRuns(id).length) throw new HostError('thread_running', `${rel} has a run running; stop it first`);
       if (id) await ctx.threads.release(id);
       await ws.delete(rel);
@@ -125,7 +116,7 @@ export async function dispatch(ctx: HostContext, client: ClientState, method: st
     }
     case 'thread.open': {
       const rel = str(p, 'path', method);
-      const file = resolveInWorkspace(ctx.workspace?.dir ?? ctx.workspaceDir, rel);
+      const file = await ctx.workspace.resolve(rel);
       const { thread, version } = await ctx.threads.open(file);
       client.openThreads.add(thread.id);
       const running = ctx.bridge.liveRuns(thread.id)[0]?.runId;

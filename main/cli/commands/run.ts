@@ -1,13 +1,129 @@
+/**
+ * `stepwise run <thread.json>`: one run of a thread file in a real runner process, through
+ * the host core's supervisor and bridge. Prints a readable live tree (or every envelope as a
+ * JSON line with `--events`) and applies the result to the file unless `--dry-run`.
+ * Exit codes: 0 completed or waiting for tool input, 1 error/cancelled/interrupted, 2 bad input.
+ */
+import path from 'node:path';
 import type { Command } from 'commander';
+import type { HostPush } from '../../../shared/protocol/host-api';
+import type { RunMode } from '../../../shared/thread/schema';
+import { createHostCore, defaultHome, type HostCore } from '../../core/host-core';
+import { NodeSpawner } from '../../core/process/node-spawner';
+import { LiveTreePrinter } from './run-printer';
+
+interface RunOptions {
+  mode: string;
+  maxTurns?: string;
+  executeTools?: boolean | string[];
+  events?: boolean;
+  home?: string;
+  dryRun?: boolean;
+}
+
+class BadInput extends Error {}
+
+function parseOptions(o: RunOptions): { mode: RunMode; maxTurns?: number; toolCallIds?: string[] } {
+  let mode: RunMode;
+  if (o.executeTools) mode = 'tool';
+  else if (o.mode === 'step' || o.mode === 'react') mode = o.mode;
+  else throw new BadInput(`--mode must be step or react, not ${JSON.stringify(o.mode)}`);
+  let maxTurns: number | undefined;
+  if (o.maxTurns !== undefined) {
+    maxTurns = Number(o.maxTurns);
+    if (!Number.isInteger(maxTurns) || maxTurns < 1) throw new BadInput(`--max-turns must be a positive integer, not ${JSON.stringify(o.maxTurns)}`);
+  }
+  const toolCallIds = Array.isArray(o.executeTools) && o.executeTools.length ? o.executeTools : undefined;
+  return { mode, maxTurns, toolCallIds };
+}
+
+/** Run one thread file; resolves with the exit code. */
+export async function runThreadFile(file: string, o: RunOptions): Promise<number> {
+  let parsed: ReturnType<typeof parseOptions>;
+  try {
+    parsed = parseOptions(o);
+  } catch (err) {
+    process.stderr.write(`stepwise run: ${(err as Error).message}\n`);
+    return 2;
+  }
+  const log = (level: string, message: string): void => {
+    if (level === 'warn' || level === 'error') process.stderr.write(`stepwise run: ${level}: ${message}\n`);
+  };
+  const core: HostCore = await createHostCore({
+    home: o.home ?? defaultHome(),
+    spawner: new NodeSpawner({ detached: true, stdout: 'pipe' }),
+    log,
+  });
+  let threadId: string;
+  try {
+    threadId = (await core.threads.open(path.resolve(file))).thread.id;
+  } catch (err) {
+    process.stderr.write(`stepwise run: ${(err as Error).message}\n`);
+    await core.close();
+    return 2;
+  }
+
+  const printer = o.events ? undefined : new LiveTreePrinter((s) => process.stdout.write(s));
+  let runId: string | undefined;
+  let finish!: (status: string) => void;
+  const ended = new Promise<string>((r) => (finish = r));
+  const client = core.connect(
+    (push: HostPush) => {
+      if ('runId' in push && runId && push.runId !== runId) return;
+      if (o.events) {
+        if ('v' in push) process.stdout.write(`${JSON.stringify(push)}\n`);
+      } else if ('v' in push && (push.type === 'tree_update' || push.type === 'llm_delta' || push.type === 'node_snapshot')) {
+        printer!.apply(push);
+      }
+      if (push.type === 'run_ended' && push.runId === runId) finish(push.status);
+    },
+    { unbounded: true },
+  );
+  client.stream.subscribe(threadId);
+
+  let interrupts = 0;
+  const onSigint = (): void => {
+    interrupts++;
+    if (!runId) return;
+    if (interrupts === 1) {
+      process.stderr.write('\nstepwise run: cancelling (Ctrl-C again to stop at once)\n');
+      core.supervisor.cancel(runId, 'cancelled from the command line');
+    } else {
+      core.supervisor.kill(runId);
+    }
+  };
+  process.on('SIGINT', onSigint);
+  try {
+    try {
+      runId = (await core.runs.start({ threadId, ...parsed, apply: !o.dryRun })).runId;
+    } catch (err) {
+      process.stderr.write(`stepwise run: ${(err as Error).message}\n`);
+      return 2;
+    }
+    if (interrupts) core.supervisor.cancel(runId, 'cancelled from the command line');
+    const status = await ended;
+    printer?.end(status);
+    return status === 'completed' || status === 'awaiting_input' ? 0 : 1;
+  } finally {
+    process.off('SIGINT', onSigint);
+    client.close();
+    await core.close();
+  }
+}
 
 /** Registers `stepwise run`. */
 export function registerRun(program: Command): void {
   program
     .command('run')
-    .description('(not built yet)')
-    .allowUnknownOption()
-    .action(() => {
-      process.stderr.write('stepwise run: not built yet\n');
-      process.exit(2);
+    .description('Run a thread file once in a runner process and print the live execution tree.')
+    .argument('<thread>', 'thread file (.json)')
+    .option('--mode <mode>', 'step (one LLM step) or react (loop with tools)', 'step')
+    .option('--max-turns <n>', 'ReAct turn cap')
+    .option('--execute-tools [toolCallId...]', 'run pending tool calls (all, or the ones named) instead of an LLM step')
+    .option('--events', 'print every envelope as one JSON line')
+    .option('--home <dir>', 'Stepwise home (default $STEPWISE_HOME or ~/.stepwise)')
+    .option('--dry-run', 'do not write the result to the thread file')
+    .action(async (file: string, opts: RunOptions) => {
+      process.exitCode = await runThreadFile(file, opts);
     });
 }

@@ -19,6 +19,11 @@ function tsxLoader(): string {
 export interface NodeSpawnerOptions {
   /** Where the child's stdout goes: the host's own stdout, or discarded through a pipe. Default 'inherit'. */
   stdout?: 'inherit' | 'pipe';
+  /**
+   * Start children in their own process group, so a terminal's Ctrl-C reaches only the host,
+   * which then cancels runs through the protocol (the CLI). Default false.
+   */
+  detached?: boolean;
 }
 
 /** Forks children with `{ serialization: 'advanced', stdio: ['ignore', stdout, 'pipe', 'ipc'] }`. */
@@ -33,6 +38,7 @@ export class NodeSpawner implements ProcessSpawner {
       stdio: ['ignore', this.options.stdout ?? 'inherit', 'pipe', 'ipc'],
       env: { ...process.env, ...options.env, STEPWISE_PROCESS_NAME: options.name },
       cwd: options.cwd,
+      detached: this.options.detached ?? false,
     });
     return new NodeChildLink(child);
   }
