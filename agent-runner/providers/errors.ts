@@ -34,7 +34,8 @@ function stringify(v: unknown): string {
 function apiMessage(body: unknown): string | undefined {
   const b = body as { error?: { message?: unknown }; message?: unknown } | undefined;
   const m = b?.error?.message ?? b?.message;
-  return typeof m === 'string' && m ? m : undefined;
+  // Sentences below add their own full stop.
+  return typeof m === 'string' && m.trim() ? m.trim().replace(/\.+$/, '') : undefined;
 }
 
 /** Seconds to wait from `retry-after-ms` / `retry-after` (seconds or an HTTP date). */
