@@ -47,15 +47,18 @@ export async function runCall(session: ServerSession, req: CallRequest): Promise
     })) as CallToolResult;
     return { output: toToolOutput(result), mcpLog };
   } catch (err) {
-    return { output: errorOutput(describeCallError(session, req, err, timeout, session.stderr().slice(stderrBefore))), mcpLog };
+    // The SDK turns an abort reason into a RequestTimeout McpError: report the reason itself.
+    const cause = local.signal.aborted ? local.signal.reason : err;
+    const cancelled = req.signal.aborted;
+    return { output: errorOutput(describeCallError(session, req.tool, cause, cancelled, timeout, session.stderr().slice(stderrBefore))), mcpLog };
   } finally {
     end();
     req.signal.removeEventListener('abort', onOuterAbort);
   }
 }
 
-function describeCallError(session: ServerSession, req: CallRequest, err: unknown, timeout: number, stderr: string): string {
-  const where = `MCP tool "${req.tool}" on server "${session.name}"`;
+function describeCallError(session: ServerSession, tool: string, err: unknown, cancelled: boolean, timeout: number, stderr: string): string {
+  const where = `MCP tool "${tool}" on server "${session.name}"`;
   if (err instanceof ConnectError) return err.message;
   const tail = stderr.trim() ? ` stderr: ${stderr.trim().split('\n').slice(-5).join(' | ')}` : '';
   if (err instanceof McpError) {
@@ -64,8 +67,8 @@ function describeCallError(session: ServerSession, req: CallRequest, err: unknow
     return `${where}: JSON-RPC error ${err.code}: ${err.message.replace(/^MCP error -?\d+: /, '')}`;
   }
   const msg = err instanceof Error ? err.message : String(err);
-  if (req.signal.aborted && err === req.signal.reason) return `${where}: cancelled${msg && msg !== 'cancelled' ? ` (${msg})` : ''}.`;
-  return `${where}: ${msg}`;
+  if (cancelled) return `${where}: cancelled${msg && msg !== 'cancelled' ? ` (${msg})` : ''}; notifications/cancelled sent.`;
+  return msg.startsWith('MCP server') ? msg : `${where}: ${msg}`;
 }
 
 /** Converts a CallToolResult into the thread's ToolOutput; unknown content kinds are kept as JSON text. */

@@ -165,7 +165,7 @@ export class ServerSession {
   /** A stdio line that is not JSON-RPC: fail the calls in flight (their answer may be lost). */
   private onTransportError(err: Error): void {
     const garbage = err instanceof SyntaxError || err.name === 'ZodError' || /JSON/.test(err.message);
-    this.appendStderr(`[stepwise] transport error: ${err.message}\n`);
+    this.appendStderr(`[stepwise] transport error: ${err.message.replace(/\s+/g, ' ').slice(0, 300)}\n`);
     if (!garbage || this.calls.size === 0) return;
     const e = new Error(`protocol error: MCP server "${this.name}" wrote output that is not JSON-RPC: ${err.message.slice(0, 300)}`);
     for (const c of [...this.calls.values()]) c.abort(e);

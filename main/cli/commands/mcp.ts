@@ -1,13 +1,167 @@
+/**
+ * `stepwise mcp`: list servers, list a server's tools, call a tool, test a connection, import
+ * another client's MCP file. Exit codes: 0 ok, 1 tool error (`isError` result),
+ * 2 bad input (bad JSON, unknown server, broken config entry), 3 connection failure.
+ */
+import os from 'node:os';
+import path from 'node:path';
 import type { Command } from 'commander';
+import { McpService } from '../../core/mcp/service';
+import { importMcpServers } from '../../core/mcp/import';
+import { loadMcpConfig } from '../../core/mcp/config';
+import { NodeSpawner } from '../../core/process/node-spawner';
+import { mcpHostEntry } from '../../core/process/entries';
+import type { ToolOutput } from '../../../shared/thread/schema';
+
+interface HomeOpts {
+  home?: string;
+  json?: boolean;
+}
+
+function homeOf(o: HomeOpts): string {
+  return path.resolve(o.home || process.env.STEPWISE_HOME || path.join(os.homedir(), '.stepwise'));
+}
+
+class ExitError extends Error {
+  constructor(
+    message: string,
+    readonly code: number,
+  ) {
+    super(message);
+  }
+}
+
+/** Opens the service, runs `fn`, always stops the mcp-host; maps errors to exit codes. */
+async function withService(o: HomeOpts, fn: (svc: McpService) => Promise<number>): Promise<void> {
+  const svc = new McpService({ home: homeOf(o), spawner: new NodeSpawner({ stdout: 'pipe' }), entry: mcpHostEntry() });
+  let code: number;
+  try {
+    code = await fn(svc);
+  } catch (err) {
+    const e = err instanceof ExitError ? err : new ExitError((err as Error).message, 3);
+    process.stderr.write(`stepwise mcp: ${e.message}\n`);
+    code = e.code;
+  } finally {
+    await svc.close().catch(() => {});
+  }
+  process.exitCode = code;
+}
+
+/** Rejects (exit 2) for a server that is not configured or whose entry is broken. */
+async function checkServer(o: HomeOpts, server: string): Promise<void> {
+  const c = await loadMcpConfig(homeOf(o)).catch((err: Error) => {
+    throw new ExitError(err.message, 2);
+  });
+  if (c.errors[server]) throw new ExitError(c.errors[server], 2);
+  if (!c.servers[server]) throw new ExitError(`no MCP server "${server}" in ${c.file} (configured: ${Object.keys(c.servers).join(', ') || 'none'})`, 2);
+}
+
+function printOutput(out: ToolOutput): void {
+  for (const p of out.content) {
+    if (p.type === 'text') process.stdout.write(`${p.text}\n`);
+    else if (p.type === 'image' || p.type === 'audio') process.stdout.write(`[${p.type} ${p.mimeType}, ${Math.floor((p.data.length * 3) / 4)} bytes]\n`);
+    else if (p.type === 'resource_link') process.stdout.write(`[resource link ${p.uri}${p.name ? ` (${p.name})` : ''}]\n`);
+    else process.stdout.write(`[resource ${p.resource.uri}]\n${p.resource.text ?? `(${p.resource.blob?.length ?? 0} base64 chars)`}\n`);
+  }
+  if (out.structuredContent !== undefined) process.stdout.write(`structuredContent: ${JSON.stringify(out.structuredContent, null, 2)}\n`);
+}
 
 /** Registers `stepwise mcp`. */
 export function registerMcp(program: Command): void {
-  program
-    .command('mcp')
-    .description('(not built yet)')
-    .allowUnknownOption()
-    .action(() => {
-      process.stderr.write('stepwise mcp: not built yet\n');
-      process.exit(2);
+  const mcp = program.command('mcp').description('MCP servers from settings/mcp.json: list, tools, call, test, import.');
+  const homeOpt = ['--home <dir>', 'Stepwise home (default $STEPWISE_HOME or ~/.stepwise)'] as const;
+
+  mcp
+    .command('list')
+    .description('List configured MCP servers.')
+    .option(...homeOpt)
+    .option('--json', 'print JSON')
+    .action((o: HomeOpts) =>
+      withService(o, async (svc) => {
+        const servers = await svc.servers();
+        if (o.json) process.stdout.write(JSON.stringify(servers, null, 2) + '\n');
+        else if (!servers.length) process.stdout.write(`No MCP servers configured in ${path.join(homeOf(o), 'settings', 'mcp.json')}.\n`);
+        else for (const s of servers) process.stdout.write(`${s.name}\t${s.transport}\t${s.status}${s.error ? `\t${s.error}` : ''}\n`);
+        return 0;
+      }),
+    );
+
+  mcp
+    .command('tools')
+    .description("List a server's tools (connects to it).")
+    .argument('<server>')
+    .option(...homeOpt)
+    .option('--json', 'print JSON (names, schemas, annotations)')
+    .action((server: string, o: HomeOpts) =>
+      withService(o, async (svc) => {
+        await checkServer(o, server);
+        const tools = await svc.tools(server);
+        if (o.json) process.stdout.write(JSON.stringify(tools, null, 2) + '\n');
+        else for (const t of tools) process.stdout.write(`${t.name}${t.description ? `\t${t.description.split('\n')[0]}` : ''}\n`);
+        return 0;
+      }),
+    );
+
+  mcp
+    .command('test')
+    .description('Connect to a server and say what is wrong if it fails.')
+    .argument('<server>')
+    .option(...homeOpt)
+    .action((server: string, o: HomeOpts) =>
+      withService(o, async (svc) => {
+        await checkServer(o, server);
+        const r = await svc.test(server);
+        process.stdout.write(`${r.message}\n`);
+        if (!r.ok && r.stderr) process.stderr.write(`--- stderr of ${server} ---\n${r.stderr}\n`);
+        return r.ok ? 0 : 3;
+      }),
+    );
+
+  mcp
+    .command('call')
+    .description('Call one tool; prints its result (exit 1 when the result is an error).')
+    .argument('<server>')
+    .argument('<tool>')
+    .option('--args <json>', 'arguments as a JSON object', '{}')
+    .option('--root <dir...>', 'folders offered to the server as roots')
+    .option('--timeout <ms>', 'per-call timeout, reset on progress', (v) => Number(v))
+    .option(...homeOpt)
+    .option('--json', 'print the whole result as JSON (every content part, structuredContent, protocol log)')
+    .action((server: string, tool: string, o: HomeOpts & { args: string; root?: string[]; timeout?: number }) =>
+      withService(o, async (svc) => {
+        let args: unknown;
+        try {
+          args = JSON.parse(o.args);
+        } catch (err) {
+          throw new ExitError(`--args is not valid JSON: ${(err as Error).message}`, 2);
+        }
+        if (!args || typeof args !== 'object' || Array.isArray(args)) throw new ExitError('--args must be a JSON object', 2);
+        if (o.timeout !== undefined && !(o.timeout > 0)) throw new ExitError('--timeout must be a positive number of milliseconds', 2);
+        await checkServer(o, server);
+        const tools = await svc.tools(server); // connection failures surface here (exit 3)
+        if (!tools.some((t) => t.name === tool)) throw new ExitError(`server "${server}" has no tool "${tool}" (it has: ${tools.map((t) => t.name).join(', ')})`, 2);
+        const roots = o.root?.map((r) => path.resolve(r));
+        const r = await svc.callTool(server, tool, args as Record<string, unknown>, { roots, timeoutMs: o.timeout });
+        if (o.json) process.stdout.write(JSON.stringify(r, null, 2) + '\n');
+        else printOutput(r.output);
+        return r.output.isError ? 1 : 0;
+      }),
+    );
+
+  mcp
+    .command('import')
+    .description('Add the servers of a Claude Desktop, Cursor (.cursor/mcp.json) or VS Code (.vscode/mcp.json) file to settings/mcp.json.')
+    .argument('<file>')
+    .option('--overwrite', 'replace servers that already exist')
+    .option(...homeOpt)
+    .action(async (file: string, o: HomeOpts & { overwrite?: boolean }) => {
+      try {
+        const r = await importMcpServers(homeOf(o), file, o.overwrite);
+        process.stdout.write(`Imported ${r.added.length} server${r.added.length === 1 ? '' : 's'} from ${r.format}: ${r.added.join(', ') || '(none)'}\n`);
+        for (const n of r.notes) process.stdout.write(`note: ${n}\n`);
+      } catch (err) {
+        process.stderr.write(`stepwise mcp: ${(err as Error).message}\n`);
+        process.exitCode = 2;
+      }
     });
 }
