@@ -1,0 +1,97 @@
+/**
+ * Playwright fixtures: a real `stepwise serve` process on a fresh home (seeded with the
+ * examples and the `everything` MCP server), and a page opened on its URL with the token.
+ */
+import { test as base, expect, type Page } from '@playwright/test';
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+export interface ServeProcess {
+  url: string;
+  origin: string;
+  token: string;
+  home: string;
+  proc: ChildProcess;
+  output: () => string;
+  /** PIDs of live agent-runner processes under this host. */
+  runnerPids(): number[];
+}
+
+const root = path.resolve(__dirname, '../..');
+
+export async function startServe(home?: string): Promise<ServeProcess> {
+  const dir = home ?? mkdtempSync(path.join(os.tmpdir(), 'stepwise-e2e-'));
+  const proc = spawn(process.execPath, [path.join(root, 'bin/stepwise.mjs'), 'serve', '--no-open', '--port', '0', '--home', dir], {
+    cwd: root,
+    env: { ...process.env, CI: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  proc.stdout!.on('data', (d) => (out += d));
+  proc.stderr!.on('data', (d) => (out += d));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`stepwise serve did not print its URL in 60 s:\n${out}`)), 60_000);
+    const check = () => {
+      const m = /running at (http:\/\/\S+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    };
+    proc.stdout!.on('data', check);
+    proc.on('exit', (code) => reject(new Error(`stepwise serve exited ${code}:\n${out}`)));
+  });
+  const u = new URL(url);
+  return {
+    url,
+    origin: u.origin,
+    token: u.searchParams.get('token')!,
+    home: dir,
+    proc,
+    output: () => out,
+    runnerPids: () => {
+      try {
+        return execFileSync('pgrep', ['-f', 'agent-runner/index.ts|agent-runner.js'], { encoding: 'utf8' })
+          .split('\n')
+          .filter(Boolean)
+          .map(Number);
+      } catch {
+        return [];
+      }
+    },
+  };
+}
+
+export async function stopServe(s: ServeProcess): Promise<void> {
+  if (s.proc.exitCode === null) {
+    s.proc.kill('SIGTERM');
+    await new Promise((r) => {
+      const t = setTimeout(() => {
+        s.proc.kill('SIGKILL');
+        r(null);
+      }, 5000);
+      s.proc.on('exit', () => {
+        clearTimeout(t);
+        r(null);
+      });
+    });
+  }
+  rmSync(s.home, { recursive: true, force: true });
+}
+
+/** Saves a screenshot as a test artifact (test-results/screens/<name>.png). */
+export async function shot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: path.join(root, 'test-results', 'screens', `${name}.png`), fullPage: false });
+}
+
+export const test = base.extend<{ serve: ServeProcess }>({
+  // eslint-disable-next-line no-empty-pattern
+  serve: async ({}, use) => {
+    const s = await startServe();
+    await use(s);
+    await stopServe(s);
+  },
+});
+export { expect };
