@@ -1,0 +1,2 @@
+/** Vite handles CSS imports (side effects only). */
+declare module '*.css';

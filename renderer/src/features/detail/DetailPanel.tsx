@@ -1,0 +1,86 @@
+/**
+ * Detail of the selected node: input/prompt, reply, thinking, tool arguments and result, raw
+ * request and recorded stream (from the run record), usage, timing, and the error with its
+ * raw details behind a disclosure.
+ */
+import { useEffect, useState } from 'react';
+import { useAtomValue } from 'jotai';
+import { Accordion, Group, Stack, Table, Text } from '@mantine/core';
+import type { RunRecord } from '../../../../shared/protocol/host-api';
+import { useApp } from '../../state/context';
+import { StatusBadge } from '../../ui/status';
+import { JsonEditor } from '../../ui/editors';
+import { ErrorNotice } from '../../ui/ErrorNotice';
+import { formatMs, toJson } from '../../ui/format';
+import { ImagePreview } from '../playground/images';
+
+/** Detail of `app.selectedAtom`. */
+export function DetailPanel() {
+  const app = useApp();
+  const sel = useAtomValue(app.selectedAtom);
+  if (!sel) return <Text size="sm" c="dimmed" p="xs">Select a row of the execution tree to see its prompt, reply, raw request and timing.</Text>;
+  return <NodeDetail key={sel.nodeId} runId={sel.runId} nodeId={sel.nodeId} />;
+}
+
+function NodeDetail({ runId, nodeId }: { runId: string; nodeId: string }) {
+  const app = useApp();
+  const view = useAtomValue(app.stream.nodeAtom(nodeId));
+  const [record, setRecord] = useState<RunRecord | undefined>();
+  const status = view?.status ?? 'pending';
+  const finished = status !== 'running' && status !== 'pending';
+  useEffect(() => {
+    if (!finished) return;
+    let live = true;
+    void app.record(runId).then((r) => live && setRecord(r));
+    return () => { live = false; };
+  }, [app, runId, finished]);
+  if (!view) return <Text size="sm" c="dimmed" p="xs">This node is no longer held — open its run again from Run history.</Text>;
+  const n = view.node;
+  const llm = record?.records.find((r) => r.nodeId === nodeId);
+  const duration = n?.endedAt !== undefined ? n.endedAt - n.startedAt : n?.timing?.durationMs;
+  const first = n?.timing?.firstTokenMs;
+  const outTok = n?.usage?.outputTokens;
+  const genMs = duration !== undefined ? duration - (first ?? 0) : undefined;
+  const tps = outTok && genMs && genMs > 0 ? (outTok / (genMs / 1000)).toFixed(1) : undefined;
+  const out = n?.output as { content?: { type: string; text?: string; mimeType?: string; data?: string }[] } | undefined;
+  const sections: { value: string; label: string; body: React.ReactNode }[] = [];
+  if (n?.input !== undefined) sections.push({ value: 'input', label: n.kind === 'tool' ? 'Arguments' : 'Input / prompt', body: <JsonEditor label="Node input" value={toJson(n.input)} readOnly maxHeight={300} /> });
+  if (view.text) sections.push({ value: 'reply', label: 'Reply', body: <Text size="sm" style={{ whiteSpace: 'pre-wrap' }}>{view.text}</Text> });
+  if (view.thinking) sections.push({ value: 'thinking', label: 'Thinking', body: <Text size="xs" c="dimmed" style={{ whiteSpace: 'pre-wrap' }}>{view.thinking}</Text> });
+  if (Object.keys(view.toolArgs).length && n?.kind !== 'tool') sections.push({ value: 'calls', label: 'Tool calls (streamed arguments)', body: <JsonEditor label="Streamed tool arguments" value={toJson(Object.values(view.args))} readOnly maxHeight={240} /> });
+  if (out?.content) sections.push({ value: 'result', label: 'Result', body: (
+    <Stack gap={4}>
+      {out.content.map((p, i) => p.type === 'image' && p.data ? <ImagePreview key={i} part={{ mimeType: p.mimeType ?? 'image/png', data: p.data }} /> : <Text key={i} size="sm" ff="monospace" style={{ whiteSpace: 'pre-wrap' }}>{p.type === 'text' ? p.text : toJson(p)}</Text>)}
+    </Stack>
+  ) });
+  if (llm) {
+    sections.push({ value: 'request', label: `Raw request (${llm.api})`, body: <JsonEditor label="Raw provider request" value={toJson(llm.request)} readOnly maxHeight={400} /> });
+    sections.push({ value: 'stream', label: `Recorded stream (${llm.events.length} events)`, body: <JsonEditor label="Recorded stream" value={toJson(llm.events)} readOnly maxHeight={400} /> });
+  }
+  return (
+    <Stack gap="xs" p="xs">
+      <Group gap={6}>
+        <Text fw={600} size="sm">{n?.kind} <Text span ff="monospace">{n?.name ?? nodeId}</Text></Text>
+        <StatusBadge status={status} syncing={view.syncing} />
+        {n?.model && <Text size="xs" c="dimmed">{n.model}</Text>}
+      </Group>
+      {n?.error && <ErrorNotice title={`${n.kind} ${n.name} failed`} message={n.error.message} hint={n.kind === 'llm' ? 'Check the provider key and model id in Settings, then Run again.' : 'Edit the arguments or type a result, then Continue.'} details={[n.error.code && `code: ${n.error.code}`, n.error.details].filter(Boolean).join('\n') || undefined} />}
+      <Table withRowBorders={false} verticalSpacing={2} fz="xs">
+        <Table.Tbody>
+          <Table.Tr><Table.Td c="dimmed">duration</Table.Td><Table.Td>{formatMs(duration)}</Table.Td><Table.Td c="dimmed">first token</Table.Td><Table.Td>{formatMs(first)}</Table.Td></Table.Tr>
+          <Table.Tr><Table.Td c="dimmed">tokens in / out</Table.Td><Table.Td>{n?.usage ? `${n.usage.inputTokens} / ${n.usage.outputTokens}` : '—'}</Table.Td><Table.Td c="dimmed">tokens/s</Table.Td><Table.Td>{tps ?? '—'}</Table.Td></Table.Tr>
+          {(n?.usage?.cacheReadTokens || n?.usage?.reasoningTokens) ? <Table.Tr><Table.Td c="dimmed">cache read</Table.Td><Table.Td>{n?.usage?.cacheReadTokens ?? 0}</Table.Td><Table.Td c="dimmed">reasoning</Table.Td><Table.Td>{n?.usage?.reasoningTokens ?? 0}</Table.Td></Table.Tr> : null}
+        </Table.Tbody>
+      </Table>
+      <Accordion multiple defaultValue={['input', 'reply', 'result']} variant="contained" chevronPosition="left">
+        {sections.map((s) => (
+          <Accordion.Item key={s.value} value={s.value}>
+            <Accordion.Control><Text size="xs" fw={600}>{s.label}</Text></Accordion.Control>
+            <Accordion.Panel>{s.body}</Accordion.Panel>
+          </Accordion.Item>
+        ))}
+      </Accordion>
+      {finished && !llm && (n?.kind === 'llm' || n?.kind === 'sampling') && <Text size="xs" c="dimmed">No raw request recorded for this call.</Text>}
+    </Stack>
+  );
+}

@@ -1,0 +1,56 @@
+/** Right panel: the shown run's execution tree over the detail of the selected node and the run history. */
+import { useAtomValue } from 'jotai';
+import { Badge, Button, Group, Select, Stack, Tabs, Text } from '@mantine/core';
+import { Group as PanelGroup, Panel, Separator, useDefaultLayout } from 'react-resizable-panels';
+import { useApp } from '../../state/context';
+import { useSession } from '../../state/hooks';
+import { StatusBadge } from '../../ui/status';
+import { ExecutionTree } from './ExecutionTree';
+import { DetailPanel } from '../detail/DetailPanel';
+import { RunHistory } from '../runs/RunHistory';
+
+/** The execution column. */
+export function ExecutionPanel() {
+  const app = useApp();
+  const session = useSession();
+  const runs = useAtomValue(app.stream.runsAtom);
+  const shown = useAtomValue(app.shownRunAtom);
+  const layout = useDefaultLayout({ id: 'stepwise-execution', storage: localStorage });
+  const mine = runs.filter((r) => r.runId === shown || (session && r.threadId === session.id));
+  const info = runs.find((r) => r.runId === shown);
+  return (
+    <PanelGroup orientation="vertical" defaultLayout={layout.defaultLayout} onLayoutChanged={layout.onLayoutChanged} style={{ height: '100%' }}>
+      <Panel id="tree" defaultSize="60%" minSize="15%">
+        <Stack gap={4} h="100%" p="xs" style={{ minHeight: 0 }}>
+          <Group gap={6} wrap="nowrap">
+            <Text fw={600} size="sm">Execution</Text>
+            {mine.length > 0 && (
+              <Select size="xs" aria-label="Shown run" style={{ flex: 1, minWidth: 0 }} value={shown} allowDeselect={false}
+                data={mine.map((r) => ({ value: r.runId, label: `${r.mode ?? 'run'} · ${r.status}${r.stored ? ' · stored' : ''} · ${r.runId.slice(0, 8)}` }))}
+                onChange={(v) => app.showRun(v)} />
+            )}
+            {info && <StatusBadge status={info.status} />}
+            {info?.stored && <Badge size="xs" variant="outline">read-only</Badge>}
+            {shown && info && info.status !== 'running' && (
+              <Button size="compact-xs" variant="subtle" onClick={() => { app.store.set(app.selectedAtom, null); app.showRun(null); }}>Clear</Button>
+            )}
+          </Group>
+          {shown ? <ExecutionTree key={shown} runId={shown} /> : (
+            <Text size="sm" c="dimmed">No run shown — Run the thread, or open a past run from Run history.</Text>
+          )}
+        </Stack>
+      </Panel>
+      <Separator className="sw-sep-h" />
+      <Panel id="detail" defaultSize="40%" minSize="10%">
+        <Tabs defaultValue="detail" h="100%" style={{ display: 'flex', flexDirection: 'column' }} keepMounted={false}>
+          <Tabs.List>
+            <Tabs.Tab value="detail">Detail</Tabs.Tab>
+            <Tabs.Tab value="history">Run history</Tabs.Tab>
+          </Tabs.List>
+          <Tabs.Panel value="detail" style={{ flex: 1, minHeight: 0, overflow: 'auto' }}><DetailPanel /></Tabs.Panel>
+          <Tabs.Panel value="history" style={{ flex: 1, minHeight: 0, overflow: 'auto' }}><RunHistory /></Tabs.Panel>
+        </Tabs>
+      </Panel>
+    </PanelGroup>
+  );
+}

@@ -1,0 +1,116 @@
+/**
+ * One execution-tree row. Subscribes to its own node atom only, so a delta for another node
+ * never re-renders it. Streaming text grows in place; thinking is folded.
+ */
+import { memo, useState } from 'react';
+import { useAtomValue } from 'jotai';
+import { Anchor, Box, Group, Progress, Text } from '@mantine/core';
+import type { NodeKind } from '../../../../shared/protocol/nodes';
+import { useApp } from '../../state/context';
+import type { NodeView } from '../../state/stream-store';
+import { StatusBadge, statusWord, statusColor } from '../../ui/status';
+import { foldedThinking, formatMs, truncate } from '../../ui/format';
+
+export interface RowProps {
+  nodeId: string;
+  runId: string;
+  kind: NodeKind;
+  name: string;
+  level: number;
+  posinset: number;
+  setsize: number;
+  hasChildren: boolean;
+  expanded: boolean;
+  selected: boolean;
+  onToggle(id: string): void;
+  onSelect(id: string): void;
+  onKey(e: React.KeyboardEvent, id: string): void;
+}
+
+/** Accessible name of a row: "tool get-sum, awaiting input". */
+export function rowName(kind: NodeKind, name: string, view: NodeView | undefined): string {
+  return `${kind} ${name}, ${statusWord(view?.status ?? 'pending')}`;
+}
+
+function resultText(output: unknown): string {
+  const o = output as { content?: { type: string; text?: string; mimeType?: string; uri?: string }[] } | undefined;
+  if (!o?.content) return '';
+  return o.content.map((p) => (p.type === 'text' ? p.text : p.type === 'image' ? `[image ${p.mimeType}]` : p.type === 'audio' ? `[audio ${p.mimeType}]` : `[${p.type} ${p.uri ?? ''}]`)).join('\n');
+}
+
+/** The row. */
+export const NodeRow = memo(function NodeRow(p: RowProps) {
+  const app = useApp();
+  const view = useAtomValue(app.stream.nodeAtom(p.nodeId));
+  const [thinkingOpen, setThinkingOpen] = useState(false);
+  const node = view?.node;
+  const status = view?.status ?? 'pending';
+  const live = status === 'running' || status === 'pending';
+  const isLlm = p.kind === 'llm' || p.kind === 'sampling';
+  const duration = node?.endedAt !== undefined ? node.endedAt - node.startedAt : node?.timing?.durationMs;
+  const usage = node?.usage;
+  const progress = node?.attrs?.progress as { progress?: number; total?: number; message?: string } | undefined;
+  const args = p.kind === 'tool' ? (node?.input ?? view?.args[0]) : undefined;
+  const argText = args !== undefined ? JSON.stringify(args) : view?.toolArgs[0];
+  const out = p.kind === 'tool' ? resultText(node?.output) : '';
+  const llmCalls = isLlm ? Object.keys(view?.toolArgs ?? {}).length : 0;
+  return (
+    <Box
+      role="treeitem"
+      aria-label={rowName(p.kind, p.name, view)}
+      aria-level={p.level}
+      aria-posinset={p.posinset}
+      aria-setsize={p.setsize}
+      aria-expanded={p.hasChildren ? p.expanded : undefined}
+      aria-selected={p.selected}
+      tabIndex={p.selected ? 0 : -1}
+      data-node-id={p.nodeId}
+      data-status={status}
+      onClick={() => p.onSelect(p.nodeId)}
+      onKeyDown={(e) => p.onKey(e, p.nodeId)}
+      pl={(p.level - 1) * 14 + 4}
+      pr={6}
+      py={3}
+      style={{
+        cursor: 'pointer',
+        borderLeft: `3px solid var(--mantine-color-${statusColor(status)}-5)`,
+        background: p.selected ? 'var(--mantine-color-default-hover)' : undefined,
+        outlineOffset: -2,
+      }}
+    >
+      <Group gap={6} wrap="nowrap">
+        <Text size="xs" w={12} c="dimmed" onClick={(e) => { e.stopPropagation(); if (p.hasChildren) p.onToggle(p.nodeId); }} aria-hidden>
+          {p.hasChildren ? (p.expanded ? '▾' : '▸') : ''}
+        </Text>
+        <Text size="xs" c="dimmed" w={52}>{p.kind}</Text>
+        <Text size="sm" ff="monospace" fw={500} truncate style={{ flex: 1, minWidth: 0 }}>{p.name}</Text>
+        {usage && <Text size="xs" c="dimmed" title="input → output tokens">{usage.inputTokens}→{usage.outputTokens}</Text>}
+        {duration !== undefined && <Text size="xs" c="dimmed">{formatMs(duration)}</Text>}
+        <StatusBadge status={status} syncing={view?.syncing} />
+      </Group>
+      <Box pl={18}>
+        {isLlm && view?.thinking && (
+          <Box>
+            <Anchor component="button" type="button" size="xs" c="dimmed" aria-expanded={thinkingOpen} onClick={(e: React.MouseEvent) => { e.stopPropagation(); setThinkingOpen((o) => !o); }}
+              style={{ textAlign: 'left', fontStyle: 'italic' }}>
+              {thinkingOpen ? '▾ thinking' : `▸ thinking: ${truncate(foldedThinking(view.thinking, live), 160)}`}
+            </Anchor>
+            {thinkingOpen && <Text size="xs" c="dimmed" style={{ whiteSpace: 'pre-wrap' }}>{truncate(view.thinking, 4000, live)}</Text>}
+          </Box>
+        )}
+        {isLlm && view?.text && <Text size="sm" style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>{truncate(view.text, 1200, live)}</Text>}
+        {isLlm && llmCalls > 0 && !view?.text && live && <Text size="xs" c="dimmed">writing {llmCalls} tool call{llmCalls > 1 ? 's' : ''}…</Text>}
+        {argText && <Text size="xs" ff="monospace" c="dimmed" style={{ wordBreak: 'break-all' }}>{truncate(argText, 300, live)}</Text>}
+        {progress && (
+          <Group gap={6} wrap="nowrap">
+            <Progress value={progress.total ? (100 * (progress.progress ?? 0)) / progress.total : 100} animated={!progress.total} size="sm" style={{ flex: 1 }}
+              aria-label={`progress ${progress.progress ?? 0}${progress.total ? ` of ${progress.total}` : ''}`} />
+            <Text size="xs" c="dimmed">{progress.progress ?? 0}{progress.total ? `/${progress.total}` : ''} {progress.message ?? ''}</Text>
+          </Group>
+        )}
+        {out && <Text size="xs" ff="monospace" style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }} c={(node?.output as { isError?: boolean })?.isError ? 'red' : undefined}>→ {truncate(out, 400)}</Text>}
+        {node?.error && <Text size="xs" c="red">{node.error.message}</Text>}
+      </Box>
+    </Box>
+  );
+});

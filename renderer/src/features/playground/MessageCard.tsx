@@ -1,0 +1,81 @@
+/** One message: role, text, images (user), thinking and tool calls (assistant); reorder, delete. */
+import { ActionIcon, Badge, Collapse, Group, Paper, SegmentedControl, Stack, Text, Anchor } from '@mantine/core';
+import { useState } from 'react';
+import type { Message, Thread } from '../../../../shared/thread/schema';
+import { useApp } from '../../state/context';
+import { useSession } from '../../state/hooks';
+import { PromptEditor } from '../../ui/editors';
+import { foldedThinking, formatMs } from '../../ui/format';
+import { ToolCallEditor } from './ToolCallEditor';
+import { AddImageButton, ImagePreview } from './images';
+
+/** Convert a message to the other role, keeping what that role can hold. */
+function withRole(m: Message, role: Message['role']): Message {
+  if (m.role === role) return m;
+  const texts = m.content.filter((p) => p.type === 'text');
+  if (role === 'assistant') return { id: m.id, role: 'assistant', content: texts.length ? texts : [{ type: 'text', text: '' }] };
+  return { id: m.id, role: 'user', content: texts.length ? texts : [{ type: 'text', text: '' }] };
+}
+
+/** A message card in the playground. */
+export function MessageCard({ thread, index, readOnly }: { thread: Thread; index: number; readOnly: boolean }) {
+  const app = useApp();
+  const session = useSession()!;
+  const m = thread.context.messages[index];
+  const [showThinking, setShowThinking] = useState(false);
+  const n = thread.context.messages.length;
+  const textIdx = m.content.findIndex((p) => p.type === 'text');
+  const text = textIdx >= 0 ? (m.content[textIdx] as { text: string }).text : '';
+  const thinking = m.role === 'assistant' ? m.content.filter((p) => p.type === 'thinking').map((p) => (p as { thinking: string }).thinking).join('\n') : '';
+  const setText = (t: string) =>
+    session.edit((d) => {
+      const msg = d.context.messages[index];
+      const i = msg.content.findIndex((p) => p.type === 'text');
+      if (i >= 0) (msg.content[i] as { text: string }).text = t;
+      else (msg.content as { type: 'text'; text: string }[]).push({ type: 'text', text: t });
+    }, `msg.${m.id}.text`);
+  const move = (to: number) => session.edit((d) => { const [x] = d.context.messages.splice(index, 1); d.context.messages.splice(to, 0, x); });
+  return (
+    <Paper withBorder p="xs" radius="sm" aria-label={`${m.role} message ${index + 1}`} style={{ borderLeft: `3px solid var(--mantine-color-${m.role === 'user' ? 'blue' : 'grape'}-5)` }}>
+      <Group gap={6} mb={4} wrap="nowrap">
+        <SegmentedControl size="xs" value={m.role} disabled={readOnly} aria-label={`Role of message ${index + 1}`}
+          data={[{ value: 'user', label: 'user' }, { value: 'assistant', label: 'assistant' }]}
+          onChange={(r) => session.edit((d) => void (d.context.messages[index] = withRole(d.context.messages[index] as Message, r as Message['role']) as never))} />
+        {m.role === 'assistant' && m.model && <Text size="xs" c="dimmed" truncate>{m.model}</Text>}
+        {m.role === 'assistant' && m.usage && <Text size="xs" c="dimmed">{m.usage.inputTokens}→{m.usage.outputTokens} tok</Text>}
+        {m.role === 'assistant' && m.timing?.durationMs !== undefined && <Text size="xs" c="dimmed">{formatMs(m.timing.durationMs)}</Text>}
+        <div style={{ flex: 1 }} />
+        {!readOnly && (
+          <Group gap={2} wrap="nowrap">
+            <ActionIcon size="sm" variant="subtle" aria-label={`Move message ${index + 1} up`} disabled={index === 0} onClick={() => move(index - 1)}>↑</ActionIcon>
+            <ActionIcon size="sm" variant="subtle" aria-label={`Move message ${index + 1} down`} disabled={index === n - 1} onClick={() => move(index + 1)}>↓</ActionIcon>
+            <ActionIcon size="sm" variant="subtle" color="red" aria-label={`Delete message ${index + 1}`} onClick={() => session.edit((d) => void d.context.messages.splice(index, 1))}>×</ActionIcon>
+          </Group>
+        )}
+      </Group>
+      <Stack gap={6}>
+        {thinking && (
+          <div>
+            <Anchor component="button" type="button" size="xs" c="dimmed" onClick={() => setShowThinking((s) => !s)} aria-expanded={showThinking}>
+              {showThinking ? '▾ thinking' : `▸ thinking: ${foldedThinking(thinking, false)}`}
+            </Anchor>
+            <Collapse expanded={showThinking}>
+              <Text size="xs" c="dimmed" style={{ whiteSpace: 'pre-wrap' }} ff="monospace">{thinking}</Text>
+            </Collapse>
+          </div>
+        )}
+        {(m.role === 'user' || text || !m.toolCalls?.length) && (
+          <PromptEditor label={`Text of message ${index + 1}`} value={text} readOnly={readOnly} placeholder={m.role === 'user' ? 'User message' : 'Assistant reply'} onChange={setText} />
+        )}
+        {m.role === 'user' && m.content.map((p, k) => p.type === 'image' && (
+          <ImagePreview key={k} part={p} onRemove={readOnly ? undefined : () => session.edit((d) => void d.context.messages[index].content.splice(k, 1))} />
+        ))}
+        {m.role === 'user' && !readOnly && (
+          <Group><AddImageButton onImage={(img) => session.edit((d) => void (d.context.messages[index].content as unknown[]).push(img))} onError={(e) => app.fail('Could not add the image', e, 'Pick a PNG, JPEG, GIF or WebP file.')} /></Group>
+        )}
+        {m.role === 'assistant' && m.errorMessage && <Badge color="red" variant="light" style={{ textTransform: 'none' }}>error: {m.errorMessage}</Badge>}
+        {m.role === 'assistant' && m.toolCalls?.map((c, ci) => <ToolCallEditor key={c.id} thread={thread} mi={index} ci={ci} call={c} readOnly={readOnly} />)}
+      </Stack>
+    </Paper>
+  );
+}

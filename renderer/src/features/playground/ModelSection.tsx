@@ -1,0 +1,45 @@
+/** Model picker (provider + model id), parameters, and the scripted model's script. */
+import { useEffect, useState } from 'react';
+import { Group, NumberInput, Select, Stack, TextInput, Text } from '@mantine/core';
+import type { Thread } from '../../../../shared/thread/schema';
+import type { ProviderInfo } from '../../../../shared/protocol/host-api';
+import { useApp } from '../../state/context';
+import { useSession } from '../../state/hooks';
+import { JsonField } from './JsonField';
+
+const BUILTINS = ['scripted', 'openai', 'anthropic', 'replay'];
+
+/** Model and parameter controls of the open thread. */
+export function ModelSection({ thread, readOnly }: { thread: Thread; readOnly: boolean }) {
+  const app = useApp();
+  const session = useSession()!;
+  const [providers, setProviders] = useState<ProviderInfo[]>([]);
+  useEffect(() => {
+    app.host.call('settings.providers', {}).then(setProviders, () => setProviders([]));
+  }, [app]);
+  const ids = [...new Set([...BUILTINS, ...providers.map((p) => p.id), thread.model.provider])];
+  const m = thread.model;
+  return (
+    <Stack gap={6}>
+      <Group gap="xs" align="flex-end" wrap="wrap">
+        <Select label="Provider" size="xs" w={150} data={ids} value={m.provider} disabled={readOnly} allowDeselect={false} searchable
+          onChange={(v) => v && session.edit((d) => void (d.model.provider = v))} />
+        <TextInput label="Model id" size="xs" w={200} value={m.id} disabled={readOnly} placeholder="e.g. gpt-4.1-mini"
+          onChange={(e) => { const v = e.currentTarget.value; session.edit((d) => void (d.model.id = v), 'model.id'); }} />
+        <NumberInput label="Temperature" size="xs" w={110} min={0} max={2} step={0.1} decimalScale={2} value={m.params.temperature ?? ''} disabled={readOnly}
+          onChange={(v) => session.edit((d) => { if (typeof v === 'number') d.model.params.temperature = v; else delete d.model.params.temperature; }, 'model.temperature')} />
+        <NumberInput label="Max tokens" size="xs" w={120} min={1} step={256} allowDecimal={false} value={m.params.maxTokens ?? ''} disabled={readOnly}
+          onChange={(v) => session.edit((d) => { if (typeof v === 'number' && v >= 1) d.model.params.maxTokens = v; else delete d.model.params.maxTokens; }, 'model.maxTokens')} />
+      </Group>
+      {m.provider === 'scripted' && (
+        <Stack gap={2}>
+          <Text size="xs" c="dimmed">
+            Script — responses the offline model streams, in order (optional “when” regex on the last message).
+          </Text>
+          <JsonField label="Scripted model script" value={m.script ?? []} readOnly={readOnly} maxHeight={240}
+            onValue={(v) => Array.isArray(v) && session.edit((d) => void (d.model.script = v as NonNullable<Thread['model']['script']>), 'model.script')} />
+        </Stack>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,71 @@
+/** Middle panel: the open thread — model, tools, system prompt, messages, run actions. */
+import { Badge, Button, Divider, Group, ScrollArea, Stack, Text, Title } from '@mantine/core';
+import { useApp } from '../../state/context';
+import { useSession, useThread, useThreadMeta, newId } from '../../state/hooks';
+import { PromptEditor } from '../../ui/editors';
+import { ErrorNotice } from '../../ui/ErrorNotice';
+import { ModelSection } from './ModelSection';
+import { ToolsSection } from './ToolsSection';
+import { MessageCard } from './MessageCard';
+import { RunBar } from './RunBar';
+
+function Section({ title, children }: { title: string; children: React.ReactNode }) {
+  return (
+    <Stack gap={4} component="section" aria-label={title}>
+      <Text size="xs" fw={700} tt="uppercase" c="dimmed">{title}</Text>
+      {children}
+    </Stack>
+  );
+}
+
+/** The thread playground. */
+export function Playground() {
+  const app = useApp();
+  const session = useSession();
+  const thread = useThread();
+  const meta = useThreadMeta();
+  if (!session || !thread || !meta)
+    return (
+      <Stack p="lg" gap="xs">
+        <Title order={4}>No thread open</Title>
+        <Text size="sm" c="dimmed">Open a thread in the workspace on the left, or press New thread.</Text>
+      </Stack>
+    );
+  const readOnly = app.host.presentational || !!meta.runningRunId;
+  const addMessage = (role: 'user' | 'assistant') =>
+    session.edit((d) => void d.context.messages.push(role === 'user' ? { id: newId('m-'), role, content: [{ type: 'text', text: '' }] } : { id: newId('m-'), role, content: [{ type: 'text', text: '' }] }));
+  return (
+    <Stack gap={0} h="100%" style={{ minHeight: 0 }}>
+      <Stack gap={6} p="xs" style={{ borderBottom: '1px solid var(--mantine-color-default-border)' }}>
+        <Group gap="xs" wrap="nowrap">
+          <Title order={5} style={{ flex: 1, minWidth: 0 }} lineClamp={1}>{thread.title}</Title>
+          {meta.runningRunId && <Badge color="blue" variant="light">running — read-only</Badge>}
+          <Text size="xs" c="dimmed" ff="monospace" title="Document version">v{meta.version}</Text>
+        </Group>
+        <RunBar thread={thread} />
+        {meta.error && <ErrorNotice title="Edit problem" message={meta.error.message} details={meta.error.details} />}
+      </Stack>
+      <ScrollArea style={{ flex: 1 }} type="auto">
+        <Stack gap="md" p="sm">
+          <Section title="Model"><ModelSection thread={thread} readOnly={readOnly} /></Section>
+          <Section title="Tools"><ToolsSection thread={thread} readOnly={readOnly} /></Section>
+          <Section title="System prompt">
+            <PromptEditor label="System prompt" value={thread.context.systemPrompt} readOnly={readOnly} placeholder="You are…" minHeight={48}
+              onChange={(t) => session.edit((d) => void (d.context.systemPrompt = t), 'systemPrompt')} />
+          </Section>
+          <Divider />
+          <Section title={`Messages (${thread.context.messages.length})`}>
+            {thread.context.messages.length === 0 && <Text size="sm" c="dimmed">No messages — add a user message, then Run.</Text>}
+            {thread.context.messages.map((m, i) => <MessageCard key={m.id} thread={thread} index={i} readOnly={readOnly} />)}
+            {!readOnly && (
+              <Group gap={6}>
+                <Button size="compact-xs" variant="light" onClick={() => addMessage('user')}>Add user message</Button>
+                <Button size="compact-xs" variant="subtle" onClick={() => addMessage('assistant')}>Add assistant message</Button>
+              </Group>
+            )}
+          </Section>
+        </Stack>
+      </ScrollArea>
+    </Stack>
+  );
+}

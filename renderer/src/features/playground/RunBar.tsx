@@ -1,0 +1,57 @@
+/** Run / Continue / Stop / Run all tools, Auto-run tools with max turns, Undo / Redo. */
+import { Button, Group, NumberInput, Switch, Text, Tooltip } from '@mantine/core';
+import type { Thread } from '../../../../shared/thread/schema';
+import { useApp } from '../../state/context';
+import { useSession, useThreadMeta } from '../../state/hooks';
+import { modKey } from '../../ui/format';
+import { runOffer } from './run-state';
+
+/** The action bar of the playground. */
+export function RunBar({ thread }: { thread: Thread }) {
+  const app = useApp();
+  const session = useSession()!;
+  const meta = useThreadMeta()!;
+  const running = !!meta.runningRunId;
+  const viewer = app.host.presentational;
+  const offer = runOffer(thread);
+  const auto = !!thread.settings?.autoRunTools;
+  const mod = modKey();
+  if (viewer)
+    return (
+      <Text size="xs" c="dimmed">
+        Read-only viewer — open this thread in Stepwise to edit and run it.
+      </Text>
+    );
+  return (
+    <Group gap={6} wrap="wrap">
+      <Tooltip label={offer.reason ?? `${offer.primary} (${mod}+Enter)`}>
+        <Button size="xs" disabled={running || !offer.canPrimary} aria-keyshortcuts="Control+Enter Meta+Enter"
+          onClick={() => void app.startRun(auto ? 'react' : 'step', auto ? { maxTurns: thread.settings?.maxTurns } : {})}>
+          {offer.primary}
+        </Button>
+      </Tooltip>
+      <Button size="xs" color="red" variant="light" disabled={!running} onClick={() => void app.cancelRun()} aria-keyshortcuts="Escape">
+        Stop
+      </Button>
+      <Tooltip label={`Execute every pending tool call in parallel (${mod}+Shift+Enter)`}>
+        <Button size="xs" variant="default" disabled={running || offer.pending.length === 0} aria-keyshortcuts="Control+Shift+Enter Meta+Shift+Enter"
+          onClick={() => void app.startRun('tool', { toolCallIds: offer.pending.map((c) => c.id) })}>
+          Run all tools{offer.pending.length > 0 ? ` (${offer.pending.length})` : ''}
+        </Button>
+      </Tooltip>
+      <Switch size="xs" label="Auto-run tools" checked={auto} disabled={running}
+        onChange={(e) => { const on = e.currentTarget.checked; session.edit((d) => { d.settings = { ...(d.settings ?? {}), autoRunTools: on }; }); }} />
+      {auto && (
+        <NumberInput size="xs" w={90} min={1} max={100} allowDecimal={false} aria-label="Max turns" placeholder="turns" value={thread.settings?.maxTurns ?? 8} disabled={running}
+          onChange={(v) => typeof v === 'number' && v >= 1 && session.edit((d) => { d.settings = { ...(d.settings ?? {}), maxTurns: v }; }, 'settings.maxTurns')} />
+      )}
+      <div style={{ flex: 1 }} />
+      <Button size="xs" variant="subtle" disabled={running || !meta.canUndo} onClick={() => session.undo()} aria-keyshortcuts="Control+Z Meta+Z">
+        Undo
+      </Button>
+      <Button size="xs" variant="subtle" disabled={running || !meta.canRedo} onClick={() => session.redo()} aria-keyshortcuts="Control+Shift+Z Meta+Shift+Z">
+        Redo
+      </Button>
+    </Group>
+  );
+}

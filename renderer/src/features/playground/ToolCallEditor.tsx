@@ -1,0 +1,60 @@
+/** One assistant tool call: editable arguments (validated against the tool's schema) and result. */
+import { Badge, Button, Checkbox, Group, Paper, Stack, Text } from '@mantine/core';
+import type { Thread, ToolCall } from '../../../../shared/thread/schema';
+import { useApp } from '../../state/context';
+import { useSession } from '../../state/hooks';
+import { PromptEditor } from '../../ui/editors';
+import { JsonField } from './JsonField';
+import { checkAgainstSchema, toolSchema } from './schema-check';
+import { ImagePreview } from './images';
+
+/** Tool call card inside an assistant message. */
+export function ToolCallEditor({ thread, mi, ci, call, readOnly }: { thread: Thread; mi: number; ci: number; call: ToolCall; readOnly: boolean }) {
+  const app = useApp();
+  const session = useSession()!;
+  const tool = thread.context.tools.find((t) => t.name === call.name);
+  const schema = toolSchema(tool);
+  const out = call.output;
+  const text = out?.content.filter((p) => p.type === 'text').map((p) => (p as { text: string }).text).join('\n') ?? '';
+  const setOutput = (textValue: string, isError: boolean) =>
+    session.edit((d) => {
+      const c = (d.context.messages[mi] as Extract<Thread['context']['messages'][number], { role: 'assistant' }>).toolCalls![ci];
+      const others = (c.output?.content ?? []).filter((p) => p.type !== 'text');
+      c.output = { content: [{ type: 'text', text: textValue }, ...others], isError, ...(c.output?.structuredContent !== undefined ? { structuredContent: c.output.structuredContent } : {}) };
+    }, `result.${call.id}`);
+  return (
+    <Paper withBorder p={6} radius="sm" aria-label={`tool call ${call.name}`}>
+      <Group gap={6} mb={4} wrap="nowrap">
+        <Badge size="xs" variant="light" color="grape">tool call</Badge>
+        <Text size="sm" ff="monospace" fw={500} style={{ flex: 1 }}>{call.name}</Text>
+        {!tool && <Text size="xs" c="orange">no tool named “{call.name}” in this thread</Text>}
+        {out ? (
+          <Badge size="xs" color={out.isError ? 'red' : 'teal'} variant="light">{out.isError ? 'result: error' : 'result'}</Badge>
+        ) : (
+          <Badge size="xs" color="yellow" variant="light">awaiting input</Badge>
+        )}
+        {!out && !readOnly && (
+          <Button size="compact-xs" onClick={() => void app.startRun('tool', { toolCallIds: [call.id] })}>Run tool</Button>
+        )}
+      </Group>
+      <Stack gap={4}>
+        <JsonField label={`Arguments of ${call.name}`} object readOnly={readOnly} maxHeight={220}
+          value={call.arguments}
+          validate={(v) => checkAgainstSchema(schema, v)}
+          onValue={(v) => session.edit((d) => {
+            const c = (d.context.messages[mi] as Extract<Thread['context']['messages'][number], { role: 'assistant' }>).toolCalls![ci];
+            c.arguments = v as Record<string, unknown>;
+            delete c.rawArguments;
+          }, `args.${call.id}`)} />
+        {call.rawArguments && <Text size="xs" c="orange">The model's raw arguments did not parse: <Text span ff="monospace">{call.rawArguments.slice(0, 200)}</Text></Text>}
+        <Text size="xs" c="dimmed">Result {out ? '' : '— type one, or Run tool'}</Text>
+        <PromptEditor label={`Result of ${call.name}`} value={text} readOnly={readOnly} placeholder="Tool result text"
+          onChange={(t) => setOutput(t, out?.isError ?? false)} />
+        {out?.content.filter((p) => p.type === 'image').map((p, k) => <ImagePreview key={k} part={p as { mimeType: string; data: string }} />)}
+        {out && (
+          <Checkbox size="xs" label="Mark as error" checked={out.isError} disabled={readOnly} onChange={(e) => setOutput(text, e.currentTarget.checked)} />
+        )}
+      </Stack>
+    </Paper>
+  );
+}

@@ -1,0 +1,61 @@
+/** Past runs of the open thread (`run.list`): open read-only, restore messages, delete. */
+import { useState } from 'react';
+import { useAtomValue } from 'jotai';
+import { Button, Group, Modal, Stack, Text } from '@mantine/core';
+import type { Message } from '../../../../shared/thread/schema';
+import { useApp } from '../../state/context';
+import { useSession } from '../../state/hooks';
+import { StatusBadge } from '../../ui/status';
+import { formatMs } from '../../ui/format';
+
+/** Run history list. */
+export function RunHistory() {
+  const app = useApp();
+  const session = useSession();
+  const refs = useAtomValue(app.runRefsAtom);
+  const [confirm, setConfirm] = useState<string | null>(null);
+  if (!session) return <Text size="sm" c="dimmed" p="xs">Open a thread to see its runs.</Text>;
+  const viewer = app.host.presentational;
+  const restore = async (runId: string) => {
+    const rec = await app.record(runId);
+    const msgs = (rec?.messages ?? []) as Message[];
+    if (!rec || msgs.length === 0) return app.fail(`Run ${runId.slice(0, 8)} has no messages to restore`, new Error('The run record holds no messages.'), 'Only runs that added messages can be restored.');
+    session.edit((d) => {
+      const have = new Set(d.context.messages.map((m) => m.id));
+      for (const m of msgs) if (!have.has(m.id)) d.context.messages.push(m as never);
+    });
+  };
+  const remove = async (runId: string) => {
+    try {
+      await app.host.call('run.delete', { threadId: session.id, runId });
+      if (app.store.get(app.shownRunAtom) === runId) app.showRun(null);
+      await app.refreshRuns();
+    } catch (err) {
+      app.fail(`Could not delete run ${runId.slice(0, 8)}`, err);
+    }
+  };
+  return (
+    <Stack gap={4} p="xs">
+      {refs.length === 0 && <Text size="sm" c="dimmed">No runs yet — Run the thread to record one.</Text>}
+      {refs.map((r) => (
+        <Group key={r.id} gap={6} wrap="nowrap" aria-label={`run ${r.mode}, ${r.status}`} style={{ borderBottom: '1px solid var(--mantine-color-default-border)' }} py={2}>
+          <StatusBadge status={r.status} />
+          <Stack gap={0} style={{ flex: 1, minWidth: 0 }}>
+            <Text size="xs">{r.mode} · {new Date(r.startedAt).toLocaleString()} · {r.endedAt ? formatMs(r.endedAt - r.startedAt) : '…'}</Text>
+            {r.preview && <Text size="xs" c="dimmed" truncate>{r.preview}</Text>}
+          </Stack>
+          <Button size="compact-xs" variant="subtle" onClick={() => void app.openRecord(r.id)}>Open</Button>
+          {!viewer && <Button size="compact-xs" variant="subtle" onClick={() => void restore(r.id)}>Restore messages</Button>}
+          {!viewer && <Button size="compact-xs" variant="subtle" color="red" onClick={() => setConfirm(r.id)}>Delete</Button>}
+        </Group>
+      ))}
+      <Modal opened={!!confirm} onClose={() => setConfirm(null)} title="Delete this run?" centered>
+        <Text size="sm">The run file is deleted. The thread's messages are not changed.</Text>
+        <Group justify="flex-end" mt="md">
+          <Button variant="default" onClick={() => setConfirm(null)}>Cancel</Button>
+          <Button color="red" onClick={() => { const id = confirm!; setConfirm(null); void remove(id); }}>Delete</Button>
+        </Group>
+      </Modal>
+    </Stack>
+  );
+}

@@ -1,0 +1,132 @@
+/** Settings: providers (masked keys, add/save), MCP servers (status, Test with stderr), app theme. */
+import { useEffect, useState } from 'react';
+import { useAtom } from 'jotai';
+import { Badge, Button, Code, Group, Modal, PasswordInput, SegmentedControl, Select, Stack, Table, Tabs, Text, TextInput } from '@mantine/core';
+import { useMantineColorScheme } from '@mantine/core';
+import type { McpServerInfo, ProviderInfo } from '../../../../shared/protocol/host-api';
+import { useApp } from '../../state/context';
+import { ErrorNotice, errorProps, type ErrorNoticeProps } from '../../ui/ErrorNotice';
+
+const APIS = ['openai-chat', 'openai-responses', 'anthropic', 'openai-compatible'];
+
+/** The settings modal (opened from the header). */
+export function SettingsModal() {
+  const app = useApp();
+  const [open, setOpen] = useAtom(app.settingsOpenAtom);
+  return (
+    <Modal opened={open} onClose={() => setOpen(false)} title="Settings" size="xl">
+      <Tabs defaultValue="providers">
+        <Tabs.List>
+          <Tabs.Tab value="providers">Providers</Tabs.Tab>
+          <Tabs.Tab value="mcp">MCP servers</Tabs.Tab>
+          <Tabs.Tab value="app">App</Tabs.Tab>
+        </Tabs.List>
+        <Tabs.Panel value="providers" pt="sm"><Providers /></Tabs.Panel>
+        <Tabs.Panel value="mcp" pt="sm"><McpServers /></Tabs.Panel>
+        <Tabs.Panel value="app" pt="sm"><AppSettings /></Tabs.Panel>
+      </Tabs>
+    </Modal>
+  );
+}
+
+function Providers() {
+  const app = useApp();
+  const [list, setList] = useState<ProviderInfo[] | null>(null);
+  const [error, setError] = useState<ErrorNoticeProps | null>(null);
+  const [form, setForm] = useState({ id: '', api: 'openai-chat', baseUrl: '', apiKey: '' });
+  useEffect(() => {
+    app.host.call('settings.providers', {}).then(setList, (e) => { setList([]); setError(errorProps('Could not load providers', e)); });
+  }, [app]);
+  const save = async () => {
+    try {
+      setList(await app.host.call('settings.saveProvider', { id: form.id.trim(), api: form.api, baseUrl: form.baseUrl.trim() || undefined, apiKey: form.apiKey || undefined }));
+      setForm({ id: '', api: 'openai-chat', baseUrl: '', apiKey: '' });
+      setError(null);
+    } catch (e) {
+      setError(errorProps(`Could not save provider ${form.id}`, e, 'Check the id (letters, digits, dashes) and the base URL.'));
+    }
+  };
+  return (
+    <Stack gap="xs">
+      {error && <ErrorNotice {...error} onClose={() => setError(null)} />}
+      <Table fz="sm">
+        <Table.Thead><Table.Tr><Table.Th>id</Table.Th><Table.Th>api</Table.Th><Table.Th>base URL</Table.Th><Table.Th>key</Table.Th></Table.Tr></Table.Thead>
+        <Table.Tbody>
+          {list?.map((p) => (
+            <Table.Tr key={p.id} onClick={() => setForm({ id: p.id, api: p.api, baseUrl: p.baseUrl ?? '', apiKey: '' })} style={{ cursor: 'pointer' }}>
+              <Table.Td ff="monospace">{p.id}</Table.Td><Table.Td>{p.api}</Table.Td><Table.Td>{p.baseUrl ?? '—'}</Table.Td>
+              <Table.Td ff="monospace">{p.keyHint ?? 'no key'}{p.detected && <Badge size="xs" ml={4} variant="light">from environment</Badge>}</Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+      {list?.length === 0 && <Text size="sm" c="dimmed">No providers — the scripted model works offline; add a provider to use a real model.</Text>}
+      <Text size="sm" fw={600}>Add or update a provider</Text>
+      <Group grow align="flex-end">
+        <TextInput size="xs" label="Id" placeholder="openai" value={form.id} onChange={(e) => setForm({ ...form, id: e.currentTarget.value })} />
+        <Select size="xs" label="API" data={APIS} value={form.api} allowDeselect={false} onChange={(v) => setForm({ ...form, api: v ?? form.api })} />
+      </Group>
+      <TextInput size="xs" label="Base URL (optional)" placeholder="http://localhost:11434/v1" value={form.baseUrl} onChange={(e) => setForm({ ...form, baseUrl: e.currentTarget.value })} />
+      <PasswordInput size="xs" label="API key or $ENV_VAR (left empty keeps the saved key)" value={form.apiKey} onChange={(e) => setForm({ ...form, apiKey: e.currentTarget.value })} />
+      <Group justify="flex-end"><Button size="xs" disabled={!form.id.trim() || app.host.presentational} onClick={() => void save()}>Save provider</Button></Group>
+    </Stack>
+  );
+}
+
+function McpServers() {
+  const app = useApp();
+  const [list, setList] = useState<McpServerInfo[] | null>(null);
+  const [tests, setTests] = useState<Record<string, { ok: boolean; message: string; stderr?: string } | 'testing'>>({});
+  const [error, setError] = useState<ErrorNoticeProps | null>(null);
+  useEffect(() => {
+    app.host.call('mcp.servers', {}).then(setList, (e) => { setList([]); setError(errorProps('Could not list MCP servers', e)); });
+  }, [app]);
+  const test = async (name: string) => {
+    setTests((t) => ({ ...t, [name]: 'testing' }));
+    try {
+      const r = await app.host.call('mcp.test', { server: name });
+      setTests((t) => ({ ...t, [name]: r }));
+    } catch (e) {
+      setTests((t) => ({ ...t, [name]: { ok: false, message: (e as Error).message } }));
+    }
+  };
+  return (
+    <Stack gap="xs">
+      {error && <ErrorNotice {...error} onClose={() => setError(null)} />}
+      {list?.length === 0 && <Text size="sm" c="dimmed">No MCP servers — add them to settings/mcp.json in the Stepwise home folder.</Text>}
+      {list?.map((s) => {
+        const t = tests[s.name];
+        return (
+          <Stack key={s.name} gap={4} style={{ borderBottom: '1px solid var(--mantine-color-default-border)' }} pb={6}>
+            <Group gap={6}>
+              <Text ff="monospace" fw={600} size="sm">{s.name}</Text>
+              <Badge size="xs" variant="outline">{s.transport}</Badge>
+              <Badge size="xs" variant="light" color={s.status === 'connected' ? 'teal' : s.status === 'error' ? 'red' : 'gray'}>{s.status}</Badge>
+              <div style={{ flex: 1 }} />
+              <Button size="compact-xs" variant="light" loading={t === 'testing'} onClick={() => void test(s.name)}>Test</Button>
+            </Group>
+            {s.error && <Text size="xs" c="red">{s.error}</Text>}
+            {t && t !== 'testing' && (
+              <>
+                <Text size="xs" c={t.ok ? 'teal' : 'red'}>{t.ok ? 'OK' : 'Failed'}: {t.message}</Text>
+                {t.stderr && <Code block style={{ maxHeight: 200, overflow: 'auto' }}>{t.stderr}</Code>}
+              </>
+            )}
+          </Stack>
+        );
+      })}
+    </Stack>
+  );
+}
+
+function AppSettings() {
+  const { colorScheme, setColorScheme } = useMantineColorScheme();
+  return (
+    <Stack gap="xs">
+      <Text size="sm" fw={600}>Theme</Text>
+      <SegmentedControl value={colorScheme} onChange={(v) => setColorScheme(v as 'light' | 'dark' | 'auto')} aria-label="Theme"
+        data={[{ value: 'auto', label: 'System' }, { value: 'light', label: 'Light' }, { value: 'dark', label: 'Dark' }]} />
+      <Text size="xs" c="dimmed">System follows your operating system's light or dark setting.</Text>
+    </Stack>
+  );
+}

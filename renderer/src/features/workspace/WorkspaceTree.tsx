@@ -1,0 +1,209 @@
+/**
+ * Left panel: folders and threads of the workspace (`workspace.list`). Create (New thread,
+ * Mod+N), rename, duplicate, move, delete with confirmation; filter by title; malformed files
+ * are listed with their error; an empty workspace offers the example thread.
+ */
+import { useMemo, useState } from 'react';
+import { useAtomValue } from 'jotai';
+import { ActionIcon, Box, Button, Group, Menu, Modal, ScrollArea, Select, Stack, Text, TextInput, Tooltip, UnstyledButton } from '@mantine/core';
+import type { WorkspaceEntry } from '../../../../shared/protocol/host-api';
+import { useApp } from '../../state/context';
+import { useThreadMeta } from '../../state/hooks';
+import { exampleThread } from '../../sample-thread';
+
+type Dialog =
+  | { kind: 'rename'; entry: WorkspaceEntry; value: string }
+  | { kind: 'move'; entry: WorkspaceEntry; value: string }
+  | { kind: 'delete'; entry: WorkspaceEntry }
+  | { kind: 'folder'; value: string }
+  | null;
+
+const depth = (p: string): number => p.split('/').length - 1;
+const parentOf = (p: string): string => p.split('/').slice(0, -1).join('/');
+
+/** The workspace tree panel. */
+export function WorkspaceTree() {
+  const app = useApp();
+  const { entries, loaded } = useAtomValue(app.workspaceAtom);
+  const meta = useThreadMeta();
+  const [filter, setFilter] = useState('');
+  const [dialog, setDialog] = useState<Dialog>(null);
+  const readOnly = app.host.presentational;
+
+  const shown = useMemo(() => {
+    const sorted = [...entries].sort((a, b) => a.path.localeCompare(b.path));
+    const f = filter.trim().toLowerCase();
+    if (!f) return sorted;
+    const hits = sorted.filter((e) => e.kind === 'thread' && e.title.toLowerCase().includes(f));
+    const folders = new Set<string>();
+    for (const h of hits) for (let p = parentOf(h.path); p; p = parentOf(p)) folders.add(p);
+    return sorted.filter((e) => hits.includes(e) || (e.kind === 'folder' && folders.has(e.path)));
+  }, [entries, filter]);
+
+  const act = async (what: string, fn: () => Promise<unknown>) => {
+    try {
+      await fn();
+      await app.refreshWorkspace();
+    } catch (err) {
+      app.fail(`Could not ${what}`, err, 'Check the file in the workspace folder, then try again.');
+    }
+  };
+
+  const newThread = () => void app.newThread();
+  const openExample = () =>
+    void act('create the example thread', async () => {
+      const t = exampleThread();
+      const e = await app.host.call('workspace.create', { title: t.title, thread: { model: t.model, context: t.context, settings: t.settings } });
+      await app.openThread(e.path);
+    });
+
+  const folders = entries.filter((e) => e.kind === 'folder').map((e) => e.path);
+
+  return (
+    <Stack gap={6} h="100%" p="xs" style={{ minHeight: 0 }}>
+      <Group justify="space-between" wrap="nowrap">
+        <Text fw={600} size="sm">
+          Workspace
+        </Text>
+        {!readOnly && (
+          <Group gap={4} wrap="nowrap">
+            <Tooltip label="New folder">
+              <ActionIcon variant="subtle" size="sm" aria-label="New folder" onClick={() => setDialog({ kind: 'folder', value: '' })}>
+                +
+              </ActionIcon>
+            </Tooltip>
+            <Button size="compact-xs" onClick={newThread} aria-keyshortcuts="Control+N Meta+N">
+              New thread
+            </Button>
+          </Group>
+        )}
+      </Group>
+      <TextInput size="xs" placeholder="Filter by title" aria-label="Filter threads by title" value={filter} onChange={(e) => setFilter(e.currentTarget.value)} />
+      <ScrollArea style={{ flex: 1 }} type="auto">
+        {loaded && entries.length === 0 && (
+          <Stack gap={6} p="xs">
+            <Text size="sm" c="dimmed">
+              No threads yet — New thread or open an example.
+            </Text>
+            {!readOnly && (
+              <Button size="xs" variant="light" onClick={openExample}>
+                Open an example
+              </Button>
+            )}
+          </Stack>
+        )}
+        {loaded && entries.length > 0 && shown.length === 0 && (
+          <Text size="sm" c="dimmed" p="xs">
+            No thread title matches “{filter}”.
+          </Text>
+        )}
+        <Box role="tree" aria-label="Workspace">
+          {shown.map((e) => (
+            <Group key={e.path} gap={2} wrap="nowrap" pl={depth(e.path) * 12} role="treeitem" aria-level={depth(e.path) + 1} aria-selected={meta?.path === e.path}
+              aria-label={`${e.kind === 'folder' ? 'folder' : 'thread'} ${e.title}${e.error ? ', malformed' : ''}`}
+              style={{ borderRadius: 4, background: meta?.path === e.path ? 'var(--mantine-color-default-hover)' : undefined }}>
+              <UnstyledButton
+                style={{ flex: 1, minWidth: 0, padding: '3px 6px' }}
+                disabled={e.kind === 'folder'}
+                onClick={() => (e.kind === 'thread' && !e.error ? void app.openThread(e.path) : undefined)}
+                title={e.error ?? e.path}
+              >
+                <Text size="sm" truncate fw={e.kind === 'folder' ? 600 : 400} c={e.error ? 'red' : undefined}>
+                  {e.kind === 'folder' ? '▸ ' : ''}
+                  {e.title}
+                </Text>
+                {e.error && (
+                  <Text size="xs" c="red" lineClamp={3}>
+                    {e.error}
+                  </Text>
+                )}
+              </UnstyledButton>
+              {!readOnly && (
+                <Menu position="bottom-end" withinPortal>
+                  <Menu.Target>
+                    <ActionIcon variant="subtle" size="sm" aria-label={`Actions for ${e.title}`}>
+                      ⋯
+                    </ActionIcon>
+                  </Menu.Target>
+                  <Menu.Dropdown>
+                    <Menu.Item onClick={() => setDialog({ kind: 'rename', entry: e, value: e.title })}>Rename</Menu.Item>
+                    {e.kind === 'thread' && <Menu.Item onClick={() => void act('duplicate', () => app.host.call('workspace.duplicate', { path: e.path }))}>Duplicate</Menu.Item>}
+                    <Menu.Item onClick={() => setDialog({ kind: 'move', entry: e, value: parentOf(e.path) })}>Move</Menu.Item>
+                    <Menu.Item color="red" onClick={() => setDialog({ kind: 'delete', entry: e })}>
+                      Delete
+                    </Menu.Item>
+                  </Menu.Dropdown>
+                </Menu>
+              )}
+            </Group>
+          ))}
+        </Box>
+      </ScrollArea>
+      <WorkspaceDialog dialog={dialog} folders={folders} onClose={() => setDialog(null)} setDialog={setDialog} act={act} />
+    </Stack>
+  );
+}
+
+function WorkspaceDialog({ dialog, folders, onClose, setDialog, act }: {
+  dialog: Dialog;
+  folders: string[];
+  onClose: () => void;
+  setDialog: (d: Dialog) => void;
+  act: (what: string, fn: () => Promise<unknown>) => Promise<void>;
+}) {
+  const app = useApp();
+  if (!dialog) return null;
+  const done = (what: string, fn: () => Promise<unknown>) => {
+    onClose();
+    void act(what, fn);
+  };
+  if (dialog.kind === 'delete')
+    return (
+      <Modal opened onClose={onClose} title={`Delete ${dialog.entry.kind} “${dialog.entry.title}”?`} centered>
+        <Text size="sm">The file is removed from the workspace. Its runs stay in the runs folder.</Text>
+        <Group justify="flex-end" mt="md">
+          <Button variant="default" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button color="red" onClick={() => done('delete', () => app.host.call('workspace.delete', { path: dialog.entry.path }))}>
+            Delete
+          </Button>
+        </Group>
+      </Modal>
+    );
+  if (dialog.kind === 'move')
+    return (
+      <Modal opened onClose={onClose} title={`Move “${dialog.entry.title}”`} centered>
+        <Select label="To folder" data={[{ value: '', label: '(workspace root)' }, ...folders.filter((f) => f !== dialog.entry.path).map((f) => ({ value: f, label: f }))]}
+          value={dialog.value} onChange={(v) => setDialog({ ...dialog, value: v ?? '' })} allowDeselect={false} />
+        <Group justify="flex-end" mt="md">
+          <Button variant="default" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button onClick={() => done('move', () => app.host.call('workspace.move', { path: dialog.entry.path, toFolder: dialog.value }))}>Move</Button>
+        </Group>
+      </Modal>
+    );
+  const title = dialog.kind === 'rename' ? `Rename “${dialog.entry.title}”` : 'New folder';
+  const submit = () => {
+    const v = dialog.value.trim();
+    if (!v) return;
+    if (dialog.kind === 'rename') done('rename', () => app.host.call('workspace.rename', { path: dialog.entry.path, title: v }));
+    else done('create the folder', () => app.host.call('workspace.createFolder', { path: v }));
+  };
+  return (
+    <Modal opened onClose={onClose} title={title} centered>
+      <form onSubmit={(e) => { e.preventDefault(); submit(); }}>
+        <TextInput data-autofocus label={dialog.kind === 'rename' ? 'Title' : 'Folder path'} value={dialog.value}
+          error={dialog.value.includes('\\') ? 'Use / between folders' : undefined}
+          onChange={(e) => setDialog({ ...dialog, value: e.currentTarget.value })} />
+        <Group justify="flex-end" mt="md">
+          <Button variant="default" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button type="submit">{dialog.kind === 'rename' ? 'Rename' : 'Create'}</Button>
+        </Group>
+      </form>
+    </Modal>
+  );
+}

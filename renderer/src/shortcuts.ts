@@ -1,0 +1,49 @@
+/**
+ * Window shortcuts (UI.md): Mod+Enter Run/Continue, Mod+Shift+Enter Run all tools, Esc Stop,
+ * Mod+Z / Mod+Shift+Z Undo/Redo (also inside editors: the thread's history is the one history),
+ * Mod+N New thread. Mod is Ctrl, or Cmd on macOS.
+ */
+import { useEffect } from 'react';
+import type { AppState } from './state/app';
+import { runOffer } from './features/playground/run-state';
+
+/** Install the window shortcuts; `newThread` is the workspace's create action. */
+export function useShortcuts(app: AppState, newThread: () => void): void {
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const mod = e.ctrlKey || e.metaKey;
+      const s = app.session;
+      const key = e.key.toLowerCase();
+      const modalOpen = !!document.querySelector('[role="dialog"]');
+      if (e.key === 'Escape' && !modalOpen && s?.meta.runningRunId) {
+        e.preventDefault();
+        void app.cancelRun();
+        return;
+      }
+      if (!mod || e.altKey) return;
+      if (key === 'z' && s && !modalOpen) {
+        e.preventDefault();
+        if (e.shiftKey) s.redo();
+        else s.undo();
+      } else if (key === 'y' && e.ctrlKey && s && !modalOpen) {
+        e.preventDefault();
+        s.redo();
+      } else if (e.key === 'Enter' && s && !s.readOnly) {
+        e.preventDefault();
+        const t = s.thread;
+        const offer = runOffer(t);
+        if (e.shiftKey) {
+          if (offer.pending.length) void app.startRun('tool', { toolCallIds: offer.pending.map((c) => c.id) });
+        } else if (offer.canPrimary) {
+          const auto = !!t.settings?.autoRunTools;
+          void app.startRun(auto ? 'react' : 'step', auto ? { maxTurns: t.settings?.maxTurns } : {});
+        }
+      } else if (key === 'n' && !e.shiftKey && !app.host.presentational) {
+        e.preventDefault();
+        newThread();
+      }
+    };
+    window.addEventListener('keydown', onKey, true);
+    return () => window.removeEventListener('keydown', onKey, true);
+  }, [app, newThread]);
+}

@@ -1,0 +1,217 @@
+/**
+ * Window-level state: the workspace list, the open thread session, the shown run and the
+ * selected node, and the loop that routes host pushes to the stream store and the session.
+ */
+import { atom, createStore, type PrimitiveAtom } from 'jotai';
+import type { HostPush, RunRecord, WorkspaceEntry } from '../../../shared/protocol/host-api';
+import type { RunMode, RunRef } from '../../../shared/thread/schema';
+import type { HostServices } from '../host/types';
+import { StreamStore } from './stream-store';
+import { ThreadSession } from './thread-store';
+import { errorProps, type ErrorNoticeProps } from '../ui/ErrorNotice';
+
+export type JotaiStore = ReturnType<typeof createStore>;
+
+/** The node whose detail is shown. */
+export interface Selection {
+  runId: string;
+  nodeId: string;
+}
+
+/** Everything one window holds; created once per host. */
+export class AppState {
+  readonly store: JotaiStore = createStore();
+  readonly stream: StreamStore;
+  readonly workspaceAtom: PrimitiveAtom<{ entries: WorkspaceEntry[]; loaded: boolean }> = atom<{ entries: WorkspaceEntry[]; loaded: boolean }>({ entries: [], loaded: false });
+  readonly sessionAtom: PrimitiveAtom<ThreadSession | null> = atom<ThreadSession | null>(null);
+  readonly shownRunAtom: PrimitiveAtom<string | null> = atom<string | null>(null);
+  readonly selectedAtom: PrimitiveAtom<Selection | null> = atom<Selection | null>(null);
+  readonly runRefsAtom: PrimitiveAtom<RunRef[]> = atom<RunRef[]>([]);
+  readonly errorAtom: PrimitiveAtom<ErrorNoticeProps | null> = atom<ErrorNoticeProps | null>(null);
+  readonly settingsOpenAtom: PrimitiveAtom<boolean> = atom(false);
+  private readonly records = new Map<string, RunRecord>();
+  private abort = new AbortController();
+
+  constructor(readonly host: HostServices) {
+    this.stream = new StreamStore(this.store, {
+      requestSnapshot: (runId, nodeId) => this.host.call('stream.snapshot', { runId, nodeId }),
+    });
+  }
+
+  get session(): ThreadSession | null {
+    return this.store.get(this.sessionAtom);
+  }
+
+  /** Report a failure in the window's error area. */
+  fail(title: string, err: unknown, hint?: string): void {
+    this.store.set(this.errorAtom, errorProps(title, err, hint));
+  }
+
+  /** Start listening for pushes and load the workspace. */
+  async start(): Promise<void> {
+    void this.listen(this.abort.signal);
+    await this.host.call('stream.subscribe', {}).catch((err) => this.fail('Could not subscribe to live runs', err, 'Reload the window.'));
+    await this.refreshWorkspace();
+  }
+
+  /** Stop the push loop (window closing, tests). */
+  stop(): void {
+    this.abort.abort();
+  }
+
+  private async listen(signal: AbortSignal): Promise<void> {
+    for await (const push of this.host.pushes(signal)) this.onPush(push);
+  }
+
+  /** Route one push. */
+  onPush(push: HostPush): void {
+    this.stream.apply(push);
+    const session = this.session;
+    switch (push.type) {
+      case 'thread_patch':
+        session?.applyRemote(push);
+        return;
+      case 'run_started':
+        if (session && push.threadId === session.id) {
+          session.setRunning(push.runId);
+          this.showRun(push.runId);
+        }
+        return;
+      case 'run_ended':
+        if (session && push.threadId === session.id) {
+          if (session.meta.runningRunId === push.runId) session.setRunning(undefined);
+          void this.refreshRuns();
+        }
+        return;
+      case 'workspace_changed':
+        void this.refreshWorkspace();
+        return;
+      case 'notice':
+        if (push.level === 'error') this.store.set(this.errorAtom, { title: 'The host reported an error', message: push.message });
+        return;
+      default:
+        return;
+    }
+  }
+
+  async refreshWorkspace(): Promise<void> {
+    try {
+      const entries = await this.host.call('workspace.list', {});
+      this.store.set(this.workspaceAtom, { entries, loaded: true });
+    } catch (err) {
+      this.store.set(this.workspaceAtom, { entries: [], loaded: true });
+      this.fail('Could not list the workspace', err, 'Check that the workspace folder exists and is readable.');
+    }
+  }
+
+  /** Open a thread in the playground (closing the previous one). */
+  async openThread(path: string): Promise<void> {
+    const prev = this.session;
+    try {
+      const opened = await this.host.call('thread.open', { path });
+      if (prev && prev.id !== opened.thread.id) void this.host.call('thread.close', { threadId: prev.id }).catch(() => {});
+      const session = new ThreadSession(this.store, this.host, opened);
+      this.store.set(this.sessionAtom, session);
+      this.store.set(this.selectedAtom, null);
+      this.showRun(opened.running ?? null);
+      await this.refreshRuns();
+    } catch (err) {
+      this.fail(`Could not open ${path}`, err, 'The file may be malformed: its error is shown in the workspace tree.');
+    }
+  }
+
+  async refreshRuns(): Promise<void> {
+    const s = this.session;
+    if (!s) return this.store.set(this.runRefsAtom, []);
+    try {
+      const refs = await this.host.call('run.list', { threadId: s.id });
+      this.store.set(this.runRefsAtom, [...refs].sort((a, b) => b.startedAt - a.startedAt));
+    } catch {
+      this.store.set(this.runRefsAtom, s.thread.runRefs ?? []);
+    }
+  }
+
+  /** Show a run in the execution panel; the previously shown finished run is released. */
+  showRun(runId: string | null): void {
+    const prev = this.store.get(this.shownRunAtom);
+    if (prev && prev !== runId) {
+      const info = this.stream.runs().find((r) => r.runId === prev);
+      const live = info && (info.status === 'running' || info.status === 'pending') && !info.stored;
+      if (!live) {
+        this.stream.releaseRun(prev);
+        this.records.delete(prev);
+      }
+    }
+    this.store.set(this.shownRunAtom, runId);
+  }
+
+  /** Open a stored run read-only in the execution panel. */
+  async openRecord(runId: string): Promise<void> {
+    const s = this.session;
+    if (!s) return;
+    try {
+      const rec = await this.host.call('run.get', { threadId: s.id, runId });
+      this.records.set(runId, rec);
+      if (!this.stream.runs().some((r) => r.runId === runId)) this.stream.loadRecord(rec);
+      this.showRun(runId);
+    } catch (err) {
+      this.fail(`Could not open run ${runId}`, err, 'Its run file may have been deleted.');
+    }
+  }
+
+  /** The stored record of a run (raw requests and recorded streams), fetched once. */
+  async record(runId: string): Promise<RunRecord | undefined> {
+    const cached = this.records.get(runId);
+    if (cached) return cached;
+    const s = this.session;
+    if (!s) return undefined;
+    try {
+      const rec = await this.host.call('run.get', { threadId: s.id, runId });
+      this.records.set(runId, rec);
+      return rec;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Create "Untitled thread" (numbered when taken) beside the open thread and open it. */
+  async newThread(): Promise<void> {
+    if (this.host.presentational) return;
+    const path = this.session?.meta.path ?? '';
+    const folder = path.split('/').slice(0, -1).join('/');
+    const taken = new Set(this.store.get(this.workspaceAtom).entries.map((e) => e.title));
+    let title = 'Untitled thread';
+    for (let i = 2; taken.has(title); i++) title = `Untitled thread ${i}`;
+    try {
+      const e = await this.host.call('workspace.create', { folder: folder || undefined, title });
+      await this.refreshWorkspace();
+      await this.openThread(e.path);
+    } catch (err) {
+      this.fail('Could not create a thread', err, 'Check that the workspace folder is writable.');
+    }
+  }
+
+  /** Start a run of the open thread. */
+  async startRun(mode: RunMode, opts: { toolCallIds?: string[]; maxTurns?: number } = {}): Promise<void> {
+    const s = this.session;
+    if (!s || s.readOnly) return;
+    try {
+      const { runId } = await this.host.call('run.start', { threadId: s.id, mode, ...opts });
+      s.setRunning(runId);
+      this.showRun(runId);
+    } catch (err) {
+      this.fail('The run did not start', err, 'Check the model and provider in the playground, then try again.');
+    }
+  }
+
+  /** Stop the open thread's running run. */
+  async cancelRun(): Promise<void> {
+    const runId = this.session?.meta.runningRunId;
+    if (!runId) return;
+    try {
+      await this.host.call('run.cancel', { runId });
+    } catch (err) {
+      this.fail('Could not stop the run', err);
+    }
+  }
+}
