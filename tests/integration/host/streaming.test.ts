@@ -1,0 +1,113 @@
+/**
+ * DESIGN §6 rules 5 and 6 through the real host core and real runner processes: clients that
+ * connect or reconnect mid-stream, and a slow client over its queue bound, all end with exactly
+ * the text the model streamed, with no gap and no duplicate.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { createHostCore, type HostCore } from '../../../main/core/host-core';
+import { scriptedThread } from '../../support/threads';
+import { bundledRunner } from '../../support/runner-bundle';
+import { makeHome, RecordingClient, waitFor, words, writeThread } from '../../support/host-harness';
+
+let core: HostCore | undefined;
+afterEach(async () => {
+  await core?.close();
+  core = undefined;
+});
+
+async function setup(text: string, tokensPerSecond: number) {
+  const home = makeHome();
+  const thread = scriptedThread([{ text }], { tokensPerSecond });
+  writeThread(home, 'stream.json', thread);
+  core = await createHostCore({ home, runnerEntry: bundledRunner(), log: () => {} });
+  return { home, thread, core };
+}
+
+describe('stream fan-out', () => {
+  it('gives a client that connects and reconnects mid-stream the same text as one that watched from the start', async () => {
+    const text = words(240);
+    const { thread, core } = await setup(text, 160);
+    const a = new RecordingClient();
+    const connA = core.connect(a.send);
+    await connA.request('thread.open', { path: 'stream.json' });
+    await connA.request('stream.subscribe', {});
+    const { runId } = (await connA.request('run.start', { threadId: thread.id, mode: 'step' })) as { runId: string };
+
+    await waitFor(() => a.deltas >= 4, 20_000, 'first deltas');
+    const b1 = new RecordingClient();
+    const connB1 = core.connect(b1.send);
+    await connB1.request('stream.subscribe', { threadId: thread.id });
+    await waitFor(() => a.deltas >= 12, 20_000, 'more deltas');
+    connB1.close();
+    const b2 = new RecordingClient();
+    const connB2 = core.connect(b2.send);
+    await connB2.request('stream.subscribe', {});
+
+    await waitFor(() => a.ended.get(runId) && b2.ended.get(runId), 30_000, 'run end');
+    const nodeId = a.llmNodeId()!;
+    expect(a.ended.get(runId)).toBe('completed');
+    // Mid-stream for real: B2 joined while deltas were still flowing.
+    expect(b2.deltas).toBeGreaterThan(0);
+    expect(b2.deltas).toBeLessThan(a.deltas);
+    // B2's first frame for the run is the tree, then a snapshot of the live node.
+    const firstStream = b2.pushes.find((p) => p.type === 'tree_update' || p.type === 'llm_delta' || p.type === 'node_snapshot');
+    expect(firstStream?.type).toBe('tree_update');
+    expect(b2.snapshots).toBeGreaterThanOrEqual(1);
+    for (const c of [a, b1, b2]) {
+      expect(c.gapRequests).toBe(0);
+      expect(c.duplicates).toBe(0);
+    }
+    // Before the closing update replaced it, every live view already showed the exact text.
+    expect(a.textAtClose.get(nodeId)).toBe(text);
+    expect(b2.textAtClose.get(nodeId)).toBe(text);
+    expect(b2.text(nodeId)).toBe(text);
+    expect(text.startsWith(b1.text(nodeId))).toBe(true);
+    expect(b1.text(nodeId).length).toBeGreaterThan(0);
+  });
+
+  it('holds back a slow client over its bound, then resyncs it with one snapshot and ends exact', async () => {
+    const text = words(240);
+    const { thread, core } = await setup(text, 160);
+    const a = new RecordingClient();
+    const connA = core.connect(a.send);
+    await connA.request('thread.open', { path: 'stream.json' });
+    await connA.request('stream.subscribe', {});
+
+    const slow = new RecordingClient();
+    let acking = false;
+    let acked = 0;
+    const connS = core.connect(
+      (push) => {
+        slow.send(push);
+        if (acking) queueMicrotask(() => ackAll());
+      },
+      { maxFrames: 6, maxBytes: 1 << 20 },
+    );
+    const ackAll = (): void => {
+      const n = slow.pushes.length - acked;
+      acked += n;
+      if (n) void connS.request('stream.ack', { count: n });
+    };
+    await connS.request('stream.subscribe', { threadId: thread.id });
+    const { runId } = (await connA.request('run.start', { threadId: thread.id, mode: 'step' })) as { runId: string };
+
+    await waitFor(() => a.deltas >= 15, 20_000, 'half the stream');
+    const nodeId = a.llmNodeId()!;
+    expect(slow.snapshots).toBe(0);
+    const heldBack = a.deltas - slow.deltas;
+    expect(heldBack).toBeGreaterThan(0); // over the bound: deltas stopped
+    expect(slow.pushes.filter((p) => p.type === 'tree_update').length).toBeGreaterThan(0); // tree updates still came
+    acking = true;
+    ackAll();
+    await waitFor(() => slow.snapshots >= 1, 5_000, 'resync snapshot');
+    // The snapshot came while the node was still streaming (not just its closing update).
+    expect(slow.textAtClose.has(nodeId)).toBe(false);
+
+    await waitFor(() => a.ended.get(runId) && slow.ended.get(runId), 30_000, 'run end');
+    expect(slow.gapRequests).toBe(0);
+    expect(slow.duplicates).toBe(0);
+    expect(slow.deltas).toBeLessThan(a.deltas);
+    expect(slow.textAtClose.get(nodeId)).toBe(text);
+    expect(a.textAtClose.get(nodeId)).toBe(text);
+  });
+});
