@@ -30,7 +30,7 @@ export async function runCall(session: ServerSession, req: CallRequest): Promise
   const onOuterAbort = () => local.abort(req.signal.reason ?? new Error('cancelled'));
   if (req.signal.aborted) onOuterAbort();
   req.signal.addEventListener('abort', onOuterAbort, { once: true });
-  const end = session.begin({ callId: req.callId, mcpLog, abort: (reason) => local.abort(reason) });
+  const end = session.begin({ callId: req.callId, mcpLog, abort: (reason) => local.abort(reason), progress: req.onProgress });
   const timeout = req.timeoutMs ?? session.config.timeoutMs ?? MCP_DEFAULT_TIMEOUT_MS;
   const stderrBefore = session.stderr().length;
   try {
@@ -43,7 +43,8 @@ export async function runCall(session: ServerSession, req: CallRequest): Promise
       signal: local.signal,
       timeout,
       resetTimeoutOnProgress: true,
-      onprogress: (p) => req.onProgress(p.progress, p.total, p.message),
+      // Asks the server for progress and resets the timeout on it; the session reports progress.
+      onprogress: () => {},
     })) as CallToolResult;
     return { output: toToolOutput(result), mcpLog };
   } catch (err) {

@@ -36,6 +36,11 @@ export interface ActiveCall {
   mcpLog: McpLogEntry[];
   /** Aborts the call; the reason becomes the call's error. */
   abort(reason: Error): void;
+  /**
+   * A progress notification for the call, seen on the wire. (The SDK dispatches notifications
+   * a tick after responses, so its own `onprogress` misses a progress sent right before the result.)
+   */
+  progress(progress: number, total?: number, message?: string): void;
 }
 
 /** What the session asks its owner for (the McpHost routes these to the calling runner). */
@@ -181,7 +186,14 @@ export class ServerSession {
     const entry = logEntry(dir, msg);
     this.log.push(entry);
     if (this.log.length > MCP_LOG_RING) this.log.splice(0, this.log.length - MCP_LOG_RING);
-    if (callId) this.calls.get(callId)?.mcpLog.push(entry);
+    const call = callId ? this.calls.get(callId) : undefined;
+    if (!call) return;
+    call.mcpLog.push(entry);
+    const m = msg as { method?: string; params?: { progress?: unknown; total?: unknown; message?: unknown } };
+    if (dir === 'in' && m.method === 'notifications/progress' && typeof m.params?.progress === 'number') {
+      const { progress, total, message } = m.params;
+      call.progress(progress as number, typeof total === 'number' ? total : undefined, typeof message === 'string' ? message : undefined);
+    }
   }
 
   /** The call server requests are routed to: the oldest call in flight (see README note). */

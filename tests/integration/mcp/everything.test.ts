@@ -1,0 +1,104 @@
+/**
+ * The MCP chain against the real server-everything (npm), over stdio and Streamable HTTP:
+ * McpToolExecutor → relay (McpService) → mcp-host child process → SDK client → server.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ChildProcess } from 'node:child_process';
+import type { McpService } from '../../../main/core/mcp/service';
+import { EVERYTHING, harness, makeHome, startEverythingHttp, startService, text } from './harness';
+
+type H = Awaited<ReturnType<typeof harness>>;
+
+describe.each(['stdio', 'http'] as const)('server-everything over %s', (transport) => {
+  let svc: McpService;
+  let h: H;
+  let httpServer: ChildProcess | undefined;
+
+  beforeAll(async () => {
+    let entry: Record<string, unknown>;
+    if (transport === 'http') {
+      const s = await startEverythingHttp();
+      httpServer = s.child;
+      entry = { type: 'http', url: s.url, headers: { 'X-Test': '$HOME' } };
+    } else {
+      entry = { command: process.execPath, args: [EVERYTHING, 'stdio'] };
+    }
+    svc = startService(makeHome({ everything: entry }));
+    h = await harness(svc, 'everything');
+  });
+
+  afterAll(async () => {
+    h?.detach();
+    await svc?.close();
+    httpServer?.kill();
+  });
+
+  it('lists tools with their JSON Schema and annotations', async () => {
+    const sum = h.tool('get-sum');
+    expect(sum.inputSchema).toMatchObject({ type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } } });
+    expect(sum.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
+    expect((await svc.servers()).find((s) => s.name === 'everything')).toMatchObject({ transport, status: 'connected' });
+  });
+
+  it('echo and get-sum return their text, and the protocol log is attached to the node', async () => {
+    const echo = await h.call('echo', { message: 'hello mcp' });
+    expect(echo.out.isError).toBe(false);
+    expect(text(echo.out)).toContain('hello mcp');
+    const log = echo.rec.attrs.mcpLog as { dir: string; method?: string; size: number }[];
+    expect(log.map((e) => `${e.dir} ${e.method ?? 'response'}`)).toEqual(['out tools/call', 'in response']);
+    expect(log[0].size).toBeGreaterThan(10);
+    const sum = await h.call('get-sum', { a: 2, b: 40 });
+    expect(text(sum.out)).toBe('The sum of 2 and 40 is 42.');
+  });
+
+  it('rejects bad arguments before the call, naming the failing path', async () => {
+    const r = await h.call('get-sum', { a: 'two' });
+    expect(r.out.isError).toBe(true);
+    expect(text(r.out)).toContain('/a must be number');
+    expect(text(r.out)).toContain('/b is required');
+    expect(r.rec.attrs.mcpLog).toBeUndefined(); // nothing was sent
+  });
+
+  it('keeps image content whole', async () => {
+    const r = await h.call('get-tiny-image', {});
+    const img = r.out.content.find((p) => p.type === 'image');
+    expect(img).toMatchObject({ type: 'image', mimeType: 'image/png' });
+    expect(Buffer.from((img as { data: string }).data, 'base64').subarray(1, 4).toString()).toBe('PNG');
+    expect(r.out.content.filter((p) => p.type === 'text')).toHaveLength(2);
+  });
+
+  it('keeps structuredContent', async () => {
+    const r = await h.call('get-structured-content', { location: 'Chicago' });
+    expect(r.out.structuredContent).toEqual({ temperature: 36, conditions: 'Light rain / drizzle', humidity: 82 });
+  });
+
+  it('reports progress notifications on the node', async () => {
+    const r = await h.call('trigger-long-running-operation', { duration: 0.6, steps: 3 });
+    expect(r.out.isError).toBe(false);
+    expect(r.rec.progress.map((p) => [p.progress, p.total])).toEqual([[1, 3], [2, 3], [3, 3]]);
+    const log = r.rec.attrs.mcpLog as { method?: string }[];
+    expect(log.filter((e) => e.method === 'notifications/progress')).toHaveLength(3);
+  });
+
+  it('answers a sampling request with a nested sampling call', async () => {
+    const r = await h.call('trigger-sampling-request', { prompt: 'say hi', maxTokens: 50 }, {
+      nestedLlm: async () => ({ content: [{ type: 'text', text: 'hi from the nested model' }], toolCalls: [], stopReason: 'stop' }),
+    });
+    expect(r.out.isError).toBe(false);
+    expect(r.rec.nested).toHaveLength(1);
+    expect(r.rec.nested[0]).toMatchObject({ kind: 'sampling', systemPrompt: 'You are a helpful test server.', maxTokens: 50 });
+    expect(JSON.stringify(r.rec.nested[0].messages)).toContain('say hi');
+    expect(text(r.out)).toContain('hi from the nested model');
+    expect(text(r.out)).toContain('endTurn');
+    const methods = (r.rec.attrs.mcpLog as { method?: string }[]).map((e) => e.method);
+    expect(methods).toContain('sampling/createMessage');
+  });
+
+  it('asks the user through elicitation: accept and decline', async () => {
+    const ok = await h.call('trigger-elicitation-request', {}, { answer: { action: 'accept', content: { name: 'Ada Lovelace' } } });
+    expect(ok.rec.inputs[0]).toMatchObject({ kind: 'elicitation', schema: { type: 'object', required: ['name'] } });
+    expect(text(ok.out)).toContain('- Name: Ada Lovelace');
+    const no = await h.call('trigger-elicitation-request', {}, { answer: { action: 'decline' } });
+    expect(text(no.out)).toContain('declined');
+  });
+});
