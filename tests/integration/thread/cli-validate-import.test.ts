@@ -1,0 +1,94 @@
+// `stepwise validate` and `stepwise import`, run as real processes through bin/stepwise.mjs.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { validateThread } from '../../../shared/thread/validate';
+
+const ROOT = path.resolve(__dirname, '../../..');
+const FIX = path.join(ROOT, 'tests/fixtures/threads');
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), 'stepwise-cli-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+function cli(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const p = spawn(process.execPath, [path.join(ROOT, 'bin/stepwise.mjs'), ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    p.stdout.on('data', (d) => (stdout += d));
+    p.stderr.on('data', (d) => (stderr += d));
+    p.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('stepwise validate', () => {
+  it('exits 0 with one OK line for a valid thread', async () => {
+    const r = await cli('validate', path.join(FIX, 'stepwise-valid.json'));
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim().split('\n')).toHaveLength(1);
+    expect(r.stdout).toContain('OK — "Weather lookup", 3 messages, 1 tool');
+  });
+
+  it('exits 2 with every schema error as file:pointer: message', async () => {
+    const t = JSON.parse(await readFile(path.join(FIX, 'stepwise-valid.json'), 'utf8'));
+    t.title = 42;
+    t.context.messages[0].role = 'human';
+    const file = path.join(dir, 'bad.json');
+    await writeFile(file, JSON.stringify(t, null, 2));
+    const r = await cli('validate', file);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr.trim().split('\n').sort()).toEqual([
+      `${file}:/context/messages/0/role: expected "user" or "assistant", got "human"`,
+      `${file}:/title: expected a string, got the number 42`,
+    ]);
+  });
+
+  it('exits 2 with line and column for malformed JSON', async () => {
+    const file = path.join(dir, 'syntax.json');
+    await writeFile(file, '{\n  "version": 1\n  "id": "x"\n}');
+    const r = await cli('validate', file);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`${file}:3:3: expected ',' or '}' after a property value, found '"'\n`);
+  });
+});
+
+describe('stepwise import', () => {
+  it('writes the thread to stdout, detecting the format', async () => {
+    const r = await cli('import', path.join(FIX, 'anthropic-messages.json'));
+    expect(r.code).toBe(0);
+    const t = JSON.parse(r.stdout);
+    expect(validateThread(t).ok).toBe(true);
+    expect(t.model.provider).toBe('anthropic');
+    expect(t.context.messages).toHaveLength(5);
+  });
+
+  it('writes to -o and the result validates', async () => {
+    const out = path.join(dir, 'imported.json');
+    const r = await cli('import', path.join(FIX, 'openai-responses.json'), '-o', out, '--title', 'Port change');
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('from OpenAI Responses request');
+    const v = await cli('validate', out);
+    expect(v.code).toBe(0);
+    expect(v.stdout).toContain('"Port change", 4 messages');
+  });
+
+  it('exits 2 for an unknown format, naming what it looked for', async () => {
+    const r = await cli('import', path.join(FIX, 'unknown-format.json'));
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/unknown-format\.json: unrecognised format: looked for a Stepwise thread .*OpenAI Chat Completions request.*OpenAI Responses request.*Anthropic Messages request/);
+  });
+
+  it('exits 2 when --format does not fit the file, naming the pointer', async () => {
+    const r = await cli('import', path.join(FIX, 'openai-chat.json'), '--format', 'anthropic-messages');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('/messages/0/role: expected "user" or "assistant", got "system" (reading it as Anthropic Messages request)');
+  });
+});
