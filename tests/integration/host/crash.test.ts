@@ -1,0 +1,110 @@
+/**
+ * DESIGN §1 and §6 rule 7: a runner killed with SIGKILL mid-stream ends its run `interrupted`
+ * with the partial text kept (live, in the run file, and in the closing tree_update the bridge
+ * emits itself); a parallel run, the host and the thread file are unaffected. Also 20 runs at
+ * once across threads.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createHostCore, type HostCore } from '../../../main/core/host-core';
+import type { RunRecord } from '../../../shared/protocol/host-api';
+import { scriptedThread } from '../../support/threads';
+import { bundledRunner } from '../../support/runner-bundle';
+import { makeHome, readThread, RecordingClient, waitFor, words, writeThread } from '../../support/host-harness';
+
+let core: HostCore | undefined;
+afterEach(async () => {
+  await core?.close();
+  core = undefined;
+});
+
+describe('runner crash', () => {
+  it('kill -9 of one runner leaves the host, a parallel run and the thread intact; the run file keeps the partial', async () => {
+    const home = makeHome();
+    const text1 = words(300, 'a');
+    const text2 = words(60, 'b');
+    const t1 = scriptedThread([{ text: text1 }], { tokensPerSecond: 120 });
+    const t2 = scriptedThread([{ text: text2 }], { tokensPerSecond: 120 });
+    writeThread(home, 'one.json', t1);
+    writeThread(home, 'two.json', t2);
+    const before1 = fs.readFileSync(path.join(home, 'workspace', 'one.json'), 'utf8');
+    core = await createHostCore({ home, runnerEntry: bundledRunner(), log: () => {}, saveDebounceMs: 20 });
+    const c = new RecordingClient();
+    const conn = core.connect(c.send);
+    await conn.request('thread.open', { path: 'one.json' });
+    await conn.request('thread.open', { path: 'two.json' });
+    await conn.request('stream.subscribe', {});
+    const r1 = ((await conn.request('run.start', { threadId: t1.id, mode: 'step' })) as { runId: string }).runId;
+    const r2 = ((await conn.request('run.start', { threadId: t2.id, mode: 'step' })) as { runId: string }).runId;
+
+    await waitFor(() => c.pushes.filter((p) => p.type === 'llm_delta' && p.runId === r1).length >= 5, 20_000, 'run 1 streaming');
+    const pid = core.supervisor.get(r1)!.pid!;
+    process.kill(pid, 'SIGKILL');
+
+    await waitFor(() => c.ended.get(r1) && c.ended.get(r2), 30_000, 'both runs ended');
+    expect(c.ended.get(r1)).toBe('interrupted');
+    expect(c.ended.get(r2)).toBe('completed');
+
+    // Live view: the llm node closed `interrupted` by the bridge, showing the partial text.
+    const llm1 = c.pushes.flatMap((p) => (p.type === 'tree_update' && p.runId === r1 ? p.nodes : [])).find((n) => n.kind === 'llm')!;
+    const live1 = c.consumer.get(llm1.id)!;
+    expect(live1.status).toBe('interrupted');
+    expect(live1.text.length).toBeGreaterThan(0);
+    expect(text1.startsWith(live1.text)).toBe(true);
+    expect(live1.text.length).toBeLessThan(text1.length);
+
+    // Run file: interrupted, partial output kept on the node.
+    const rec = JSON.parse(fs.readFileSync(path.join(home, 'runs', t1.id, `${r1}.json`), 'utf8')) as RunRecord;
+    expect(rec.status).toBe('interrupted');
+    const node = rec.nodes.find((n) => n.id === llm1.id)!;
+    expect(node.status).toBe('interrupted');
+    expect((node.output as { text: string }).text).toBe(live1.text);
+    expect(rec.nodes.every((n) => ['completed', 'error', 'cancelled', 'interrupted'].includes(n.status))).toBe(true);
+
+    // The parallel run finished whole and wrote its result.
+    const llm2 = c.pushes.flatMap((p) => (p.type === 'tree_update' && p.runId === r2 ? p.nodes : [])).find((n) => n.kind === 'llm')!;
+    expect(c.textAtClose.get(llm2.id)).toBe(text2);
+    await core.threads.flush();
+    const after2 = readThread(home, 'two.json');
+    expect(after2.context.messages.at(-1)).toMatchObject({ role: 'assistant', content: [{ type: 'text', text: text2 }] });
+
+    // Thread 1: messages untouched, only the run ref added.
+    const after1 = readThread(home, 'one.json');
+    const orig1 = JSON.parse(before1);
+    expect(after1.context).toEqual(orig1.context);
+    expect(after1.runRefs).toEqual([expect.objectContaining({ id: r1, status: 'interrupted' })]);
+
+    // The host goes on: thread 1 runs again.
+    const r3 = ((await conn.request('run.start', { threadId: t1.id, mode: 'step' })) as { runId: string }).runId;
+    expect(r3).not.toBe(r1);
+    await conn.request('run.cancel', { runId: r3 });
+    await waitFor(() => c.ended.get(r3), 20_000, 'third run ended');
+    expect(c.ended.get(r3)).toBe('cancelled');
+  });
+
+  it('runs 20 runs at once across threads, each ending with its own exact text', async () => {
+    const home = makeHome();
+    const threads = Array.from({ length: 20 }, (_, i) => scriptedThread([{ text: words(30, `t${i}-`) }], { tokensPerSecond: 300 }));
+    threads.forEach((t, i) => writeThread(home, `t${i}.json`, t));
+    core = await createHostCore({ home, runnerEntry: bundledRunner(), log: () => {} });
+    const c = new RecordingClient();
+    const conn = core.connect(c.send);
+    await conn.request('stream.subscribe', {});
+    const runIds: string[] = [];
+    for (let i = 0; i < threads.length; i++) {
+      await conn.request('thread.open', { path: `t${i}.json` });
+      runIds.push(((await conn.request('run.start', { threadId: threads[i].id, mode: 'step' })) as { runId: string }).runId);
+    }
+    expect(core.bridge.liveRuns().length).toBeGreaterThan(1);
+    await waitFor(() => runIds.every((r) => c.ended.has(r)), 60_000, 'all 20 runs');
+    for (let i = 0; i < threads.length; i++) {
+      expect(c.ended.get(runIds[i])).toBe('completed');
+      const llm = c.pushes.flatMap((p) => (p.type === 'tree_update' && p.runId === runIds[i] ? p.nodes : [])).find((n) => n.kind === 'llm')!;
+      expect(c.textAtClose.get(llm.id)).toBe(words(30, `t${i}-`));
+    }
+    expect(c.gapRequests).toBe(0);
+    expect(c.duplicates).toBe(0);
+    expect(core.supervisor.list()).toHaveLength(0);
+  }, 90_000);
+});
