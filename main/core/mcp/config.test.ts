@@ -1,0 +1,100 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseMcpConfig, loadMcpConfig } from './config';
+import { importMcpServers } from './import';
+import { needsApproval, toMcpTool } from '../../../shared/protocol/mcp';
+
+const env = { TOKEN: 'abc', HOME: '/home/u' };
+
+describe('settings/mcp.json', () => {
+  it('reads stdio, http and sse entries and expands $ENV in env and headers', () => {
+    const c = parseMcpConfig(
+      JSON.stringify({
+        mcpServers: {
+          local: { command: 'node', args: ['s.js'], env: { KEY: '$TOKEN', P: '${HOME}/x' }, cwd: '/tmp' },
+          remote: { type: 'http', url: 'https://example.com/mcp', headers: { Authorization: 'Bearer ${TOKEN}' } },
+          old: { type: 'sse', url: 'https://example.com/sse' },
+          off: { command: 'x', disabled: true },
+        },
+      }),
+      'mcp.json',
+      env,
+    );
+    expect(c.servers.local).toEqual({ transport: 'stdio', command: 'node', args: ['s.js'], env: { KEY: 'abc', P: '/home/u/x' }, cwd: '/tmp' });
+    expect(c.servers.remote).toEqual({ transport: 'http', url: 'https://example.com/mcp', headers: { Authorization: 'Bearer abc' } });
+    expect(c.servers.old).toMatchObject({ transport: 'sse' });
+    expect(c.servers.off).toBeUndefined();
+    expect(c.errors).toEqual({});
+  });
+
+  it('names the file and JSON pointer of a bad entry and keeps the others', () => {
+    const c = parseMcpConfig(
+      JSON.stringify({ mcpServers: { good: { command: 'a' }, bad: { command: 'a', args: 'x' }, nokey: { command: 'a', env: { K: '$MISSING_VAR' } }, t: { type: 'ws', url: 'x' } } }),
+      'mcp.json',
+      env,
+    );
+    expect(Object.keys(c.servers)).toEqual(['good']);
+    expect(c.errors.bad).toBe('mcp.json: /mcpServers/bad/args must be an array of strings');
+    expect(c.errors.nokey).toBe('mcp.json: /mcpServers/nokey/env/K refers to $MISSING_VAR, which is not set in the environment');
+    expect(c.errors.t).toContain('/mcpServers/t/type: unknown "type": "ws"');
+    expect(() => parseMcpConfig('{"mcpServers": [}', 'mcp.json')).toThrow(/mcp.json: not valid JSON/);
+  });
+
+  it('a missing file is an empty configuration', async () => {
+    const c = await loadMcpConfig(fs.mkdtempSync(path.join(os.tmpdir(), 'sw-')));
+    expect(c.servers).toEqual({});
+  });
+});
+
+describe('import from other clients', () => {
+  function setup(rel: string, doc: unknown): { home: string; file: string } {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'sw-imp-'));
+    const file = path.join(root, rel);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, JSON.stringify(doc));
+    return { home: path.join(root, 'home'), file };
+  }
+
+  it('Claude Desktop and Cursor files add their mcpServers; existing names are kept', async () => {
+    const { home, file } = setup('claude_desktop_config.json', { mcpServers: { a: { command: 'npx', args: ['-y', 'x'] } } });
+    const r = await importMcpServers(home, file);
+    expect(r).toMatchObject({ format: 'claude-desktop', added: ['a'] });
+    const cur = setup('.cursor/mcp.json', { mcpServers: { a: { url: 'https://c' }, b: { url: 'https://d' } } });
+    const r2 = await importMcpServers(home, cur.file);
+    expect(r2).toMatchObject({ format: 'cursor', added: ['b'] });
+    expect(r2.notes.join()).toContain('server "a" already exists');
+    const c = await loadMcpConfig(home, {});
+    expect(c.servers.a).toMatchObject({ transport: 'stdio', command: 'npx' });
+    expect(c.servers.b).toMatchObject({ transport: 'http', url: 'https://d' });
+  });
+
+  it('VS Code files: servers, inputs and ${env:…} become $ENV references', async () => {
+    const { home, file } = setup('proj/.vscode/mcp.json', {
+      inputs: [{ type: 'promptString', id: 'api-key', description: 'API key', password: true }],
+      servers: {
+        gh: { type: 'http', url: 'https://api.example/mcp', headers: { Authorization: 'Bearer ${input:api-key}' } },
+        local: { type: 'stdio', command: 'node', args: ['${workspaceFolder}/s.js'], env: { T: '${env:TOKEN}' } },
+      },
+    });
+    const r = await importMcpServers(home, file);
+    expect(r.format).toBe('vscode');
+    expect(r.notes.join()).toContain('$API_KEY');
+    const c = await loadMcpConfig(home, { API_KEY: 'k', TOKEN: 't' });
+    expect(c.servers.gh).toMatchObject({ transport: 'http', headers: { Authorization: 'Bearer k' } });
+    expect(c.servers.local).toMatchObject({ args: [path.join(path.dirname(path.dirname(file)), 's.js')], env: { T: 't' } });
+  });
+});
+
+describe('approval and thread tools', () => {
+  const info = { name: 'rm', inputSchema: { type: 'object' }, annotations: { destructiveHint: true } };
+  it('destructive tools need approval unless the thread allows them; read-only never', () => {
+    const tool = toMcpTool('fs', info);
+    expect(tool).toMatchObject({ type: 'mcp', name: 'rm', server: 'fs', toolName: 'rm', annotations: { destructiveHint: true } });
+    expect(needsApproval(tool, {})).toBe(true);
+    expect(needsApproval(tool, { settings: { allowDestructive: true } })).toBe(false);
+    expect(needsApproval(toMcpTool('fs', { ...info, annotations: { readOnlyHint: true } }), {})).toBe(false);
+    expect(needsApproval(toMcpTool('fs', { ...info, annotations: {} }), {})).toBe(false);
+  });
+});
