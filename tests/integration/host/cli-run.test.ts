@@ -1,0 +1,118 @@
+/**
+ * `stepwise run` end to end: the real CLI process, host core and runner. Exit codes 0 (completed
+ * or waiting for tool input), 1 (error, cancelled), 2 (bad input); --events prints envelopes
+ * as JSON lines; --dry-run leaves the file alone; Ctrl-C cancels and still prints the end.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Thread } from '../../../shared/thread/schema';
+import { scriptedThread, sumTool } from '../../support/threads';
+import { bundledRunner } from '../../support/runner-bundle';
+import { makeHome, words } from '../../support/host-harness';
+
+const cli = path.resolve(import.meta.dirname, '../../../main/cli/index.ts');
+
+interface Result {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function runCli(args: string[], home: string, onStdout?: (all: string, child: ReturnType<typeof spawn>) => void): Promise<Result> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', cli, 'run', ...args, '--home', home], {
+      env: { ...process.env, STEPWISE_RUNNER_ENTRY: bundledRunner() },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString();
+      onStdout?.(stdout, child);
+    });
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+function threadFile(home: string, thread: Thread): string {
+  const file = path.join(home, 'thread.json');
+  fs.writeFileSync(file, JSON.stringify(thread, null, 2));
+  return file;
+}
+
+const read = (file: string): Thread => JSON.parse(fs.readFileSync(file, 'utf8')) as Thread;
+
+describe('stepwise run', () => {
+  it('runs a step, prints the live tree, applies the result and exits 0', async () => {
+    const home = makeHome();
+    const file = threadFile(home, scriptedThread([{ text: 'The answer is four.' }], { tokensPerSecond: 500 }));
+    const r = await runCli([file], home);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/llm scripted .*completed/);
+    expect(r.stdout).toContain('The answer is four.');
+    const after = read(file);
+    expect(after.context.messages.at(-1)).toMatchObject({ role: 'assistant', content: [{ type: 'text', text: 'The answer is four.' }] });
+    expect(after.runRefs).toHaveLength(1);
+  }, 60_000);
+
+  it('--events prints every envelope as one JSON line; --dry-run leaves the file alone', async () => {
+    const home = makeHome();
+    const file = threadFile(home, scriptedThread([{ text: 'streamed text here' }], { tokensPerSecond: 500 }));
+    const before = fs.readFileSync(file, 'utf8');
+    const r = await runCli([file, '--events', '--dry-run'], home);
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { v: number; type: string; delta?: string });
+    expect(lines.every((l) => l.v === 1)).toBe(true);
+    expect(new Set(lines.map((l) => l.type))).toEqual(new Set(['tree_update', 'llm_delta', 'run_result']));
+    expect(lines.filter((l) => l.type === 'llm_delta').map((l) => l.delta).join('')).toBe('streamed text here');
+    expect(fs.readFileSync(file, 'utf8')).toBe(before);
+  }, 60_000);
+
+  it('exits 0 when the step stops at tool calls awaiting input, 1 when the model errors', async () => {
+    const home = makeHome();
+    const file = threadFile(home, scriptedThread([{ text: 'Let me add.', toolCalls: [{ name: 'get_sum', arguments: { a: 1, b: 2 } }] }], { tools: [sumTool], tokensPerSecond: 500 }));
+    const ok = await runCli([file], home);
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toMatch(/tool get_sum — awaiting input/);
+
+    const bad = threadFile(home, scriptedThread([{ text: 'partial', error: 'provider exploded' }], { tokensPerSecond: 500 }));
+    const err = await runCli([bad, '--dry-run'], home);
+    expect(err.code).toBe(1);
+    expect(err.stdout).toMatch(/provider exploded/);
+  }, 60_000);
+
+  it('exits 2 with a message on stderr for bad input', async () => {
+    const home = makeHome();
+    const missing = await runCli([path.join(home, 'nope.json')], home);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/nope\.json: no such file/);
+    const file = threadFile(home, scriptedThread([{ text: 'x' }]));
+    const mode = await runCli([file, '--mode', 'fast'], home);
+    expect(mode.code).toBe(2);
+    expect(mode.stderr).toMatch(/--mode must be step or react/);
+  }, 60_000);
+
+  it('Ctrl-C cancels the run, prints the terminal updates and exits 1', async () => {
+    const home = makeHome();
+    const text = words(400);
+    const file = threadFile(home, scriptedThread([{ text }], { tokensPerSecond: 40 }));
+    let sent = false;
+    const r = await runCli([file], home, (all, child) => {
+      if (!sent && /w3 /.test(all)) {
+        sent = true;
+        child.kill('SIGINT');
+      }
+    });
+    expect(sent).toBe(true);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/cancelling/);
+    expect(r.stdout).toMatch(/llm scripted .*cancelled/);
+    expect(r.stdout.trim().split('\n').at(-1)).toBe('run cancelled');
+    const ref = read(file).runRefs.at(-1)!;
+    expect(ref.status).toBe('cancelled');
+  }, 60_000);
+});
