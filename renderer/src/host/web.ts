@@ -75,14 +75,18 @@ export function createWebHost(url: string, token: string, opts: WebHostOptions =
     else if (!dropIfClosed) waiting.push(text);
   }
 
+  let everOpened = false;
   function connect(): void {
     state = 'connecting';
+    const reconnecting = everOpened;
     const ws = new WS(target);
     socket = ws;
     ws.onopen = () => {
       state = 'open';
+      everOpened = true;
       backoff = opts.backoffMs ?? 250;
-      if (lastSubscribe) send({ id: nextId++, method: 'stream.subscribe', params: lastSubscribe }, true);
+      // After a reconnect the host has forgotten this client: subscribe again (rule 5 resync).
+      if (reconnecting && lastSubscribe) send({ id: nextId++, method: 'stream.subscribe', params: lastSubscribe }, true);
       for (const t of waiting.splice(0)) ws.send(t);
     };
     ws.onmessage = (ev: MessageEvent) => {
@@ -110,6 +114,8 @@ export function createWebHost(url: string, token: string, opts: WebHostOptions =
       socket = null;
       state = 'closed';
       ack.reset();
+      waiting.length = 0; // their calls are rejected below; never send them late
+      everOpened = everOpened || lastSubscribe !== null;
       for (const [id, p] of pending) {
         pending.delete(id);
         p.reject(new HostError(`Lost the connection to the host during ${p.method}; it reconnects by itself — try again.`, 'disconnected', p.method));

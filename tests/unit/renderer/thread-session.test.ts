@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import { createStore } from 'jotai';
+import { applyPatches, enablePatches, produceWithPatches, type Patch } from 'immer';
+import { ThreadSession } from '../../../renderer/src/state/thread-store';
+import { HostError, type HostServices } from '../../../renderer/src/host/types';
+import { exampleThread } from '../../../renderer/src/sample-thread';
+import type { Thread } from '../../../shared/thread/schema';
+
+enablePatches();
+
+// An in-memory host playing ThreadStore's part (apply patches at a base version, bump it,
+// answer version_mismatch otherwise). The real ThreadStore lives in main/, which the renderer
+// may not import; this fake follows DESIGN §4 to the letter.
+function fakeHost(initial: Thread) {
+  let doc = initial;
+  let version = 1;
+  const edits: { baseVersion: number; patches: Patch[] }[] = [];
+  const host: HostServices = {
+    presentational: false,
+    async call(method: string, params: any): Promise<any> {
+      if (method === 'thread.open') return { thread: doc, version, path: 'a.json' };
+      if (method === 'thread.edit') {
+        edits.push(params);
+        if (params.baseVersion !== version) throw new HostError('stale base', 'version_mismatch', method);
+        doc = applyPatches(doc, params.patches);
+        return { version: ++version };
+      }
+      throw new Error(`unexpected ${method}`);
+    },
+    pushes: () => ({ [Symbol.asyncIterator]: async function* () {} }),
+  } as HostServices;
+  return {
+    host,
+    edits,
+    get doc() {
+      return doc;
+    },
+    get version() {
+      return version;
+    },
+    /** Someone else (another window, a run) changes the document. */
+    external(fn: (d: Thread) => void) {
+      const [next, patches] = produceWithPatches(doc, fn);
+      doc = next;
+      version++;
+      return { patches, version };
+    },
+  };
+}
+
+const settle = () => new Promise((r) => setTimeout(r, 0));
+
+describe('ThreadSession', () => {
+  it('sends edits with their base version, one at a time, and undo sends the inverse', async () => {
+    const h = fakeHost(exampleThread());
+    const s = new ThreadSession(createStore(), h.host, { thread: h.doc, version: 1, path: 'a.json' });
+    s.edit((d) => void (d.context.systemPrompt = 'A'), 'systemPrompt');
+    s.edit((d) => void (d.context.systemPrompt = 'AB'), 'systemPrompt');
+    await settle();
+    await settle();
+    expect(h.doc.context.systemPrompt).toBe('AB');
+    expect(h.edits.map((e) => e.baseVersion)).toEqual([1, 2]);
+    expect(s.history.undoCount).toBe(1); // typing merged
+    s.undo();
+    await settle();
+    expect(s.thread.context.systemPrompt).toBe(exampleThread().context.systemPrompt);
+    expect(h.doc.context.systemPrompt).toBe(exampleThread().context.systemPrompt);
+    expect(s.meta.version).toBe(h.version);
+  });
+
+  it("makes a run's thread_patch one undo step and ignores patches it already has", () => {
+    const h = fakeHost(exampleThread());
+    const s = new ThreadSession(createStore(), h.host, { thread: h.doc, version: 1, path: 'a.json' });
+    const run = h.external((d) => void d.context.messages.push({ id: 'm3', role: 'assistant', content: [{ type: 'text', text: 'The sum is 5.' }] }));
+    const tp = { v: 1 as const, type: 'thread_patch' as const, threadId: s.id, version: run.version, patches: run.patches, origin: 'run:r1' };
+    s.applyRemote(tp);
+    s.applyRemote(tp); // duplicate: ignored
+    expect(s.thread.context.messages).toHaveLength(3);
+    expect(s.history.undoCount).toBe(1);
+    expect(s.meta.version).toBe(2);
+    s.undo();
+    expect(s.thread.context.messages).toHaveLength(2);
+  });
+
+  it('reloads the thread on version_mismatch and drops the history', async () => {
+    const h = fakeHost(exampleThread());
+    const s = new ThreadSession(createStore(), h.host, { thread: h.doc, version: 1, path: 'a.json' });
+    h.external((d) => void (d.title = 'renamed elsewhere')); // another window; its patch never reached us
+    s.edit((d) => void (d.context.systemPrompt = 'mine'));
+    for (let i = 0; i < 5; i++) await settle();
+    expect(s.thread.title).toBe('renamed elsewhere');
+    expect(s.meta.version).toBe(2);
+    expect(s.history.canUndo).toBe(false);
+  });
+
+  it('refuses edits while a run of the thread runs', () => {
+    const h = fakeHost(exampleThread());
+    const s = new ThreadSession(createStore(), h.host, { thread: h.doc, version: 1, path: 'a.json', running: 'r9' });
+    expect(s.edit((d) => void (d.title = 'x'))).toBe(false);
+    s.setRunning(undefined);
+    expect(s.edit((d) => void (d.title = 'x'))).toBe(true);
+  });
+});
