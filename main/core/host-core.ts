@@ -96,14 +96,14 @@ export async function createHostCore(options: HostCoreOptions = {}): Promise<Hos
 
   const repaired = await repairJournal(home);
   const journal = new RunJournal(home, { intervalMs: options.journalIntervalMs, log: (m) => log('error', m) });
-  // eslint-disable-next-line prefer-const
-  let runs: RunController;
+  // The bridge and the supervisor report to the run controller, which needs them: tie late.
+  const late = {} as { runs: RunController };
   const bridge = new StreamBridge({
     limits: options.limits,
     bounds: options.bounds,
     log,
     onRunChanged: (run) => journal.changed(run.runId, () => run.record()),
-    onRunClosed: (run) => runs.closed(run),
+    onRunClosed: (run) => late.runs.closed(run),
   });
   const threads = new ThreadStore({
     io: options.threadIO ?? { load: (f) => loadThreadFile(f), save: saveThreadFile },
@@ -121,10 +121,10 @@ export async function createHostCore(options: HostCoreOptions = {}): Promise<Hos
     cancelGraceMs: options.cancelGraceMs,
     listener: {
       message: (runId, msg) => bridge.handle(runId, msg),
-      exit: (runId, exit) => runs.exited(runId, exit),
+      exit: (runId, exit) => late.runs.exited(runId, exit),
     },
   });
-  runs = new RunController({
+  const runs = (late.runs = new RunController({
     home,
     workspaceDir,
     threads,
@@ -133,7 +133,7 @@ export async function createHostCore(options: HostCoreOptions = {}): Promise<Hos
     journal,
     mcp: Boolean(options.mcpRelay),
     log,
-  });
+  }));
 
   const ctx = { home, workspaceDir, threads, bridge, supervisor, runs, clients, mcp: options.mcp, workspace };
 

@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import type { Patch } from 'immer';
-import type { HostMethods, McpServerInfo, McpToolInfo, WorkspaceEntry } from '../../shared/protocol/host-api';
+import type { McpServerInfo, McpToolInfo, WorkspaceEntry } from '../../shared/protocol/host-api';
 import type { RunRef, Thread } from '../../shared/thread/schema';
 import type { ThreadStore } from './store/thread-store';
 import type { StreamBridge } from './bridge/stream-bridge';

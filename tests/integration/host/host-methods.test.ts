@@ -1,0 +1,94 @@
+/**
+ * The host core's request API (shared/protocol/host-api.ts) as a transport drives it:
+ * workspace and thread requests with versioned edits, edits refused while a real run runs,
+ * provider settings written 0600 with keys masked, and a clear error when MCP is absent.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createHostCore, type HostCore } from '../../../main/core/host-core';
+import type { ProviderInfo, WorkspaceEntry } from '../../../shared/protocol/host-api';
+import type { Thread } from '../../../shared/thread/schema';
+import { scriptedThread } from '../../support/threads';
+import { bundledRunner } from '../../support/runner-bundle';
+import { makeHome, RecordingClient, waitFor, words, writeThread } from '../../support/host-harness';
+
+let core: HostCore | undefined;
+afterEach(async () => {
+  await core?.close();
+  core = undefined;
+});
+
+async function rejection(p: Promise<unknown>): Promise<{ code?: string; message: string }> {
+  try {
+    await p;
+  } catch (err) {
+    return err as { code?: string; message: string };
+  }
+  throw new Error('expected a rejection');
+}
+
+describe('host requests', () => {
+  it('creates, opens and edits threads with versions, pushing thread_patch to the other window', async () => {
+    const home = makeHome();
+    core = await createHostCore({ home, runnerEntry: bundledRunner(), log: () => {} });
+    const a = new RecordingClient();
+    const b = new RecordingClient();
+    const ca = core.connect(a.send);
+    const cb = core.connect(b.send);
+    const entry = (await ca.request('workspace.create', { title: 'First' })) as WorkspaceEntry;
+    expect((await ca.request('workspace.list', {})) as WorkspaceEntry[]).toEqual([expect.objectContaining({ path: entry.path, kind: 'thread' })]);
+    const opened = (await ca.request('thread.open', { path: entry.path })) as { thread: Thread; version: number };
+    await cb.request('thread.open', { path: entry.path });
+    const id = opened.thread.id;
+    expect(await ca.request('thread.edit', { threadId: id, baseVersion: 0, patches: [{ op: 'replace', path: ['context', 'systemPrompt'], value: 'Be brief.' }] })).toEqual({ version: 1 });
+    const patch = b.pushes.find((p) => p.type === 'thread_patch');
+    expect(patch).toMatchObject({ threadId: id, version: 1, origin: `client:${ca.id}` });
+    const stale = await rejection(cb.request('thread.edit', { threadId: id, baseVersion: 0, patches: [{ op: 'replace', path: ['title'], value: 'x' }] }));
+    expect(stale.code).toBe('version_mismatch');
+    const outside = await rejection(ca.request('thread.open', { path: '../escape.json' }));
+    expect(outside.message).toMatch(/outside|escape/i);
+  });
+
+  it('refuses edits while the thread runs and accepts them after', async () => {
+    const home = makeHome();
+    const thread = scriptedThread([{ text: words(200) }], { tokensPerSecond: 80 });
+    writeThread(home, 'run.json', thread);
+    core = await createHostCore({ home, runnerEntry: bundledRunner(), log: () => {} });
+    const c = new RecordingClient();
+    const conn = core.connect(c.send);
+    await conn.request('thread.open', { path: 'run.json' });
+    await conn.request('stream.subscribe', { threadId: thread.id });
+    const { runId } = (await conn.request('run.start', { threadId: thread.id, mode: 'step' })) as { runId: string };
+    const again = await rejection(conn.request('run.start', { threadId: thread.id, mode: 'step' }));
+    expect(again.code).toBe('thread_running');
+    const edit = { threadId: thread.id, baseVersion: 0, patches: [{ op: 'replace', path: ['title'], value: 'during' }] };
+    expect((await rejection(conn.request('thread.edit', edit))).code).toBe('thread_running');
+    await waitFor(() => c.deltas > 0, 20_000, 'streaming');
+    await conn.request('run.cancel', { runId });
+    await waitFor(() => c.ended.get(runId), 20_000, 'run end');
+    expect(c.ended.get(runId)).toBe('cancelled');
+    const version = core.threads.get(thread.id).version;
+    expect(await conn.request('thread.edit', { ...edit, baseVersion: version })).toEqual({ version: version + 1 });
+    const rec = (await conn.request('run.get', { threadId: thread.id, runId })) as { status: string };
+    expect(rec.status).toBe('cancelled');
+  });
+
+  it('saves providers 0600 with keys masked, and answers a clear error without MCP', async () => {
+    const home = makeHome();
+    core = await createHostCore({ home, runnerEntry: bundledRunner(), log: () => {} });
+    const conn = core.connect(() => {});
+    const list = (await conn.request('settings.saveProvider', { id: 'local', api: 'openai-completions', baseUrl: 'http://127.0.0.1:11434/v1', apiKey: 'sk-secret-123456789' })) as ProviderInfo[];
+    expect(list.map((p) => p.id)).toEqual(['openai', 'anthropic', 'scripted', 'replay', 'local']);
+    const local = list.find((p) => p.id === 'local')!;
+    expect(local.keyHint).toBe('sk-…6789');
+    expect(JSON.stringify(list)).not.toContain('secret');
+    const file = path.join(home, 'settings', 'providers.json');
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(fs.readFileSync(file, 'utf8')).providers[0].apiKey).toBe('sk-secret-123456789');
+    const bad = await rejection(conn.request('settings.saveProvider', { id: 'x', api: 'telepathy' }));
+    expect(bad.message).toMatch(/api: must be one of/);
+    const mcp = await rejection(conn.request('mcp.servers', {}));
+    expect(mcp.code).toBe('mcp_unavailable');
+  });
+});
