@@ -27,7 +27,7 @@ function ajvFor(schema: Record<string, unknown>): Ajv | Ajv2020 {
 function compile(schema: Record<string, unknown>): ValidateFunction | null {
   const key = JSON.stringify(schema);
   if (!cache.has(key)) {
-    let fn: ValidateFunction | null = null;
+    let fn: ValidateFunction | null;
     try {
       fn = ajvFor(schema).compile(schema);
     } catch {

@@ -102,7 +102,7 @@ export function parseMcpConfig(text: string, file: string, env: NodeJS.ProcessEn
   try {
     doc = JSON.parse(text);
   } catch (err) {
-    throw new Error(`${file}: not valid JSON: ${(err as Error).message}`);
+    throw new Error(`${file}: not valid JSON: ${(err as Error).message}`, { cause: err });
   }
   if (!doc || typeof doc !== 'object' || Array.isArray(doc)) throw new Error(`${file}: must be a JSON object with "mcpServers"`);
   const servers = (doc as { mcpServers?: unknown }).mcpServers ?? {};
@@ -130,7 +130,7 @@ export async function loadMcpConfig(home: string, env: NodeJS.ProcessEnv = proce
     text = await fs.readFile(file, 'utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { file, servers: {}, transports: {}, errors: {} };
-    throw new Error(`${file}: cannot read: ${(err as Error).message}`);
+    throw new Error(`${file}: cannot read: ${(err as Error).message}`, { cause: err });
   }
   return parseMcpConfig(text, file, env);
 }

@@ -47,13 +47,13 @@ function mapStrings<T>(v: T, f: (s: string) => string): T {
 /** Reads another client's MCP file; the format is told by its keys and its path. */
 export async function readForeignMcpFile(file: string): Promise<ImportedServers> {
   const text = await fs.readFile(file, 'utf8').catch((err: Error) => {
-    throw new Error(`${file}: cannot read: ${err.message}`);
+    throw new Error(`${file}: cannot read: ${err.message}`, { cause: err });
   });
   let doc: Record<string, unknown>;
   try {
     doc = JSON.parse(text);
   } catch (err) {
-    throw new Error(`${file}: not valid JSON: ${(err as Error).message}`);
+    throw new Error(`${file}: not valid JSON: ${(err as Error).message}`, { cause: err });
   }
   if (!doc || typeof doc !== 'object') throw new Error(`${file}: must be a JSON object`);
   const notes = new Set<string>();
@@ -90,7 +90,7 @@ export async function importMcpServers(home: string, file: string, overwrite = f
   try {
     doc = JSON.parse(await fs.readFile(target, 'utf8'));
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new Error(`${target}: cannot update: ${(err as Error).message}`);
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new Error(`${target}: cannot update: ${(err as Error).message}`, { cause: err });
   }
   const servers = { ...(doc.mcpServers ?? {}) };
   const added: string[] = [];

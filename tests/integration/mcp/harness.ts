@@ -135,7 +135,9 @@ export async function startEverythingHttp(): Promise<{ url: string; child: Child
   await new Promise<void>((resolve, reject) => {
     const t = setTimeout(() => reject(new Error('server-everything (streamableHttp) did not start')), 15_000);
     child.stderr!.on('data', (c: Buffer) => {
-      if (c.toString().includes('listening')) (clearTimeout(t), resolve());
+      if (!c.toString().includes('listening')) return;
+      clearTimeout(t);
+      resolve();
     });
     child.on('exit', () => reject(new Error('server-everything exited')));
   });
