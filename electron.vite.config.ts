@@ -18,13 +18,22 @@ export default defineConfig({
           'mcp-host': resolve('agent-runner/mcp-host/index.ts'),
           cli: resolve('main/cli/index.ts'),
         },
+        // Shared chunks sit next to the entries: code that finds its siblings through
+        // import.meta.url (process/entries.ts, web/seed.ts, electron/paths.ts) must run from out/main/.
+        output: { chunkFileNames: '[name]-[hash].js' },
       },
     },
   },
+  // A sandboxed preload cannot be an ES module: emit CommonJS as out/preload/index.cjs
+  // (main/electron/paths.ts loads it by that name). electron-vite reads `rolldownOptions`.
   preload: {
     build: {
       outDir: 'out/preload',
-      rollupOptions: { input: { index: resolve('preload/index.ts') } },
+      sourcemap: false,
+      rolldownOptions: {
+        input: { index: resolve('preload/index.ts') },
+        output: { format: 'cjs', entryFileNames: '[name].cjs', chunkFileNames: 'chunks/[name]-[hash].cjs' },
+      },
     },
   },
   renderer: {

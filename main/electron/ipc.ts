@@ -1,0 +1,247 @@
+/**
+ * The one IPC contract between a window's renderer and the host core (DESIGN §1, §7):
+ * `ipcRenderer.invoke('stepwise:invoke', method, params)` answered by `ipcMain.handle`, and
+ * host pushes sent as `webContents.send('stepwise:push', push)` on a per-window connection.
+ *
+ * Every invoke is checked before it reaches the core: the sender frame must be the app's own
+ * top-level renderer page, the method one of the fixed `HostMethods` names, the params an
+ * object. A rejection carries `[code] message` (the desktop adapter decodes it).
+ *
+ * Electron is used only through the structural types below, so this module runs under plain
+ * Node in tests (the real `ipcMain` / `WebContents` satisfy them).
+ */
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+import type { HostMethod, HostPush } from '../../shared/protocol/host-api';
+
+/** Channel of requests (renderer → main, `ipcRenderer.invoke`). */
+export const INVOKE_CHANNEL = 'stepwise:invoke';
+/** Channel of pushes (main → renderer, `webContents.send`). */
+export const PUSH_CHANNEL = 'stepwise:push';
+
+/** Every host method, once; `satisfies` makes a missing or unknown name a compile error. */
+const METHOD_TABLE = {
+  'workspace.list': true,
+  'workspace.create': true,
+  'workspace.createFolder': true,
+  'workspace.rename': true,
+  'workspace.move': true,
+  'workspace.duplicate': true,
+  'workspace.delete': true,
+  'thread.open': true,
+  'thread.close': true,
+  'thread.edit': true,
+  'run.start': true,
+  'run.cancel': true,
+  'run.list': true,
+  'run.get': true,
+  'run.delete': true,
+  'stream.subscribe': true,
+  'stream.snapshot': true,
+  'stream.ack': true,
+  'settings.providers': true,
+  'settings.saveProvider': true,
+  'mcp.servers': true,
+  'mcp.tools': true,
+  'mcp.test': true,
+} as const satisfies Record<HostMethod, true>;
+
+/** The names a renderer may invoke: exactly the keys of `HostMethods`. */
+export const HOST_METHOD_NAMES: readonly HostMethod[] = Object.freeze(Object.keys(METHOD_TABLE) as HostMethod[]);
+const METHODS = new Set<string>(HOST_METHOD_NAMES);
+
+/** An error whose message the renderer's desktop adapter decodes as `[code] message`. */
+export function codedError(code: string, message: string): Error {
+  const err = new Error(`[${code}] ${message}`);
+  (err as Error & { code?: string }).code = code;
+  return err;
+}
+
+/** Checks one invoke's arguments; throws a `bad_request` coded error naming what was wrong. */
+export function validateInvoke(method: unknown, params: unknown): { method: HostMethod; params: Record<string, unknown> } {
+  if (typeof method !== 'string') throw codedError('bad_request', `stepwise:invoke: method must be a string, got ${describe(method)}`);
+  if (!METHODS.has(method)) throw codedError('unknown_method', `stepwise:invoke: "${method.slice(0, 80)}" is not a host method`);
+  if (params === undefined) params = {};
+  if (params === null || typeof params !== 'object' || Array.isArray(params)) {
+    throw codedError('bad_request', `${method}: params must be an object, got ${describe(params)}`);
+  }
+  return { method: method as HostMethod, params: params as Record<string, unknown> };
+}
+
+function describe(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  return typeof v;
+}
+
+/**
+ * Which frame URLs are the app's own renderer: the built `index.html` as a file URL (same
+ * path, any query or hash), or in development the origin of `ELECTRON_RENDERER_URL`.
+ */
+export interface RendererOrigin {
+  /** Absolute path of out/renderer/index.html (production). */
+  indexFile: string;
+  /** The dev server URL (`ELECTRON_RENDERER_URL`), when running `electron-vite dev`. */
+  devUrl?: string;
+}
+
+/** True when `url` is a page of the app's own renderer (see RendererOrigin). */
+export function isAppRendererUrl(url: string | undefined, origin: RendererOrigin): boolean {
+  if (!url) return false;
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return false;
+  }
+  if (origin.devUrl) {
+    try {
+      const dev = new URL(origin.devUrl);
+      if ((u.protocol === 'http:' || u.protocol === 'https:') && u.origin === dev.origin) return true;
+    } catch {
+      // a malformed dev URL allows nothing
+    }
+  }
+  if (u.protocol !== 'file:' || u.host !== '') return false;
+  let file: string;
+  try {
+    file = fileURLToPath(`file://${u.pathname}`);
+  } catch {
+    return false;
+  }
+  return samePath(file, origin.indexFile);
+}
+
+function samePath(a: string, b: string): boolean {
+  const na = path.resolve(a);
+  const nb = path.resolve(b);
+  return process.platform === 'win32' || process.platform === 'darwin' ? na.toLowerCase() === nb.toLowerCase() : na === nb;
+}
+
+/** The parts of Electron's `IpcMainInvokeEvent` the handler reads. */
+export interface InvokeEventLike {
+  sender: { id: number };
+  senderFrame: { url: string; parent: unknown | null } | null;
+}
+
+/** The parts of Electron's `ipcMain` the handler uses. */
+export interface IpcMainLike {
+  handle(channel: string, listener: (event: InvokeEventLike, ...args: unknown[]) => Promise<unknown>): void;
+  removeHandler(channel: string): void;
+}
+
+/** A host connection as the IPC layer needs it (HostConnection of host-core satisfies it). */
+export interface ConnectionLike {
+  request(method: string, params: unknown): Promise<unknown>;
+  close(): void;
+}
+
+export interface HostIpcOptions {
+  ipcMain: IpcMainLike;
+  origin: RendererOrigin;
+  /** The connection of the window whose webContents has `webContentsId`; undefined when it is not one of ours. */
+  connectionFor(webContentsId: number): ConnectionLike | undefined;
+  /** Diagnostics for refused requests. */
+  log?: (line: string) => void;
+}
+
+/**
+ * Registers the `stepwise:invoke` handler. Returns a function that removes it.
+ * Refusals: `forbidden` (foreign or sub-frame sender, or not one of our windows),
+ * `unknown_method`, `bad_request`; a core error keeps its own code (default `internal`).
+ */
+export function registerHostIpc(o: HostIpcOptions): () => void {
+  const log = o.log ?? (() => {});
+  o.ipcMain.handle(INVOKE_CHANNEL, async (event, method, params) => {
+    const frame = event.senderFrame;
+    if (!frame || frame.parent || !isAppRendererUrl(frame.url, o.origin)) {
+      log(`refused ${String(method)} from ${frame?.url ?? 'a destroyed frame'}: not the app's renderer`);
+      throw codedError('forbidden', 'requests are accepted only from the Stepwise window');
+    }
+    const conn = o.connectionFor(event.sender.id);
+    if (!conn) throw codedError('forbidden', 'this window is not connected to the host');
+    const req = validateInvoke(method, params);
+    try {
+      return await conn.request(req.method, req.params);
+    } catch (err) {
+      const e = err as { message?: string; code?: string };
+      const message = String(e?.message ?? err);
+      if (/^\[[a-z_]+\] /.test(message)) throw err;
+      throw codedError(typeof e?.code === 'string' && /^[a-z_]+$/.test(e.code) ? e.code : 'internal', message);
+    }
+  });
+  return () => o.ipcMain.removeHandler(INVOKE_CHANNEL);
+}
+
+/** The parts of Electron's `WebContents` a window connection uses. */
+export interface WebContentsLike {
+  readonly id: number;
+  isDestroyed(): boolean;
+  send(channel: string, ...args: unknown[]): void;
+  on(event: 'did-start-navigation', listener: (details: { isMainFrame: boolean; isSameDocument: boolean }) => void): unknown;
+  on(event: 'render-process-gone' | 'destroyed', listener: () => void): unknown;
+}
+
+/**
+ * One host connection per window, made on the window's first request and dropped when its
+ * page goes away (navigation/reload, renderer crash, window closed), so a reloaded page starts
+ * from a fresh connection (snapshots first, then live deltas; DESIGN §6 rule 5).
+ */
+export class WindowConnections {
+  private readonly byId = new Map<number, { wc: WebContentsLike; conn?: ConnectionLike }>();
+
+  constructor(private readonly connect: (send: (push: HostPush) => void) => ConnectionLike) {}
+
+  /** Starts tracking a window's webContents. */
+  attach(wc: WebContentsLike): void {
+    if (this.byId.has(wc.id)) return;
+    this.byId.set(wc.id, { wc });
+    const id = wc.id;
+    const reset = () => this.reset(id);
+    wc.on('did-start-navigation', (d) => {
+      if (d.isMainFrame && !d.isSameDocument) reset();
+    });
+    wc.on('render-process-gone', reset);
+    wc.on('destroyed', () => {
+      reset();
+      this.byId.delete(id);
+    });
+  }
+
+  /** The connection of a tracked webContents, connecting on first use; undefined for a stranger. */
+  connectionFor(webContentsId: number): ConnectionLike | undefined {
+    const entry = this.byId.get(webContentsId);
+    if (!entry || entry.wc.isDestroyed()) return undefined;
+    if (!entry.conn) {
+      const wc = entry.wc;
+      entry.conn = this.connect((push) => {
+        if (!wc.isDestroyed()) wc.send(PUSH_CHANNEL, push);
+      });
+    }
+    return entry.conn;
+  }
+
+  /** Closes a window's connection (the next request opens a new one). */
+  reset(webContentsId: number): void {
+    const entry = this.byId.get(webContentsId);
+    if (!entry?.conn) return;
+    const conn = entry.conn;
+    entry.conn = undefined;
+    conn.close();
+  }
+
+  /** Sends a shell-level push (a notice) to every open window. */
+  broadcast(push: HostPush): void {
+    for (const { wc } of this.byId.values()) if (!wc.isDestroyed()) wc.send(PUSH_CHANNEL, push);
+  }
+
+  /** Closes every connection. */
+  closeAll(): void {
+    for (const id of [...this.byId.keys()]) this.reset(id);
+  }
+
+  /** Number of open connections (diagnostics, tests). */
+  get open(): number {
+    return [...this.byId.values()].filter((e) => e.conn).length;
+  }
+}

@@ -1,0 +1,178 @@
+/**
+ * The Electron implementation of ProcessSpawner (DESIGN §1): every agent-runner and the
+ * mcp-host start with `utilityProcess.fork(entry, [], { serviceName, stdio: 'pipe' })`. Frames
+ * `{ ch, msg }` go out with `child.postMessage` and come back on `child.on('message')`; the
+ * child reads them from `process.parentPort` (agent-runner/process-port.ts). Only the host
+ * core's supervisors hold these links: no renderer ever gets a runner's port.
+ *
+ * `utilityProcess.fork` is injected (index.ts passes Electron's), so this file has no runtime
+ * dependency on the Electron binary and its contract tests run under Node with a stand-in.
+ * Docs: https://www.electronjs.org/docs/latest/api/utility-process
+ */
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import type { ChildExit, ChildFrame, ChildLink, ProcessSpawner, SpawnOptions } from '../core/process/types';
+
+/** The surface of Electron's `UtilityProcess` this adapter uses. */
+export interface UtilityProcessLike {
+  readonly pid: number | undefined;
+  readonly stdout: NodeJS.ReadableStream | null;
+  readonly stderr: NodeJS.ReadableStream | null;
+  postMessage(message: unknown): void;
+  on(event: 'message', listener: (message: unknown) => void): unknown;
+  on(event: 'exit', listener: (code: number) => void): unknown;
+  on(event: 'spawn', listener: () => void): unknown;
+  kill(): boolean;
+}
+
+/** Options passed to `utilityProcess.fork` (a subset of Electron's ForkOptions). */
+export interface UtilityForkOptions {
+  serviceName: string;
+  stdio: 'pipe';
+  env: Record<string, string>;
+  cwd?: string;
+  execArgv?: string[];
+}
+
+/** Electron's `utilityProcess.fork`, or a stand-in with the same contract. */
+export type UtilityFork = (modulePath: string, args: string[], options: UtilityForkOptions) => UtilityProcessLike;
+
+export interface UtilityProcessSpawnerOptions {
+  /**
+   * How long to wait after the `exit` event before reporting it, so messages the child posted
+   * just before exiting (its last envelopes) are delivered first. Default 100 ms.
+   */
+  exitGraceMs?: number;
+  /** Sends a signal to a pid (default `process.kill`); used for `kill('SIGKILL')`. */
+  signalPid?: (pid: number, signal: NodeJS.Signals) => void;
+}
+
+/** The tsx loader as a file URL, for `.ts` entries (development and tests only). */
+function tsxLoader(): string {
+  try {
+    return pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+  } catch {
+    return 'tsx';
+  }
+}
+
+/** ProcessSpawner over `utilityProcess.fork`. */
+export class UtilityProcessSpawner implements ProcessSpawner {
+  constructor(
+    private readonly fork: UtilityFork,
+    private readonly options: UtilityProcessSpawnerOptions = {},
+  ) {}
+
+  spawn(entry: string, options: SpawnOptions): ChildLink {
+    const env: Record<string, string> = {};
+    for (const [k, v] of Object.entries({ ...process.env, ...options.env, STEPWISE_PROCESS_NAME: options.name })) {
+      if (v !== undefined) env[k] = v;
+    }
+    // A utility process is Node already; a leftover ELECTRON_RUN_AS_NODE must not leak into it.
+    delete env.ELECTRON_RUN_AS_NODE;
+    const child = this.fork(entry, [], {
+      serviceName: options.name,
+      stdio: 'pipe',
+      env,
+      ...(options.cwd ? { cwd: options.cwd } : {}),
+      ...(/\.[cm]?tsx?$/.test(entry) ? { execArgv: ['--import', tsxLoader()] } : {}),
+    });
+    return new UtilityChildLink(child, this.options);
+  }
+}
+
+class UtilityChildLink implements ChildLink {
+  private readonly frameListeners = new Set<(frame: ChildFrame) => void>();
+  private readonly exitListeners = new Set<(exit: ChildExit) => void>();
+  private readonly stderrListeners = new Set<(chunk: string) => void>();
+  private exit: ChildExit | undefined;
+  private exitReported = false;
+  private sentSignal: NodeJS.Signals | undefined;
+  private readonly firstPid: number | undefined;
+
+  constructor(
+    private readonly child: UtilityProcessLike,
+    private readonly options: UtilityProcessSpawnerOptions,
+  ) {
+    this.firstPid = child.pid;
+    child.on('message', (m: unknown) => {
+      if (!m || typeof m !== 'object') return;
+      const frame = m as ChildFrame;
+      if (frame.ch !== 'run' && frame.ch !== 'mcp') return;
+      for (const l of this.frameListeners) l(frame);
+    });
+    child.stdout?.resume(); // never let a full pipe block the child
+    child.stderr?.setEncoding('utf8');
+    child.stderr?.on('data', (chunk: string | Buffer) => {
+      for (const l of this.stderrListeners) l(String(chunk));
+    });
+    child.on('exit', (code: number) => {
+      // Electron reports only a code; a process we killed is reported as killed by that signal.
+      this.exit = this.sentSignal && code !== 0 ? { code: null, signal: this.sentSignal } : { code, signal: null };
+      const t = setTimeout(() => this.reportExit(), this.options.exitGraceMs ?? 100);
+      t.unref?.();
+    });
+  }
+
+  get pid(): number | undefined {
+    return this.child.pid ?? (this.exit ? undefined : this.firstPid);
+  }
+
+  private reportExit(): void {
+    if (this.exitReported || !this.exit) return;
+    this.exitReported = true;
+    for (const l of this.exitListeners) l(this.exit);
+  }
+
+  send(frame: ChildFrame): void {
+    if (this.exit) return;
+    try {
+      this.child.postMessage(frame);
+    } catch {
+      // the process is going away; its exit is reported separately
+    }
+  }
+
+  onFrame(listener: (frame: ChildFrame) => void): () => void {
+    this.frameListeners.add(listener);
+    return () => this.frameListeners.delete(listener);
+  }
+
+  onExit(listener: (exit: ChildExit) => void): () => void {
+    if (this.exitReported && this.exit) {
+      const exit = this.exit;
+      queueMicrotask(() => listener(exit));
+      return () => {};
+    }
+    this.exitListeners.add(listener);
+    return () => this.exitListeners.delete(listener);
+  }
+
+  onStderr(listener: (chunk: string) => void): () => void {
+    this.stderrListeners.add(listener);
+    return () => this.stderrListeners.delete(listener);
+  }
+
+  /**
+   * `UtilityProcess.kill()` sends SIGTERM (POSIX) or terminates (Windows); a SIGKILL request on
+   * POSIX goes to the pid directly so a hung runner cannot ignore it.
+   */
+  kill(signal: NodeJS.Signals = 'SIGTERM'): void {
+    if (this.exit) return;
+    this.sentSignal = signal;
+    const pid = this.child.pid;
+    if (signal === 'SIGKILL' && pid !== undefined && process.platform !== 'win32') {
+      try {
+        (this.options.signalPid ?? ((p, s) => process.kill(p, s)))(pid, 'SIGKILL');
+        return;
+      } catch {
+        // fall through to the process's own kill
+      }
+    }
+    try {
+      this.child.kill();
+    } catch {
+      // already gone
+    }
+  }
+}
