@@ -3,8 +3,10 @@ export type FrameScheduler = (cb: () => void) => void;
 
 /** The browser's frame scheduler, with a timer fallback (background tabs, tests without DOM). */
 export const nextFrame: FrameScheduler = (cb) => {
-  if (typeof requestAnimationFrame === 'function' && typeof document !== 'undefined' && !document.hidden) {
-    requestAnimationFrame(() => cb());
+  // Typed through globalThis so this module also compiles for the Node-side tests.
+  const g = globalThis as { requestAnimationFrame?: (f: () => void) => number; document?: { hidden?: boolean } };
+  if (typeof g.requestAnimationFrame === 'function' && g.document && !g.document.hidden) {
+    g.requestAnimationFrame(() => cb());
   } else {
     setTimeout(cb, 16);
   }
