@@ -3,7 +3,7 @@
  * runner's frames (agent-runner/process-port.ts) that posts malformed, foreign and oversized
  * messages between valid ones, then finishes a normal run whose text is "ok".
  */
-import { channelPort } from '../../agent-runner/process-port';
+import { channelPort, flushLink } from '../../agent-runner/process-port';
 import type { HostToRunner } from '../../shared/protocol/runner';
 
 const port = channelPort<HostToRunner, unknown>('run');
@@ -27,5 +27,6 @@ port.onMessage((msg) => {
   port.post({ v: 1, type: 'run_result', runId, status: 'completed', messages: [{ id: `${runId}.m`, role: 'assistant', content: [{ type: 'text', text: 'ok' }] }] });
   port.post({ v: 1, type: 'tree_update', runId, nodes: [{ ...root, status: 'completed', endedAt: end }] });
   port.post({ v: 1, type: 'done', runId });
-  setTimeout(() => process.exit(0), 50);
+  // Exit only once every frame is on the wire (the 2 MiB one takes a while under load).
+  void flushLink().then(() => process.exit(0));
 });
