@@ -6,6 +6,7 @@ export default defineConfig({
   testDir: 'tests/e2e',
   testMatch: '**/*.spec.ts',
   timeout: 90_000,
+  expect: { timeout: 15_000 },
   workers: 1,
   retries: 0,
   reporter: [['list']],

@@ -1,11 +1,33 @@
 #!/usr/bin/env node
-// The `stepwise` CLI. Runs the TypeScript sources through tsx (a dev dependency of this repo).
+// The `stepwise` CLI. Runs the built bundle (out/main/cli.js, whose runner and mcp-host are
+// its siblings) when it is newer than every source file; otherwise the TypeScript sources
+// through tsx (a dev dependency), so a stale build is never used.
 import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(root, 'main/cli/index.ts'), ...process.argv.slice(2)], {
-  stdio: 'inherit',
-});
+const bundle = path.join(root, 'out/main/cli.js');
+
+function newest(dir) {
+  let t = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    if (e.name === 'node_modules') continue;
+    const p = path.join(dir, e.name);
+    t = Math.max(t, e.isDirectory() ? newest(p) : statSync(p).mtimeMs);
+  }
+  return t;
+}
+
+function bundleIsFresh() {
+  if (process.env.STEPWISE_FROM_SOURCE || !existsSync(bundle)) return false;
+  const built = statSync(bundle).mtimeMs;
+  return ['main', 'agent-runner', 'shared'].every((d) => !existsSync(path.join(root, d)) || newest(path.join(root, d)) <= built);
+}
+
+const args = bundleIsFresh()
+  ? [bundle, ...process.argv.slice(2)]
+  : ['--import', 'tsx', path.join(root, 'main/cli/index.ts'), ...process.argv.slice(2)];
+const r = spawnSync(process.execPath, args, { stdio: 'inherit' });
 process.exit(r.status ?? (r.signal ? 130 : 1));

@@ -105,7 +105,7 @@ export async function runLlmNode(
   }
   if (signal.aborted && !result.error) result = { ...result, cancelled: true, stopReason: 'cancelled' };
   const timing = { firstTokenMs, durationMs: Math.round(performance.now() - started) };
-  emitter.send({ v: 1, type: 'llm_record', runId: tree.runId, nodeId, api: req.model.provider, request: request ?? null, events });
+  emitter.send({ v: 1, type: 'llm_record', runId: tree.runId, nodeId, api: provider.api ?? req.model.provider, request: request ?? null, events });
   tree.close(nodeId, {
     status: result.cancelled ? 'cancelled' : result.error ? 'error' : 'completed',
     output: llmOutput(result),

@@ -149,12 +149,12 @@ export class ServerSession {
       return { roots };
     });
     client.setRequestHandler(CreateMessageRequestSchema, async (req, extra) => {
-      const callId = this.currentCall();
+      const callId = await this.settledCall();
       if (!callId) throw new McpError(ErrorCode.InvalidRequest, 'Stepwise answers sampling/createMessage only while one of this server\'s tool calls runs.');
       return (await this.hooks.serverRequest(callId, 'sampling', req.params as Record<string, unknown>, extra.signal)) as never;
     });
     client.setRequestHandler(ElicitRequestSchema, async (req, extra) => {
-      const callId = this.currentCall();
+      const callId = await this.settledCall();
       if (!callId) throw new McpError(ErrorCode.InvalidRequest, 'Stepwise answers elicitation/create only while one of this server\'s tool calls runs.');
       return (await this.hooks.serverRequest(callId, 'elicitation', req.params as Record<string, unknown>, extra.signal)) as never;
     });
@@ -199,6 +199,16 @@ export class ServerSession {
   /** The call server requests are routed to: the oldest call in flight (see README note). */
   currentCall(): string | undefined {
     return this.calls.keys().next().value;
+  }
+
+  /**
+   * MCP does not link a server request (sampling, elicitation) to the tool call that caused it.
+   * With several calls in flight, wait a moment so quick calls can finish: the call that caused
+   * the request cannot finish before it is answered, so it is still in flight afterwards.
+   */
+  async settledCall(): Promise<string | undefined> {
+    if (this.calls.size > 1) await new Promise((r) => setTimeout(r, 50));
+    return this.currentCall();
   }
 
   /** Registers a call; the next `tools/call` request sent is attributed to it. */

@@ -19,6 +19,7 @@ export function createRunnerProviderFactory(home: string): (model: ModelConfig, 
         },
       };
     }
-    return createProvider(config, process.env, { home });
+    const provider = createProvider(config, process.env, { home });
+    return { api: config.api, stream: (req, sink) => provider.stream(req, sink) };
   };
 }

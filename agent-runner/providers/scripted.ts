@@ -67,6 +67,7 @@ let callCounter = 0;
 
 export function createScriptedProvider(): Provider {
   return {
+    api: 'scripted',
     async stream(req: LlmRequest, sink: StreamSink): Promise<LlmCallResult> {
       const script = req.model.script ?? [];
       const rate = req.model.params.tokensPerSecond ?? DEFAULT_TOKENS_PER_SECOND;

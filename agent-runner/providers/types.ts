@@ -57,6 +57,8 @@ export interface LlmCallResult {
 }
 
 export interface Provider {
+  /** The wire API (`openai-completions`, `anthropic-messages`, …), recorded with each call for replay. */
+  api?: string;
   stream(req: LlmRequest, sink: StreamSink): Promise<LlmCallResult>;
 }
 

@@ -7,6 +7,7 @@ import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 export interface ServeProcess {
   url: string;
@@ -19,7 +20,7 @@ export interface ServeProcess {
   runnerPids(): number[];
 }
 
-const root = path.resolve(__dirname, '../..');
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 export async function startServe(home?: string): Promise<ServeProcess> {
   const dir = home ?? mkdtempSync(path.join(os.tmpdir(), 'stepwise-e2e-'));
