@@ -128,9 +128,6 @@ export async function runPipeline(c: Omit<DriverConfig, 'timesFile'>): Promise<P
   bridge.openRun({ runId, threadId: thread.id, mode: 'step' });
 
   // Measure from the first token's arrival, so process start-up is not in the rates.
-  let first = 0;
-  let cpu0 = process.cpuUsage();
-  let client0 = 0;
   const started = new Promise<void>((resolve) => {
     const poll = setInterval(() => {
       if (deltas > 0) {
@@ -141,9 +138,9 @@ export async function runPipeline(c: Omit<DriverConfig, 'timesFile'>): Promise<P
   });
   const run = supervisor.start(spec);
   await started;
-  first = performance.now();
-  cpu0 = process.cpuUsage();
-  client0 = clientMs;
+  const first = performance.now();
+  const cpu0 = process.cpuUsage();
+  const client0 = clientMs;
   const deltas0 = deltas;
   await whenClosed;
   const seconds = (performance.now() - first) / 1000;
