@@ -154,6 +154,12 @@ export async function dispatch(ctx: HostContext, client: ClientState, method: st
       if (!ctx.supervisor.cancel(runId)) throw new HostError('not_found', `run ${runId} is not running`);
       return { ok: true };
     }
+    case 'run.input': {
+      const runId = str(p, 'runId', method);
+      const nodeId = str(p, 'nodeId', method);
+      if (!ctx.supervisor.input(runId, nodeId, p.value)) throw new HostError('not_found', `run ${runId} is not running`);
+      return { ok: true };
+    }
     case 'run.list': {
       const threadId = str(p, 'threadId', method);
       const refs = new Map<string, RunRef>();

@@ -33,6 +33,7 @@ const METHOD_TABLE = {
   'thread.edit': true,
   'run.start': true,
   'run.cancel': true,
+  'run.input': true,
   'run.list': true,
   'run.get': true,
   'run.delete': true,

@@ -80,6 +80,11 @@ export interface HostMethods {
     result: { runId: string };
   };
   'run.cancel': { params: { runId: string }; result: { ok: true } };
+  /**
+   * Answer a node waiting in `awaiting_input` inside a live run (MCP elicitation):
+   * `{ action: 'accept', content } | { action: 'decline' } | { action: 'cancel' }`.
+   */
+  'run.input': { params: { runId: string; nodeId: string; value: unknown }; result: { ok: true } };
   'run.list': { params: { threadId: string }; result: RunRef[] };
   'run.get': { params: { threadId: string; runId: string }; result: RunRecord };
   'run.delete': { params: { threadId: string; runId: string }; result: { ok: true } };
