@@ -1,0 +1,60 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { startRun } from './run';
+import type { RunnerToHost } from '../shared/protocol/runner';
+import type { ExecNode } from '../shared/protocol/nodes';
+import type { RunResult, TreeUpdate } from '../shared/protocol/envelopes';
+import type { AssistantMessage } from '../shared/thread/schema';
+import { scriptedThread, userMessage } from '../tests/support/threads';
+
+const ws = mkdtempSync(path.join(os.tmpdir(), 'stepwise-agent-'));
+afterAll(() => rmSync(ws, { recursive: true, force: true }));
+
+describe('agent tools', () => {
+  it('run another thread as a nested agent under an agent node and return its final text', async () => {
+    const sub = scriptedThread([{ when: 'capital of France', thinking: 'Easy.', text: 'Paris.' }], { messages: [], title: 'Geographer' });
+    writeFileSync(path.join(ws, 'Geographer.json'), JSON.stringify(sub));
+    const main = scriptedThread(
+      [
+        { when: 'France', toolCalls: [{ name: 'ask_geographer', arguments: { input: 'What is the capital of France?' } }] },
+        { when: '^Paris', text: 'The geographer says Paris.' },
+      ],
+      {
+        tools: [{ type: 'agent', name: 'ask_geographer', description: 'Ask the geographer agent.', threadPath: 'Geographer.json' }],
+        messages: [userMessage('Which city is the capital of France?')],
+      },
+    );
+    const out: RunnerToHost[] = [];
+    const h = startRun({ runId: 'r1', threadId: main.id, thread: main, mode: 'react', providers: [], home: ws, workspaceDir: ws }, (m) => out.push(m));
+    await h.done;
+    const nodes = new Map<string, ExecNode>();
+    for (const m of out) if (m.type === 'tree_update') for (const n of (m as TreeUpdate).nodes) nodes.set(n.id, n);
+    const all = [...nodes.values()];
+    const tool = all.find((n) => n.kind === 'tool')!;
+    const agent = all.find((n) => n.kind === 'agent')!;
+    const subLlm = all.find((n) => n.kind === 'llm' && n.parentId === agent.id)!;
+    expect(agent.parentId).toBe(tool.id);
+    expect(agent.status).toBe('completed');
+    expect(subLlm.output).toMatchObject({ text: 'Paris.', thinking: 'Easy.' });
+    expect(tool.output).toEqual({ content: [{ type: 'text', text: 'Paris.' }], isError: false });
+    const result = out.find((m) => m.type === 'run_result') as RunResult;
+    expect((result.messages.at(-1) as AssistantMessage).content).toEqual([{ type: 'text', text: 'The geographer says Paris.' }]);
+  });
+
+  it('an agent tool whose thread is missing or outside the workspace ends in a clear tool error', async () => {
+    for (const threadPath of ['Nope.json', '../outside.json']) {
+      const main = scriptedThread([{ toolCalls: [{ name: 'ask', arguments: { input: 'x' } }] }], {
+        tools: [{ type: 'agent', name: 'ask', threadPath }],
+      });
+      const out: RunnerToHost[] = [];
+      const h = startRun({ runId: 'r2', threadId: main.id, thread: main, mode: 'react', providers: [], home: ws, workspaceDir: ws }, (m) => out.push(m));
+      await h.done;
+      const nodes = out.filter((m): m is TreeUpdate => m.type === 'tree_update').flatMap((m) => m.nodes);
+      const tool = nodes.filter((n) => n.kind === 'tool').at(-1)!;
+      expect(tool.status).toBe('error');
+      expect(JSON.stringify(tool.output)).toMatch(threadPath === 'Nope.json' ? /Could not load the agent thread Nope.json/ : /outside the workspace/);
+    }
+  });
+});
