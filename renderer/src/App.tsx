@@ -13,6 +13,7 @@ import { ExecutionPanel } from './features/execution/ExecutionPanel';
 import { SettingsModal } from './features/settings/SettingsModal';
 import { ErrorNotice } from './ui/ErrorNotice';
 import { useShortcuts } from './shortcuts';
+import { PanelBoundary } from './ui/ErrorBoundary';
 
 /** Root component for a host; `initialPath` opens that thread at start (viewer). */
 export function App({ host, initialPath }: { host: HostServices; initialPath?: string }) {
@@ -70,15 +71,15 @@ function Shell() {
       <Box style={{ flex: 1, minHeight: 0 }}>
         <PanelGroup orientation="horizontal" defaultLayout={layout.defaultLayout} onLayoutChanged={layout.onLayoutChanged} style={{ height: '100%' }}>
           <Panel id="workspace" defaultSize="18%" minSize="10%" collapsible collapsedSize="0%">
-            <WorkspaceTree />
+            <PanelBoundary name="workspace"><WorkspaceTree /></PanelBoundary>
           </Panel>
           <Separator className="sw-sep" aria-label="Resize workspace panel" />
           <Panel id="playground" defaultSize="44%" minSize="25%">
-            <Playground />
+            <PanelBoundary name="playground"><Playground /></PanelBoundary>
           </Panel>
           <Separator className="sw-sep" aria-label="Resize execution panel" />
           <Panel id="execution" defaultSize="38%" minSize="15%" collapsible collapsedSize="0%">
-            <ExecutionPanel />
+            <PanelBoundary name="execution"><ExecutionPanel /></PanelBoundary>
           </Panel>
         </PanelGroup>
       </Box>

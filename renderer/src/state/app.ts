@@ -5,6 +5,7 @@
 import { atom, createStore, type PrimitiveAtom } from 'jotai';
 import type { HostPush, RunRecord, WorkspaceEntry } from '../../../shared/protocol/host-api';
 import type { RunMode, RunRef } from '../../../shared/thread/schema';
+import { isTerminal } from '../../../shared/protocol/nodes';
 import type { HostServices } from '../host/types';
 import { StreamStore } from './stream-store';
 import { ThreadSession } from './thread-store';
@@ -70,6 +71,13 @@ export class AppState {
     switch (push.type) {
       case 'thread_patch':
         session?.applyRemote(push);
+        return;
+      case 'tree_update':
+        // The run node's terminal update also ends read-only mode (if run_ended is late or lost).
+        if (session?.meta.runningRunId === push.runId && push.nodes.some((n) => n.kind === 'run' && !n.parentId && isTerminal(n.status))) {
+          session.setRunning(undefined);
+          void this.refreshRuns();
+        }
         return;
       case 'run_started':
         if (session && push.threadId === session.id) {

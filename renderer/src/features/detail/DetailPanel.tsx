@@ -36,7 +36,7 @@ function NodeDetail({ runId, nodeId }: { runId: string; nodeId: string }) {
   }, [app, runId, finished]);
   if (!view) return <Text size="sm" c="dimmed" p="xs">This node is no longer held — open its run again from Run history.</Text>;
   const n = view.node;
-  const llm = record?.records.find((r) => r.nodeId === nodeId);
+  const llm = Array.isArray(record?.records) ? record.records.find((r) => r.nodeId === nodeId) : undefined;
   const duration = n?.endedAt !== undefined ? n.endedAt - n.startedAt : n?.timing?.durationMs;
   const first = n?.timing?.firstTokenMs;
   const outTok = n?.usage?.outputTokens;

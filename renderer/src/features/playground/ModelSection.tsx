@@ -15,7 +15,7 @@ export function ModelSection({ thread, readOnly }: { thread: Thread; readOnly: b
   const session = useSession()!;
   const [providers, setProviders] = useState<ProviderInfo[]>([]);
   useEffect(() => {
-    app.host.call('settings.providers', {}).then(setProviders, () => setProviders([]));
+    app.host.call('settings.providers', {}).then((r) => setProviders(Array.isArray(r) ? r : []), () => setProviders([]));
   }, [app]);
   const ids = [...new Set([...BUILTINS, ...providers.map((p) => p.id), thread.model.provider])];
   const m = thread.model;
