@@ -16,7 +16,7 @@ import { registerHostIpc, WindowConnections, type IpcMainLike, type RendererOrig
 import { buildMenuTemplate } from './menu';
 import { devRendererUrl, preloadPath, rendererIndex } from './paths';
 import { createSecretBox, type SecretBox } from './secrets';
-import { hardenSession, hardenWebContents, secureWebPreferences, type HardenedContentsLike, type SessionLike } from './security';
+import { createSecureWindow, hardenSession, hardenWebContents, type HardenedContentsLike, type SessionLike } from './security';
 import { seedDesktopMcpConfig } from './seed';
 import { UtilityProcessSpawner, type UtilityFork } from './utility-spawner';
 import { loadWindowState, MIN_SIZE, restoreBounds, trackWindowState } from './window-state';
@@ -113,15 +113,11 @@ async function openWindow(): Promise<BrowserWindow | undefined> {
     const b = focused.getBounds();
     Object.assign(bounds, { x: b.x + 24, y: b.y + 24 });
   }
-  const win = new BrowserWindow({
-    ...bounds,
-    minWidth: MIN_SIZE.width,
-    minHeight: MIN_SIZE.height,
-    show: false,
-    title: 'Stepwise',
-    backgroundColor: '#1a1b1e',
-    webPreferences: secureWebPreferences(preloadPath()),
-  });
+  const win = createSecureWindow(
+    BrowserWindow,
+    { ...bounds, minWidth: MIN_SIZE.width, minHeight: MIN_SIZE.height, show: false, title: 'Stepwise', backgroundColor: '#1a1b1e' },
+    preloadPath(),
+  );
   if (!focused && state.maximized) win.maximize();
   if (!focused && state.fullScreen) win.setFullScreen(true);
   s.connections.attach(win.webContents);
