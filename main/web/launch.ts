@@ -41,13 +41,12 @@ export async function launchWebHost(o: LaunchOptions = {}): Promise<Launched> {
     if (ex) await workspace.seedExamples(ex);
   }
   const spawner = new NodeSpawner();
-  let core: HostCore | undefined;
   const mcp = new McpService({ home, spawner, entry: mcpHostEntry() });
-  core = await createHostCore({ home, spawner, mcp, mcpRelay: mcp, workspace });
+  const core: HostCore = await createHostCore({ home, spawner, mcp, mcpRelay: mcp, workspace });
   const web = await startWebHost({
     core: {
       connect: (send) => {
-        const c = core!.connect(send);
+        const c = core.connect(send);
         return { handle: (m, p) => c.request(m, p), close: () => c.close() };
       },
     },
@@ -64,7 +63,7 @@ export async function launchWebHost(o: LaunchOptions = {}): Promise<Launched> {
     mcp,
     close: async () => {
       await web.close();
-      await core!.close();
+      await core.close();
       await mcp.close?.();
     },
   };
