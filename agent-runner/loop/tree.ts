@@ -3,7 +3,8 @@
  * nodes through the emitter, and keeps each open node's partial output so a cancel or an error
  * closes it with what streamed so far.
  */
-import { isTerminal, type ExecNode, type NodeKind, type NodeStatus, type NodeError, type Usage, type Timing } from '../../shared/protocol/nodes';
+import type { ExecNode, NodeKind, NodeStatus, NodeError, Usage, Timing } from '../../shared/protocol/nodes';
+import { isTerminal } from '../../shared/protocol/status';
 import type { RunEmitter } from '../emit/emitter';
 
 export interface OpenNodeOptions {

@@ -15,9 +15,7 @@ export const NodeStatusSchema = Type.Union([
 ]);
 export type NodeStatus = Static<typeof NodeStatusSchema>;
 
-export const TERMINAL_STATUSES: ReadonlySet<NodeStatus> = new Set(['completed', 'error', 'cancelled', 'interrupted']);
-/** True for completed, error, cancelled and interrupted. `awaiting_input` is not terminal. */
-export const isTerminal = (s: NodeStatus): boolean => TERMINAL_STATUSES.has(s);
+export { TERMINAL_STATUSES, isTerminal } from './status';
 
 export const NodeKindSchema = Type.Union([
   Type.Literal('run'),

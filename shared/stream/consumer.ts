@@ -4,7 +4,8 @@
  * Used by every consumer of envelopes: the renderer store, the CLI and the bridge replica.
  * It is mutable on purpose: one delta costs one string append, never a copy of the node.
  */
-import { isTerminal, type ExecNode, type NodeStatus } from '../protocol/nodes';
+import type { ExecNode } from '../protocol/nodes';
+import { isTerminal, type NodeStatus } from '../protocol/status';
 import type { StreamEnvelope } from '../protocol/envelopes';
 
 /** What a consumer shows for one node. */

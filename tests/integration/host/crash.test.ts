@@ -106,6 +106,6 @@ describe('runner crash', () => {
     expect(c.gapRequests).toBe(0);
     expect(c.duplicates).toBe(0);
     // Every runner process exits after its run (shortly after `done`, so wait for it).
-    await waitFor(() => core.supervisor.list().length === 0, 15_000, 'all runner processes exited');
+    await waitFor(() => core!.supervisor.list().length === 0, 15_000, 'all runner processes exited');
   }, 90_000);
 });
