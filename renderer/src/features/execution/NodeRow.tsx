@@ -10,6 +10,7 @@ import { useApp } from '../../state/context';
 import type { NodeView } from '../../state/stream-store';
 import { StatusBadge, statusWord, statusColor } from '../../ui/status';
 import { foldedThinking, formatMs, truncate } from '../../ui/format';
+import { ElicitationForm, type ElicitationRequest } from './ElicitationForm';
 
 export interface RowProps {
   nodeId: string;
@@ -110,6 +111,9 @@ export const NodeRow = memo(function NodeRow(p: RowProps) {
         )}
         {out && <Text size="xs" ff="monospace" style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }} c={(node?.output as { isError?: boolean })?.isError ? 'red' : undefined}>→ {truncate(out, 400)}</Text>}
         {node?.error && <Text size="xs" c="red">{node.error.message}</Text>}
+        {status === 'awaiting_input' && (node?.attrs?.inputRequest as ElicitationRequest | undefined)?.kind === 'elicitation' && (
+          <ElicitationForm runId={p.runId} nodeId={p.nodeId} request={node!.attrs!.inputRequest as ElicitationRequest} />
+        )}
       </Box>
     </Box>
   );
