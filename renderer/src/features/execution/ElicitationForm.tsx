@@ -33,7 +33,7 @@ export function ElicitationForm({ runId, nodeId, request }: { runId: string; nod
   const [text, setText] = useState(initial);
   const [sent, setSent] = useState(false);
   let parsed: unknown;
-  let error: string | null = null;
+  let error: string | null;
   try {
     parsed = JSON.parse(text);
     error = checkAgainstSchema(request.schema as Record<string, unknown> | undefined, parsed);
