@@ -80,7 +80,7 @@ export function createSecretBox(safeStorage: SafeStorageLike | undefined, onWarn
       try {
         return safeStorage.decryptString(data);
       } catch (err) {
-        throw new Error(`decrypt: the OS keyring could not decrypt this secret (${(err as Error).message}); enter the key again`);
+        throw new Error(`decrypt: the OS keyring could not decrypt this secret (${(err as Error).message}); enter the key again`, { cause: err });
       }
     },
     isPlain: (blob) => typeof blob === 'string' && blob.startsWith(PLAIN),

@@ -42,7 +42,7 @@ class FakeIpcMain {
     try {
       return structuredClone(await h(event, ...args));
     } catch (err) {
-      throw new Error(`Error invoking remote method '${channel}': ${String(err)}`);
+      throw new Error(`Error invoking remote method '${channel}': ${String(err)}`, { cause: err });
     }
   }
 }
