@@ -9,6 +9,7 @@
 import { atom, type PrimitiveAtom } from 'jotai';
 import { atomFamily, type AtomFamily } from 'jotai-family';
 import { parse as parsePartialJson } from 'partial-json';
+import { isTerminal } from '../../../shared/protocol/status';
 import { StreamConsumer, type LiveNode } from '../../../shared/stream/consumer';
 import type { ExecNode, NodeKind, NodeStatus } from '../../../shared/protocol/nodes';
 import type { HostPush, RunRecord } from '../../../shared/protocol/host-api';
@@ -60,6 +61,8 @@ export interface StreamStoreOptions {
   /** Ask the host for a node snapshot (`stream.snapshot`). A rejection ends syncing. */
   requestSnapshot(runId: string, nodeId: string): Promise<unknown> | void;
   schedule?: FrameScheduler;
+  /** Stream time in ms (default `performance.now`); benchmarks that simulate time pass theirs. */
+  clock?: () => number;
 }
 
 function parseArgs(raw: string): unknown {
@@ -86,15 +89,18 @@ export class StreamStore {
   private readonly dirtyTrees = new Set<string>();
   private readonly trees = new Map<string, RunTree>();
   private readonly nodeRun = new Map<string, string>();
-  private readonly parsed = new Map<string, { raw: Record<number, string>; args: Record<number, unknown> }>();
+  private readonly parsed = new Map<string, { raw: Record<number, string>; args: Record<number, unknown>; at: Record<number, number>; cost: Record<number, number> }>();
   private scheduled = false;
   /** Frames flushed so far (tests). */
   flushes = 0;
+
+  private readonly clock: () => number;
 
   constructor(
     private readonly store: AtomStore,
     private readonly opts: StreamStoreOptions,
   ) {
+    this.clock = opts.clock ?? (() => performance.now());
     this.consumer = new StreamConsumer({
       changed: (nodeId) => this.markDirty(nodeId),
       requestSnapshot: (nodeId, runId) => {
@@ -227,15 +233,24 @@ export class StreamStore {
   private view(live: LiveNode): NodeView {
     let cache = this.parsed.get(live.nodeId);
     if (!cache) {
-      cache = { raw: {}, args: {} };
+      cache = { raw: {}, args: {}, at: {}, cost: {} };
       this.parsed.set(live.nodeId, cache);
     }
     const args: Record<number, unknown> = {};
+    const final = isTerminal(live.status);
+    const now = this.clock();
     for (const [k, raw] of Object.entries(live.toolArgs)) {
       const i = Number(k);
-      if (cache.raw[i] !== raw) {
+      // At most once per frame, and for large arguments at most ~5 % of the main thread: a
+      // parse that cost c ms waits 20·c ms of stream time before the next one (a 200 KB
+      // argument then updates a few times a second). The final text is always parsed.
+      const due = final || cache.at[i] === undefined || now - cache.at[i] >= 20 * (cache.cost[i] ?? 0);
+      if (cache.raw[i] !== raw && due) {
         cache.raw[i] = raw;
+        const t0 = performance.now();
         cache.args[i] = parseArgs(raw);
+        cache.cost[i] = performance.now() - t0;
+        cache.at[i] = now;
       }
       args[i] = cache.args[i];
     }
