@@ -99,7 +99,7 @@ export class ThreadSession {
   /** Undo the last step (applies its inverse patches and sends them as an ordinary edit). */
   undo(): boolean {
     if (this.readOnly) return false;
-    const step = this.history.undo();
+    const step = this.history.undo(this.thread);
     if (!step) return false;
     this.store.set(this.threadAtom, applyPatches(this.thread, step.inverse));
     this.send(step.inverse);
@@ -110,7 +110,7 @@ export class ThreadSession {
   /** Redo the last undone step. */
   redo(): boolean {
     if (this.readOnly) return false;
-    const step = this.history.redo();
+    const step = this.history.redo(this.thread);
     if (!step) return false;
     this.store.set(this.threadAtom, applyPatches(this.thread, step.forward));
     this.send(step.forward);

@@ -7,11 +7,27 @@
  * never rewinds run history.
  */
 import type { Patch } from 'immer';
+import { compact, expand, invertText, sameReplaceTargets, type StoredPatch, type TextPatch } from './text-patch';
 
-/** One undoable step. */
+const NONE: StoredPatch[] = [];
+const NO_IMAGES: string[] = [];
+
+/** One undoable step, as `undo()` / `redo()` return it: ordinary Immer patches. */
 export interface UndoStep {
   forward: Patch[];
   inverse: Patch[];
+  key?: string;
+  origin: 'edit' | 'run';
+}
+
+/** A step as the history keeps it: sealed steps hold text edits as splices. */
+interface StoredStep {
+  forward: StoredPatch[];
+  inverse: StoredPatch[];
+  /** Compacted (no longer the top step that typing merges into). */
+  sealed?: boolean;
+  /** Every patch is a text splice: `inverse` is derived from `forward` and not stored. */
+  textOnly?: boolean;
   /** Field key for merging (e.g. `messages/<id>/content/0/text`); none = never merges. */
   key?: string;
   /** ms timestamp of the last edit merged into this step. */
@@ -53,16 +69,16 @@ export function collectImages(value: unknown, out: Set<string> = new Set(), dept
   return out;
 }
 
-function patchImages(patches: Patch[]): Set<string> {
+function patchImages(patches: StoredPatch[]): Set<string> {
   const s = new Set<string>();
-  for (const p of patches) if ('value' in p) collectImages(p.value, s);
+  for (const p of patches) if (p.op !== 'text' && 'value' in p) collectImages(p.value, s);
   return s;
 }
 
 /** Undo/redo stacks with merging and caps. */
 export class UndoHistory {
-  private undoStack: UndoStep[] = [];
-  private redoStack: UndoStep[] = [];
+  private undoStack: StoredStep[] = [];
+  private redoStack: StoredStep[] = [];
   private readonly maxSteps: number;
   private readonly maxImageBytes: number;
   private readonly mergeMs: number;
@@ -99,12 +115,18 @@ export class UndoHistory {
     const origin = opts.origin ?? 'edit';
     const top = this.undoStack[this.undoStack.length - 1];
     this.redoStack = [];
-    if (top && origin === 'edit' && top.origin === 'edit' && opts.key && top.key === opts.key && now - top.at <= this.mergeMs) {
-      top.forward = top.forward.concat(forward);
-      top.inverse = inverse.concat(top.inverse);
+    if (top && !top.sealed && origin === 'edit' && top.origin === 'edit' && opts.key && top.key === opts.key && now - top.at <= this.mergeMs) {
+      // Typing: the merged step goes from the first edit's old value to the latest new one.
+      if (sameReplaceTargets(top.forward, forward)) {
+        top.forward = forward;
+      } else {
+        top.forward = top.forward.concat(forward);
+        top.inverse = [...inverse, ...top.inverse];
+      }
       top.at = now;
       top.images = [...new Set([...top.images, ...patchImages(forward), ...patchImages(inverse)])];
     } else {
+      if (top) this.seal(top);
       this.undoStack.push({
         forward,
         inverse,
@@ -117,21 +139,40 @@ export class UndoHistory {
     this.enforce(opts.current);
   }
 
-  /** Take the top step for undoing: apply its `inverse`. Moves it to the redo stack. */
-  undo(): UndoStep | undefined {
-    const step = this.undoStack.pop();
-    if (step) this.redoStack.push(step);
-    return step;
+  private seal(step: StoredStep): void {
+    if (step.sealed) return;
+    const c = compact(step.forward, step.inverse);
+    step.forward = c.forward;
+    step.inverse = c.inverse;
+    step.sealed = true;
+    if (step.forward.every((p) => p.op === 'text') && step.inverse.length === step.forward.length && step.inverse.every((p) => p.op === 'text')) {
+      step.textOnly = true;
+      step.inverse = NONE;
+    }
+    if (step.images.length === 0) step.images = NO_IMAGES;
+    step.key = undefined;
   }
 
-  /** Take the next step for redoing: apply its `forward`. Moves it back to the undo stack. */
-  redo(): UndoStep | undefined {
+  /**
+   * Take the top step for undoing: apply its `inverse` to `current` (the document now; text
+   * edits are expanded against it). Moves the step to the redo stack.
+   */
+  undo(current: unknown): UndoStep | undefined {
+    const step = this.undoStack.pop();
+    if (!step) return undefined;
+    this.seal(step);
+    this.redoStack.push(step);
+    const inverse = step.textOnly ? (step.forward as TextPatch[]).map(invertText).reverse() : step.inverse;
+    return { forward: [], inverse: expand(inverse, current), key: step.key, origin: step.origin };
+  }
+
+  /** Take the next step for redoing: apply its `forward` to `current`. Moves it back to the undo stack. */
+  redo(current: unknown): UndoStep | undefined {
     const step = this.redoStack.pop();
-    if (step) {
-      step.at = -Infinity; // a redone step never merges with the next edit
-      this.undoStack.push(step);
-    }
-    return step;
+    if (!step) return undefined;
+    step.at = -Infinity; // a redone step never merges with the next edit
+    this.undoStack.push(step);
+    return { forward: expand(step.forward, current), inverse: [], key: step.key, origin: step.origin };
   }
 
   /** Drop everything (after a reload). */

@@ -28,11 +28,11 @@ function harness(opts: ConstructorParameters<typeof UndoHistory>[0] = {}) {
       h.record(fwd, inv, { key, current: doc });
     },
     undo() {
-      const s = h.undo();
+      const s = h.undo(doc);
       if (s) doc = applyPatches(doc, s.inverse);
     },
     redo() {
-      const s = h.redo();
+      const s = h.redo(doc);
       if (s) doc = applyPatches(doc, s.forward);
     },
   };
