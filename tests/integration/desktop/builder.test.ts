@@ -84,8 +84,10 @@ describe('electron-builder --dir', () => {
     const pkg = JSON.parse(extractFile(asar, 'package.json').toString('utf8'));
     expect(pkg).toMatchObject({ main: 'out/main/index.js', type: 'module' });
     const modules = new Set(files.filter((f) => f.startsWith('/node_modules/')).map((f) => f.split('/').slice(2, f.split('/')[2].startsWith('@') ? 4 : 3).join('/')));
-    for (const dep of ['openai', '@anthropic-ai/sdk', '@modelcontextprotocol/sdk', 'ws', 'write-file-atomic']) expect(modules).toContain(dep);
-    for (const dev of ['vitest', 'playwright', 'playwright-core', '@playwright/test', 'electron', 'electron-builder', 'electron-vite', 'vite', 'typescript', 'eslint', 'tsx', 'esbuild', '@doyensec/electronegativity', '@modelcontextprotocol/server-everything']) {
+    // server-everything ships: the first-start example thread's MCP server.
+    for (const dep of ['openai', '@anthropic-ai/sdk', '@modelcontextprotocol/sdk', 'ws', 'write-file-atomic', '@modelcontextprotocol/server-everything']) expect(modules).toContain(dep);
+    // Renderer libraries are bundled into out/renderer, so they are dev dependencies and not packed.
+    for (const dev of ['vitest', 'playwright', 'playwright-core', '@playwright/test', 'electron', 'electron-builder', 'electron-vite', 'vite', 'typescript', 'eslint', 'tsx', 'esbuild', '@doyensec/electronegativity', 'react', 'react-dom', '@mantine/core', 'jotai', 'codemirror']) {
       expect(modules, `${dev} is a dev dependency`).not.toContain(dev);
     }
     const leaks = files.filter((f) => /\.(map|ts|tsx|mts|cts)$/.test(f) || /\.(test|spec)\.[cm]?js$/.test(f));
