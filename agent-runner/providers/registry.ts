@@ -17,9 +17,13 @@ import { createAnthropicProvider } from './anthropic';
 import { createScriptedProvider } from './scripted';
 import { createReplayProvider } from './replay';
 
-/** Providers that exist without any settings. User entries with the same id take precedence. */
+/**
+ * Providers that exist without any settings (the same list as the host's
+ * main/core/settings/providers.ts). OpenAI goes through the Responses API, its current one;
+ * OpenAI-compatible servers are configured with `openai-completions`. User entries win.
+ */
 export const BUILTIN_PROVIDERS: ProviderConfig[] = [
-  { id: 'openai', api: 'openai-completions', apiKey: '$OPENAI_API_KEY' },
+  { id: 'openai', api: 'openai-responses', apiKey: '$OPENAI_API_KEY' },
   { id: 'anthropic', api: 'anthropic-messages', apiKey: '$ANTHROPIC_API_KEY' },
   { id: 'scripted', api: 'scripted' },
   { id: 'replay', api: 'replay' },

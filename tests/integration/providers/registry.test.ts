@@ -12,7 +12,7 @@ afterAll(() => server.close());
 
 describe('provider registry', () => {
   it('has openai (chat completions), anthropic, scripted and replay built in; user entries win', () => {
-    expect(BUILTIN_PROVIDERS.map((p) => `${p.id}:${p.api}`)).toEqual(['openai:openai-completions', 'anthropic:anthropic-messages', 'scripted:scripted', 'replay:replay']);
+    expect(BUILTIN_PROVIDERS.map((p) => `${p.id}:${p.api}`)).toEqual(['openai:openai-responses', 'anthropic:anthropic-messages', 'scripted:scripted', 'replay:replay']);
     const mine = { id: 'openai', api: 'openai-responses' as const, apiKey: 'sk-x' };
     expect(resolveProviderConfig('openai', [mine])).toBe(mine);
     expect(resolveProviderConfig('anthropic', [mine])?.api).toBe('anthropic-messages');
