@@ -17,6 +17,7 @@ import { RunJournal, repairJournal } from './journal/journal';
 import { ThreadStore, type ThreadIO } from './store/thread-store';
 import { loadThreadFile, saveThreadFile } from './threads/thread-file';
 import { RunController } from './runs';
+import type { KeyCodec } from './settings/providers';
 import { WorkspaceStore } from './workspace/workspace-store';
 import { dispatch, type McpService, type WorkspaceService } from './host-methods';
 
@@ -35,6 +36,8 @@ export interface HostCoreOptions {
   mcpRelay?: McpRelay;
   /** Workspace tree operations for `workspace.*` (default: a WorkspaceStore on `$home/workspace`). */
   workspace?: WorkspaceService;
+  /** Encrypts literal API keys in providers.json (the desktop shell passes safeStorage). */
+  keys?: KeyCodec;
   /** Thread file I/O (default: threads/thread-file.ts). */
   threadIO?: ThreadIO;
   limits?: Partial<FrameLimits>;
@@ -132,10 +135,11 @@ export async function createHostCore(options: HostCoreOptions = {}): Promise<Hos
     supervisor: () => supervisor,
     journal,
     mcp: Boolean(options.mcpRelay),
+    keys: options.keys,
     log,
   }));
 
-  const ctx = { home, workspaceDir, threads, bridge, supervisor, runs, clients, mcp: options.mcp, workspace };
+  const ctx = { home, workspaceDir, threads, bridge, supervisor, runs, clients, mcp: options.mcp, workspace, keys: options.keys };
 
   const core: HostCore = {
     home,

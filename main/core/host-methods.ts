@@ -11,7 +11,7 @@ import type { StreamBridge } from './bridge/stream-bridge';
 import type { RunSupervisor } from './supervisor/run-supervisor';
 import { runRefOf, type RunController } from './runs';
 import { deleteRun, listRuns, readRun } from './journal/journal';
-import { listProviders, saveProvider } from './settings/providers';
+import { listProviders, saveProvider, type KeyCodec } from './settings/providers';
 import { HostError } from './errors';
 import type { ClientState } from './host-core';
 
@@ -49,6 +49,8 @@ export interface HostContext {
   clients: Map<number, ClientState>;
   mcp?: McpService;
   workspace: WorkspaceService;
+  /** Encrypts literal API keys in providers.json (desktop: safeStorage). */
+  keys?: KeyCodec;
 }
 
 type Params = Record<string, unknown>;
@@ -198,14 +200,14 @@ export async function dispatch(ctx: HostContext, client: ClientState, method: st
       client.stream.ack(p.count);
       return { ok: true };
     case 'settings.providers':
-      return listProviders(ctx.home);
+      return listProviders(ctx.home, process.env, ctx.keys);
     case 'settings.saveProvider':
       return saveProvider(ctx.home, {
         id: str(p, 'id', method),
         api: str(p, 'api', method),
         baseUrl: str(p, 'baseUrl', method, true),
         apiKey: str(p, 'apiKey', method, true),
-      });
+      }, ctx.keys);
     case 'mcp.servers':
       return needMcp(ctx).servers();
     case 'mcp.tools':

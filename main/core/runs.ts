@@ -11,7 +11,7 @@ import type { LiveRun } from './bridge/live-run';
 import type { RunSupervisor, RunExit } from './supervisor/run-supervisor';
 import type { ThreadStore } from './store/thread-store';
 import type { RunJournal } from './journal/journal';
-import { effectiveProviders } from './settings/providers';
+import { effectiveProviders, type KeyCodec } from './settings/providers';
 import { HostError } from './errors';
 
 export interface StartRunParams {
@@ -63,6 +63,8 @@ export interface RunControllerDeps {
   supervisor: () => RunSupervisor;
   journal: RunJournal;
   mcp: boolean;
+  /** Opens API keys encrypted in providers.json. */
+  keys?: KeyCodec;
   log: (level: 'info' | 'warn' | 'error', message: string) => void;
 }
 
@@ -79,7 +81,7 @@ export class RunController {
     const { thread } = threads.get(p.threadId);
     if (!['step', 'react', 'tool'].includes(p.mode)) throw new HostError('bad_request', `mode must be step, react or tool, not ${JSON.stringify(p.mode)}`);
     if (bridge.liveRuns(p.threadId).length) throw new HostError('thread_running', `thread ${p.threadId} already has a run running`);
-    const providers = await effectiveProviders(this.deps.home);
+    const providers = await effectiveProviders(this.deps.home, this.deps.keys);
     if (bridge.liveRuns(p.threadId).length) throw new HostError('thread_running', `thread ${p.threadId} already has a run running`);
     const runId = randomUUID();
     const spec: RunSpec = {

@@ -71,17 +71,19 @@ async function start(): Promise<void> {
 
   const spawner = new UtilityProcessSpawner(utilityProcess.fork as unknown as UtilityFork);
   const mcp = new McpService({ home, spawner, entry: mcpHostEntry() });
-  const core = await createHostCore({ home, spawner, runnerEntry: runnerEntry(), mcp, mcpRelay: mcp, workspace });
-  const connections = new WindowConnections((send: (push: HostPush) => void) => core.connect(send));
+  // Declared before the core so provider keys are encrypted from the first save on.
+  let connections: WindowConnections | undefined;
+  const secrets = createSecretBox(safeStorage, (message) => {
+    log(message);
+    connections?.broadcast({ type: 'notice', level: 'warn', message });
+  });
+  const core = await createHostCore({ home, spawner, runnerEntry: runnerEntry(), mcp, mcpRelay: mcp, workspace, keys: secrets });
+  connections = new WindowConnections((send: (push: HostPush) => void) => core.connect(send));
   registerHostIpc({
     ipcMain: ipcMain as unknown as IpcMainLike,
     origin,
-    connectionFor: (id) => connections.connectionFor(id),
+    connectionFor: (id) => connections!.connectionFor(id),
     log,
-  });
-  const secrets = createSecretBox(safeStorage, (message) => {
-    log(message);
-    connections.broadcast({ type: 'notice', level: 'warn', message });
   });
   shellState = { home, core, mcp, connections, origin, secrets };
 

@@ -10,6 +10,27 @@ import type { ProviderConfig } from '../../../shared/protocol/runner';
 import type { ProviderInfo } from '../../../shared/protocol/host-api';
 import { HostError } from '../errors';
 
+/**
+ * How literal API keys are kept in providers.json: the desktop shell passes the OS keychain
+ * (Electron safeStorage); without one, keys are stored as they are (mode 0600) and
+ * `plaintextWarning` says so in Settings. `$ENV` references are never encoded.
+ */
+export interface KeyCodec {
+  encrypt(text: string): string;
+  /** Throws naming the problem for a value it cannot open. */
+  decrypt(stored: string): string;
+}
+
+function decodeKey(p: ProviderConfig, codec: KeyCodec | undefined): ProviderConfig {
+  if (!codec || !p.apiKey || p.apiKey.startsWith('$')) return p;
+  if (!/^(safe|plain):v1:/.test(p.apiKey)) return p; // written before a codec was in use
+  try {
+    return { ...p, apiKey: codec.decrypt(p.apiKey) };
+  } catch (err) {
+    throw new HostError('bad_settings', `The stored API key of provider "${p.id}" cannot be read (${(err as Error).message}). Enter it again in Settings → Providers.`);
+  }
+}
+
 /** APIs a provider entry may name. */
 export const PROVIDER_APIS: readonly ProviderConfig['api'][] = [
   'openai-completions',
@@ -75,8 +96,8 @@ export async function loadProviderConfigs(home: string): Promise<ProviderConfig[
 }
 
 /** Built-ins overridden and extended by providers.json (by id); what a RunSpec carries. */
-export async function effectiveProviders(home: string): Promise<ProviderConfig[]> {
-  const configured = await loadProviderConfigs(home);
+export async function effectiveProviders(home: string, codec?: KeyCodec): Promise<ProviderConfig[]> {
+  const configured = (await loadProviderConfigs(home)).map((p) => decodeKey(p, codec));
   const byId = new Map<string, ProviderConfig>();
   for (const p of BUILTIN_PROVIDER_CONFIGS) byId.set(p.id, { ...p });
   for (const p of configured) byId.set(p.id, { ...byId.get(p.id), ...p });
@@ -92,9 +113,9 @@ export function maskKey(apiKey: string | undefined): string | undefined {
 }
 
 /** What `settings.providers` answers: every effective provider, keys masked. */
-export async function listProviders(home: string, env: NodeJS.ProcessEnv = process.env): Promise<ProviderInfo[]> {
+export async function listProviders(home: string, env: NodeJS.ProcessEnv = process.env, codec?: KeyCodec): Promise<ProviderInfo[]> {
   const configured = new Set((await loadProviderConfigs(home)).map((p) => p.id));
-  return (await effectiveProviders(home)).map((p) => {
+  return (await effectiveProviders(home, codec)).map((p) => {
     const info: ProviderInfo = { id: p.id, api: p.api };
     if (p.baseUrl) info.baseUrl = p.baseUrl;
     const hint = maskKey(p.apiKey);
@@ -111,6 +132,7 @@ export async function listProviders(home: string, env: NodeJS.ProcessEnv = proce
 export async function saveProvider(
   home: string,
   entry: { id: string; api: string; baseUrl?: string; apiKey?: string },
+  codec?: KeyCodec,
 ): Promise<ProviderInfo[]> {
   const next = checkEntry(entry, 'settings.saveProvider');
   const list = await loadProviderConfigs(home);
@@ -121,7 +143,7 @@ export async function saveProvider(
     else delete merged.baseUrl;
   }
   if (entry.apiKey !== undefined) {
-    if (entry.apiKey) merged.apiKey = entry.apiKey;
+    if (entry.apiKey) merged.apiKey = codec && !entry.apiKey.startsWith('$') ? codec.encrypt(entry.apiKey) : entry.apiKey;
     else delete merged.apiKey;
   }
   if (i >= 0) list[i] = merged;
@@ -129,5 +151,5 @@ export async function saveProvider(
   const file = providersFile(home);
   await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
   await writeFileAtomic(file, JSON.stringify({ providers: list }, null, 2) + '\n', { mode: 0o600 });
-  return listProviders(home);
+  return listProviders(home, process.env, codec);
 }

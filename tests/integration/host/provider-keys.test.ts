@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { effectiveProviders, listProviders, saveProvider, type KeyCodec } from '../../../main/core/settings/providers';
+
+// A reversible stand-in for Electron's safeStorage (the real one needs the Electron binary).
+const codec: KeyCodec = {
+  encrypt: (t) => 'safe:v1:' + Buffer.from(t).reverse().toString('base64'),
+  decrypt: (s) => {
+    if (!s.startsWith('safe:v1:')) throw new Error('not sealed here');
+    return Buffer.from(s.slice(8), 'base64').reverse().toString();
+  },
+};
+
+describe('provider keys at rest', () => {
+  it('a literal key is stored encrypted (0600), listed masked, and handed to runs in clear', async () => {
+    const home = mkdtempSync(path.join(os.tmpdir(), 'stepwise-keys-'));
+    const listed = await saveProvider(home, { id: 'openai', api: 'openai-responses', apiKey: 'sk-test-1234567890abcd' }, codec);
+    const file = path.join(home, 'settings', 'providers.json');
+    const text = readFileSync(file, 'utf8');
+    expect(text).not.toContain('sk-test-1234567890abcd');
+    expect(text).toContain('safe:v1:');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(listed.find((p) => p.id === 'openai')!.keyHint).toBe('sk-…abcd');
+    expect((await effectiveProviders(home, codec)).find((p) => p.id === 'openai')!.apiKey).toBe('sk-test-1234567890abcd');
+  });
+
+  it('$ENV references are kept as they are; an unreadable stored key is a clear settings error', async () => {
+    const home = mkdtempSync(path.join(os.tmpdir(), 'stepwise-keys-'));
+    await saveProvider(home, { id: 'anthropic', api: 'anthropic-messages', apiKey: '$MY_KEY' }, codec);
+    expect(readFileSync(path.join(home, 'settings', 'providers.json'), 'utf8')).toContain('"$MY_KEY"');
+    await saveProvider(home, { id: 'openai', api: 'openai-responses', apiKey: 'sk-abcdefghijkl' }, codec);
+    const broken: KeyCodec = { encrypt: codec.encrypt, decrypt: () => { throw new Error('keychain locked'); } };
+    await expect(listProviders(home, {}, broken)).rejects.toThrow(/provider "openai" cannot be read \(keychain locked\)/);
+  });
+});
