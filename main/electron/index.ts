@@ -72,17 +72,17 @@ async function start(): Promise<void> {
   const spawner = new UtilityProcessSpawner(utilityProcess.fork as unknown as UtilityFork);
   const mcp = new McpService({ home, spawner, entry: mcpHostEntry() });
   // Declared before the core so provider keys are encrypted from the first save on.
-  let connections: WindowConnections | undefined;
+  const late: { connections?: WindowConnections } = {};
   const secrets = createSecretBox(safeStorage, (message) => {
     log(message);
-    connections?.broadcast({ type: 'notice', level: 'warn', message });
+    late.connections?.broadcast({ type: 'notice', level: 'warn', message });
   });
   const core = await createHostCore({ home, spawner, runnerEntry: runnerEntry(), mcp, mcpRelay: mcp, workspace, keys: secrets });
-  connections = new WindowConnections((send: (push: HostPush) => void) => core.connect(send));
+  const connections = (late.connections = new WindowConnections((send: (push: HostPush) => void) => core.connect(send)));
   registerHostIpc({
     ipcMain: ipcMain as unknown as IpcMainLike,
     origin,
-    connectionFor: (id) => connections!.connectionFor(id),
+    connectionFor: (id) => connections.connectionFor(id),
     log,
   });
   shellState = { home, core, mcp, connections, origin, secrets };
