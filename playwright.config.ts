@@ -14,6 +14,7 @@ export default defineConfig({
   use: {
     launchOptions: { executablePath: chromiumPath(), args: chromiumArgs },
     screenshot: 'only-on-failure',
+    viewport: { width: 1440, height: 900 },
     trace: 'off',
   },
 });
