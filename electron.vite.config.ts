@@ -1,6 +1,21 @@
 import { defineConfig } from 'electron-vite';
 import react from '@vitejs/plugin-react';
 import { resolve } from 'node:path';
+import type { Plugin } from 'vite';
+
+/**
+ * The dev server (`yarn dev`) injects React Fast Refresh's inline preamble and talks to its
+ * client over a WebSocket; the strict CSP of renderer/index.html allows neither. In `serve`
+ * mode only, let inline scripts and the dev server's socket through. Builds keep the strict CSP.
+ */
+function devCsp(): Plugin {
+  return {
+    name: 'stepwise-dev-csp',
+    apply: 'serve',
+    transformIndexHtml: (html) =>
+      html.replace("script-src 'self'", "script-src 'self' 'unsafe-inline'").replace("connect-src 'self'", "connect-src 'self' ws://localhost:* http://localhost:*"),
+  };
+}
 
 /**
  * One build for every process. The main side emits four files under out/main/:
@@ -38,7 +53,7 @@ export default defineConfig({
   },
   renderer: {
     root: 'renderer',
-    plugins: [react()],
+    plugins: [react(), devCsp()],
     build: {
       outDir: 'out/renderer',
       rollupOptions: { input: { index: resolve('renderer/index.html') } },

@@ -86,7 +86,10 @@ export async function stopServe(s: ServeProcess): Promise<void> {
 export async function shot(page: Page, name: string): Promise<void> {
   // No tooltip over the picture (tooltips open on hover and on focus).
   await page.mouse.move(2, 2);
-  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  await page.evaluate(() => {
+    const doc = (globalThis as unknown as { document: { activeElement: { blur?: () => void } | null } }).document;
+    doc.activeElement?.blur?.();
+  });
   await page.waitForTimeout(250);
   await page.screenshot({ path: path.join(root, 'test-results', 'screens', `${name}.png`), fullPage: false });
 }
