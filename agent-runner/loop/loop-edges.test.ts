@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { startRun } from '../run';
+import type { RunnerToHost } from '../../shared/protocol/runner';
+import type { LlmDelta, RunResult, TreeUpdate } from '../../shared/protocol/envelopes';
+import type { ExecNode } from '../../shared/protocol/nodes';
+import type { Provider } from '../providers/types';
+import type { ToolExecutor } from '../tools/types';
+import { scriptedThread, sumTool, userMessage } from '../../tests/support/threads';
+
+function collect(out: RunnerToHost[]) {
+  const nodes = new Map<string, ExecNode>();
+  for (const m of out) if (m.type === 'tree_update') for (const n of (m as TreeUpdate).nodes) nodes.set(n.id, n);
+  return [...nodes.values()];
+}
+
+describe('agent loop edges', () => {
+  it('tool calls of a response cut by the token limit are not executed, even in ReAct mode', async () => {
+    // A provider stand-in: the property under test is the loop's reaction to stopReason "length".
+    const truncated: Provider = {
+      async stream(_req, sink) {
+        sink.text('Calling');
+        return { content: [{ type: 'text', text: 'Calling' }], toolCalls: [{ id: 'c1', name: 'get_sum', arguments: { a: 1 }, rawArguments: '{"a": 1' }], stopReason: 'length' };
+      },
+    };
+    let executed = 0;
+    const executor: ToolExecutor = { handles: () => true, execute: async () => (executed++, { content: [], isError: false }) };
+    const thread = { ...scriptedThread([], { tools: [{ ...sumTool, type: 'builtin' as const }] }), model: { provider: 'cut', id: 'm', params: {} } };
+    const out: RunnerToHost[] = [];
+    const h = startRun({ runId: 'r', threadId: thread.id, thread, mode: 'react', providers: [], home: '/tmp', workspaceDir: '/tmp' }, (m) => out.push(m), { providerFor: () => truncated, executors: [executor] });
+    await h.done;
+    expect(executed).toBe(0);
+    const nodes = collect(out);
+    expect(nodes.filter((n) => n.kind === 'tool')).toHaveLength(0);
+    expect(nodes.find((n) => n.kind === 'run')!.attrs).toMatchObject({ note: expect.stringMatching(/cut by the token limit/) });
+    expect((out.find((m) => m.type === 'run_result') as RunResult).messages).toHaveLength(1);
+  });
+
+  it('parallel tool calls with nested sampling stream their nested nodes at the same time', async () => {
+    const thread = scriptedThread(
+      [
+        { when: 'go', toolCalls: [{ name: 'ask', arguments: { q: 'one' } }, { name: 'ask', arguments: { q: 'two' } }] },
+        { when: 'sample', text: Array.from({ length: 30 }, (_, i) => `tok${i}`).join(' ') },
+      ],
+      { tokensPerSecond: 300, tools: [{ type: 'builtin', name: 'ask' }], messages: [userMessage('go')] },
+    );
+    // An executor that asks the thread's model through a nested sampling call, like an MCP server would.
+    const sampler: ToolExecutor = {
+      handles: () => true,
+      async execute(_tool, call, ctx) {
+        const r = await ctx.nestedLlm({ kind: 'sampling', name: `sampling ${String(call.arguments.q)}`, systemPrompt: '', messages: [userMessage('sample please')] });
+        return { content: r.content.filter((p) => p.type === 'text'), isError: false };
+      },
+    };
+    const first: RunnerToHost[] = [];
+    await startRun({ runId: 'r1', threadId: thread.id, thread, mode: 'step', providers: [], home: '/tmp', workspaceDir: '/tmp' }, (m) => first.push(m)).done;
+    const withCalls = { ...thread, context: { ...thread.context, messages: [...thread.context.messages, ...(first.find((m) => m.type === 'run_result') as RunResult).messages] } };
+    const out: RunnerToHost[] = [];
+    await startRun({ runId: 'r2', threadId: thread.id, thread: withCalls, mode: 'tool', providers: [], home: '/tmp', workspaceDir: '/tmp' }, (m) => out.push(m), { executors: [sampler] }).done;
+    const nodes = collect(out);
+    const tools = nodes.filter((n) => n.kind === 'tool');
+    const samplings = nodes.filter((n) => n.kind === 'sampling');
+    expect(samplings.map((s) => s.parentId).sort()).toEqual(tools.map((t) => t.id).sort());
+    // Interleaved: deltas of the two sampling nodes alternate before either closes.
+    const order = out.filter((m): m is LlmDelta => m.type === 'llm_delta').map((d) => d.nodeId);
+    const firstEnd = Math.min(...samplings.map((s) => order.lastIndexOf(s.id)));
+    const before = new Set(order.slice(0, firstEnd));
+    expect(before.size).toBe(2);
+    for (const s of samplings) expect(s.output).toMatchObject({ text: expect.stringContaining('tok29') });
+  });
+});
