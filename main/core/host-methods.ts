@@ -96,8 +96,17 @@ export async function dispatch(ctx: HostContext, client: ClientState, method: st
       const ws = ctx.workspace;
       const from = str(p, 'path', method);
       const id = ctx.threads.idOfFile(await ws.resolve(from));
+      if (id && method === 'workspace.rename' && ctx.bridge.liveRuns(id).length > 0) {
+        throw new HostError('thread_running', `"${from}" cannot be renamed while one of its runs is running; stop it or wait for it to end`);
+      }
       const entry = method === 'workspace.rename' ? await ws.rename(from, str(p, 'title', method)) : await ws.move(from, str(p, 'toFolder', method, true) ?? '');
-      if (id && entry.kind === 'thread') ctx.threads.moved(id, await ws.resolve(entry.path));
+      if (id && entry.kind === 'thread') {
+        ctx.threads.moved(id, await ws.resolve(entry.path));
+        // The open copy takes the new title too (and every window sees it), so the next save
+        // does not write the old title back.
+        const open = ctx.threads.get(id);
+        if (open.thread.title !== entry.title) ctx.threads.edit(id, open.version, [{ op: 'replace', path: ['title'], value: entry.title }], 'host');
+      }
       threadWorkspaceChanged(ctx);
       return entry;
     }
