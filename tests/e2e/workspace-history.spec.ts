@@ -37,8 +37,14 @@ test('workspace: new folder and thread, rename, duplicate, move, delete with con
   await page.getByRole('dialog').getByRole('combobox', { name: 'To folder' }).click();
   await page.getByRole('option', { name: 'Drafts' }).click();
   await page.getByRole('button', { name: 'Move', exact: true }).click();
-  // Now inside Drafts: one level deeper in the tree.
+  // Now inside Drafts: one level deeper in the tree; folding the folder hides it.
   await expect(copy).toHaveAttribute('aria-level', '2');
+  const drafts = tree.getByRole('treeitem', { name: 'folder Drafts' });
+  await drafts.getByRole('button').first().click();
+  await expect(drafts).toHaveAttribute('aria-expanded', 'false');
+  await expect(copy).toHaveCount(0);
+  await drafts.getByRole('button').first().click();
+  await expect(copy).toBeVisible();
 
   await expect(page.getByRole('menu')).toHaveCount(0);
   await page.getByRole('button', { name: 'Actions for My agent', exact: true }).click();

@@ -29,16 +29,35 @@ export function WorkspaceTree() {
   const [filter, setFilter] = useState('');
   const [dialog, setDialog] = useState<Dialog>(null);
   const readOnly = app.host.presentational;
+  const [collapsed, setCollapsed] = useState<Set<string>>(() => {
+    try {
+      return new Set(JSON.parse(localStorage.getItem('stepwise.collapsedFolders') ?? '[]') as string[]);
+    } catch {
+      return new Set();
+    }
+  });
+  const toggleFolder = (folder: string) =>
+    setCollapsed((prev) => {
+      const next = new Set(prev);
+      if (next.has(folder)) next.delete(folder);
+      else next.add(folder);
+      localStorage.setItem('stepwise.collapsedFolders', JSON.stringify([...next]));
+      return next;
+    });
 
   const shown = useMemo(() => {
     const sorted = [...entries].sort((a, b) => a.path.localeCompare(b.path));
     const f = filter.trim().toLowerCase();
-    if (!f) return sorted;
+    const hidden = (path: string) => {
+      for (let p = parentOf(path); p; p = parentOf(p)) if (collapsed.has(p)) return true;
+      return false;
+    };
+    if (!f) return sorted.filter((e) => !hidden(e.path));
     const hits = sorted.filter((e) => e.kind === 'thread' && e.title.toLowerCase().includes(f));
     const folders = new Set<string>();
     for (const h of hits) for (let p = parentOf(h.path); p; p = parentOf(p)) folders.add(p);
     return sorted.filter((e) => hits.includes(e) || (e.kind === 'folder' && folders.has(e.path)));
-  }, [entries, filter]);
+  }, [entries, filter, collapsed]);
 
   const act = async (what: string, fn: () => Promise<unknown>) => {
     try {
@@ -101,15 +120,15 @@ export function WorkspaceTree() {
           {shown.map((e) => (
             <Group key={e.path} gap={2} wrap="nowrap" pl={depth(e.path) * 12} role="treeitem" aria-level={depth(e.path) + 1} aria-selected={meta?.path === e.path}
               aria-label={`${e.kind === 'folder' ? 'folder' : 'thread'} ${e.title}${e.error ? ', malformed' : ''}`}
+              aria-expanded={e.kind === 'folder' ? !collapsed.has(e.path) : undefined}
               style={{ borderRadius: 4, background: meta?.path === e.path ? 'var(--mantine-color-default-hover)' : undefined }}>
               <UnstyledButton
                 style={{ flex: 1, minWidth: 0, padding: '3px 6px' }}
-                disabled={e.kind === 'folder'}
-                onClick={() => (e.kind === 'thread' && !e.error ? void app.openThread(e.path) : undefined)}
+                onClick={() => (e.kind === 'folder' ? toggleFolder(e.path) : !e.error ? void app.openThread(e.path) : undefined)}
                 title={e.error ?? e.path}
               >
                 <Text size="sm" truncate fw={e.kind === 'folder' ? 600 : 400} c={e.error ? 'red' : undefined}>
-                  {e.kind === 'folder' ? '▸ ' : ''}
+                  {e.kind === 'folder' ? (collapsed.has(e.path) && !filter.trim() ? '▸ ' : '▾ ') : ''}
                   {e.title}
                 </Text>
                 {e.error && (
