@@ -24,7 +24,7 @@ import { createTransport, LoggingTransport } from './transport';
 import { CallAttributor, logEntry, MCP_LOG_RING } from './protocol-log';
 import { diagnoseConnect, type Diagnosis } from './diagnose';
 
-/** Handshake timeout (ms). */
+/** Handshake timeout (ms); a server's own `timeoutMs`, when shorter, applies to the handshake too. */
 export const CONNECT_TIMEOUT_MS = 20_000;
 const STDERR_CAP = 64 * 1024;
 const MAX_TOOL_PAGES = 100;
@@ -111,12 +111,13 @@ export class ServerSession {
     this.installHandlers(client);
     let transport: LoggingTransport | undefined;
     const stderrStart = this.stderrBuf.length;
+    const connectTimeout = Math.min(CONNECT_TIMEOUT_MS, this.config.timeoutMs ?? CONNECT_TIMEOUT_MS);
     try {
       transport = new LoggingTransport(createTransport(this.config, (c) => this.appendStderr(c)), (dir, msg) => this.record(dir, msg));
-      await client.connect(transport, { timeout: CONNECT_TIMEOUT_MS });
+      await client.connect(transport, { timeout: connectTimeout });
     } catch (err) {
       await client.close().catch(() => {});
-      const d = diagnoseConnect(this.name, this.config, err, CONNECT_TIMEOUT_MS, this.stderrBuf.slice(stderrStart));
+      const d = diagnoseConnect(this.name, this.config, err, connectTimeout, this.stderrBuf.slice(stderrStart));
       this.status = 'error';
       this.lastError = d.message;
       throw new ConnectError(d);

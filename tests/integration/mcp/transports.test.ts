@@ -1,0 +1,67 @@
+/**
+ * The rest of the MCP transports and lifecycles: server-everything over the legacy SSE
+ * transport, a tool list that changes (notifications/tools/list_changed), and a server that
+ * never finishes the handshake (connect timeout with a clear diagnosis).
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import type { McpService } from '../../../main/core/mcp/service';
+import { EVERYTHING, freePort, harness, makeHome, startService, text } from './harness';
+
+const DYNAMIC = path.resolve('tests/support/mcp-servers/dynamic.mjs');
+const SILENT = path.resolve('tests/support/mcp-servers/silent.mjs');
+
+async function startEverythingSse(): Promise<{ url: string; child: ChildProcess }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [EVERYTHING, 'sse'], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+  await new Promise<void>((resolve, reject) => {
+    const t = setTimeout(() => reject(new Error('server-everything (sse) did not start')), 15_000);
+    child.stderr!.on('data', (c: Buffer) => {
+      if (!c.toString().includes('running on port')) return;
+      clearTimeout(t);
+      resolve();
+    });
+    child.on('exit', () => reject(new Error('server-everything exited')));
+  });
+  return { url: `http://127.0.0.1:${port}/sse`, child };
+}
+
+const cleanups: (() => unknown)[] = [];
+afterAll(async () => {
+  for (const c of cleanups.reverse()) await c();
+});
+
+describe('MCP transports and lifecycles', () => {
+  it('server-everything over SSE: tools, a call and an image result', async () => {
+    const s = await startEverythingSse();
+    cleanups.push(() => s.child.kill());
+    const svc: McpService = startService(makeHome({ legacy: { type: 'sse', url: s.url } }));
+    cleanups.push(() => svc.close());
+    const h = await harness(svc, 'legacy');
+    cleanups.push(() => h.detach());
+    expect((await svc.servers()).find((x) => x.name === 'legacy')).toMatchObject({ transport: 'sse', status: 'connected' });
+    expect(text((await h.call('get-sum', { a: 20, b: 22 })).out)).toBe('The sum of 20 and 22 is 42.');
+    const img = await h.call('get-tiny-image', {});
+    expect(img.out.content.some((p) => p.type === 'image' && p.mimeType === 'image/png' && p.data.length > 100)).toBe(true);
+  });
+
+  it('refreshes the tool list when the server says it changed', async () => {
+    const svc: McpService = startService(makeHome({ dyn: { command: process.execPath, args: [DYNAMIC] } }));
+    cleanups.push(() => svc.close());
+    expect((await svc.tools('dyn')).map((t) => t.name)).toEqual(['add-tool']);
+    const h = await harness(svc, 'dyn');
+    cleanups.push(() => h.detach());
+    expect(text((await h.call('add-tool', {})).out)).toBe('added');
+    await expect.poll(async () => (await svc.tools('dyn')).map((t) => t.name).sort(), { timeout: 10_000 }).toEqual(['add-tool', 'extra']);
+  });
+
+  it('a server that never answers the handshake fails the test with a timeout diagnosis', async () => {
+    const svc: McpService = startService(makeHome({ mute: { command: process.execPath, args: [SILENT], timeoutMs: 1500 } }));
+    cleanups.push(() => svc.close());
+    const r = await svc.test('mute');
+    expect(r.ok).toBe(false);
+    expect(r.message).toMatch(/time(d)? ?out|did not answer/i);
+    expect(r.message).toContain('mute');
+  });
+});
