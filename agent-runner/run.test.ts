@@ -36,6 +36,8 @@ describe('agent loop, in-process', () => {
     expect(llm.status).toBe('completed');
     expect(llm.output).toMatchObject({ text: 'Hello there, friend.', thinking: 'Let me think.' });
     expect(llm.timing?.durationMs).toBeGreaterThanOrEqual(0);
+    // The scripted model reports usage like a real one: a token per streamed piece.
+    expect(llm.usage).toEqual({ inputTokens: expect.any(Number), outputTokens: 6 }); // 'Let ', 'me ', 'think.' + 'Hello ', 'there, ', 'friend.'
     const deltas = out.filter((m): m is LlmDelta => m.type === 'llm_delta');
     expect(deltas.length).toBeGreaterThan(1);
     expect(deltas.map((d) => d.seq)).toEqual(deltas.map((_, i) => i + 1));

@@ -84,12 +84,18 @@ export function createScriptedProvider(): Provider {
         if (req.signal.aborted) return false;
         sink.event(data);
         apply();
+        streamed++;
         await sleep(delay, req.signal);
         return !req.signal.aborted;
       };
       let thinking = '';
       let text = '';
+      let streamed = 0;
+      // Usage as a real model would report it, estimated: ~4 characters per input token, and
+      // one token per streamed piece.
+      const inputChars = req.systemPrompt.length + req.messages.reduce((n, m) => n + messageText(m).length, 0) + JSON.stringify(req.tools).length;
       const finish = (): LlmCallResult => {
+        result.usage = { inputTokens: Math.ceil(inputChars / 4), outputTokens: streamed };
         if (thinking) result.content.push({ type: 'thinking', thinking });
         if (text) result.content.push({ type: 'text', text });
         if (req.signal.aborted) return { ...result, stopReason: 'cancelled', cancelled: true };

@@ -83,10 +83,18 @@ test('ReAct runs the tools on its own; the detail panel shows the raw request an
   const history = page.getByRole('tabpanel', { name: 'Run history' });
   const runs = history.getByLabel(/^run react, completed$/);
   await expect(runs).toHaveCount(2);
+  // Compare the two runs: the scripted model did the same steps both times.
+  for (const box of await history.getByRole('checkbox', { name: /^Pick run/ }).all()) await box.check();
+  await history.getByRole('button', { name: 'Compare runs' }).click();
+  const cmp = page.getByRole('dialog', { name: 'Compare runs' });
+  await expect(cmp).toContainText('The two runs did the same steps with the same results.');
+  await expect(cmp.getByLabel(/^step \d+, same$/)).toHaveCount(5);
+  await shot(page, '15-compare');
+  await page.keyboard.press('Escape');
   await runs.first().getByRole('button', { name: 'Open' }).click();
   await expect(page.getByRole('treeitem', { name: 'tool echo, completed' })).toBeVisible();
   await runs.last().getByRole('button', { name: 'Delete' }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
   await expect(history.getByLabel(/^run react, completed$/)).toHaveCount(1);
-  await shot(page, '15-run-history');
+  await shot(page, '16-run-history');
 });

@@ -1,8 +1,10 @@
 /** Past runs of the open thread (`run.list`): open read-only, restore messages, delete. */
 import { useState } from 'react';
 import { useAtomValue } from 'jotai';
-import { Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { Button, Checkbox, Group, Modal, Stack, Text } from '@mantine/core';
 import type { Message } from '../../../../shared/thread/schema';
+import type { RunRecord } from '../../../../shared/protocol/host-api';
+import { CompareRuns } from './CompareRuns';
 import { useApp } from '../../state/context';
 import { useSession } from '../../state/hooks';
 import { StatusBadge } from '../../ui/status';
@@ -14,6 +16,8 @@ export function RunHistory() {
   const session = useSession();
   const refs = useAtomValue(app.runRefsAtom);
   const [confirm, setConfirm] = useState<string | null>(null);
+  const [picked, setPicked] = useState<string[]>([]);
+  const [comparing, setComparing] = useState<[RunRecord, RunRecord] | null>(null);
   if (!session) return <Text size="sm" c="dimmed" p="xs">Open a thread to see its runs.</Text>;
   const viewer = app.host.presentational;
   const restore = async (runId: string) => {
@@ -34,11 +38,24 @@ export function RunHistory() {
       app.fail(`Could not delete run ${runId.slice(0, 8)}`, err);
     }
   };
+  const pick = (runId: string, on: boolean) => setPicked((p) => (on ? [...p.filter((x) => x !== runId), runId].slice(-2) : p.filter((x) => x !== runId)));
+  const compare = async () => {
+    const [x, y] = await Promise.all(picked.map((id) => app.record(id)));
+    if (!x || !y) return app.fail('Could not load both runs to compare', new Error('A run record is missing.'), 'Refresh the run history and pick two runs again.');
+    setComparing([x, y]);
+  };
   return (
     <Stack gap={4} p="xs">
       {refs.length === 0 && <Text size="sm" c="dimmed">No runs yet — Run the thread to record one.</Text>}
+      {refs.length > 1 && (
+        <Group gap={6}>
+          <Button size="compact-xs" variant="light" disabled={picked.length !== 2} onClick={() => void compare()}>Compare runs</Button>
+          <Text size="xs" c="dimmed">{picked.length === 2 ? 'Two runs picked.' : 'Tick two runs to compare them.'}</Text>
+        </Group>
+      )}
       {refs.map((r) => (
         <Group key={r.id} gap={6} wrap="nowrap" aria-label={`run ${r.mode}, ${r.status}`} style={{ borderBottom: '1px solid var(--mantine-color-default-border)' }} py={2}>
+          <Checkbox size="xs" aria-label={`Pick run ${r.id.slice(0, 8)} to compare`} checked={picked.includes(r.id)} onChange={(e) => pick(r.id, e.currentTarget.checked)} />
           <StatusBadge status={r.status} />
           <Stack gap={0} style={{ flex: 1, minWidth: 0 }}>
             <Text size="xs">{r.mode} · {new Date(r.startedAt).toLocaleString()} · {r.endedAt ? formatMs(r.endedAt - r.startedAt) : '…'}</Text>
@@ -49,6 +66,7 @@ export function RunHistory() {
           {!viewer && <Button size="compact-xs" variant="subtle" color="red" onClick={() => setConfirm(r.id)}>Delete</Button>}
         </Group>
       ))}
+      <CompareRuns records={comparing} onClose={() => setComparing(null)} />
       <Modal opened={!!confirm} onClose={() => setConfirm(null)} title="Delete this run?" centered>
         <Text size="sm">The run file is deleted. The thread's messages are not changed.</Text>
         <Group justify="flex-end" mt="md">

@@ -1,0 +1,106 @@
+/**
+ * Run comparison: two run records reduced to what a person compares — the model calls'
+ * replies and the tool calls' arguments and results, in order — paired step by step with
+ * the differences marked, plus totals (tokens, calls, duration).
+ */
+import type { RunRecord } from '../../../../shared/protocol/host-api';
+import type { ExecNode } from '../../../../shared/protocol/nodes';
+
+/** One comparable step of a run. */
+export interface RunStep {
+  kind: ExecNode['kind'];
+  name: string;
+  status: ExecNode['status'];
+  /** Reply text (model calls) or result text (tool calls). */
+  text: string;
+  /** Tool-call arguments as JSON text (tool calls) or the calls the model made (model calls). */
+  detail: string;
+  durationMs?: number;
+}
+
+export interface RunSummary {
+  runId: string;
+  status: ExecNode['status'];
+  mode: string;
+  durationMs?: number;
+  inputTokens: number;
+  outputTokens: number;
+  llmCalls: number;
+  toolCalls: number;
+  steps: RunStep[];
+}
+
+function outputText(n: ExecNode): string {
+  const o = n.output as { text?: unknown; content?: { type: string; text?: string; mimeType?: string }[] } | undefined;
+  if (!o) return n.error?.message ?? '';
+  if (typeof o.text === 'string') return o.text;
+  if (Array.isArray(o.content)) return o.content.map((p) => (p.type === 'text' ? (p.text ?? '') : `[${p.type}${p.mimeType ? ` ${p.mimeType}` : ''}]`)).join('\n');
+  return '';
+}
+
+/** Depth-first order of the tree (children by start time), without the root run node. */
+function ordered(nodes: ExecNode[]): ExecNode[] {
+  const kids = new Map<string | undefined, ExecNode[]>();
+  for (const n of nodes) {
+    const k = kids.get(n.parentId) ?? [];
+    k.push(n);
+    kids.set(n.parentId, k);
+  }
+  for (const list of kids.values()) list.sort((a, b) => a.startedAt - b.startedAt || a.id.localeCompare(b.id));
+  const out: ExecNode[] = [];
+  const walk = (parent: string | undefined) => {
+    for (const n of kids.get(parent) ?? []) {
+      if (n.kind !== 'run') out.push(n);
+      walk(n.id);
+    }
+  };
+  walk(undefined);
+  return out;
+}
+
+export function summarizeRun(rec: RunRecord): RunSummary {
+  const steps: RunStep[] = [];
+  let inputTokens = 0;
+  let outputTokens = 0;
+  for (const n of ordered(rec.nodes)) {
+    inputTokens += n.usage?.inputTokens ?? 0;
+    outputTokens += n.usage?.outputTokens ?? 0;
+    const calls = (n.output as { toolCalls?: { name: string; arguments: unknown }[] } | undefined)?.toolCalls;
+    steps.push({
+      kind: n.kind,
+      name: n.name,
+      status: n.status,
+      text: outputText(n),
+      detail: n.kind === 'tool' ? JSON.stringify(n.input ?? {}) : calls?.length ? calls.map((c) => `${c.name}(${JSON.stringify(c.arguments)})`).join(', ') : '',
+      durationMs: n.endedAt !== undefined ? n.endedAt - n.startedAt : undefined,
+    });
+  }
+  return {
+    runId: rec.runId,
+    status: rec.status,
+    mode: rec.mode,
+    durationMs: rec.endedAt !== undefined ? rec.endedAt - rec.startedAt : undefined,
+    inputTokens,
+    outputTokens,
+    llmCalls: steps.filter((s) => s.kind === 'llm' || s.kind === 'sampling').length,
+    toolCalls: steps.filter((s) => s.kind === 'tool').length,
+    steps,
+  };
+}
+
+/** A row of the comparison: the i-th step of each run; `same` when name, text and detail agree. */
+export interface CompareRow {
+  a?: RunStep;
+  b?: RunStep;
+  same: boolean;
+}
+
+export function compareRuns(a: RunSummary, b: RunSummary): CompareRow[] {
+  const rows: CompareRow[] = [];
+  for (let i = 0; i < Math.max(a.steps.length, b.steps.length); i++) {
+    const x = a.steps[i];
+    const y = b.steps[i];
+    rows.push({ a: x, b: y, same: !!x && !!y && x.kind === y.kind && x.name === y.name && x.text === y.text && x.detail === y.detail && x.status === y.status });
+  }
+  return rows;
+}
