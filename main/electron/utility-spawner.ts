@@ -9,9 +9,8 @@
  * dependency on the Electron binary and its contract tests run under Node with a stand-in.
  * Docs: https://www.electronjs.org/docs/latest/api/utility-process
  */
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
-import type { ChildExit, ChildFrame, ChildLink, ProcessSpawner, SpawnOptions } from '../core/process/types';
+import type { ChildFrame, ChildLink, ProcessSpawner, SpawnOptions } from '../core/process/types';
+import { ChildLinkBase, isTypeScriptEntry, tsxLoader } from '../core/process/link-base';
 
 /** The surface of Electron's `UtilityProcess` this adapter uses. */
 export interface UtilityProcessLike {
@@ -47,15 +46,6 @@ export interface UtilityProcessSpawnerOptions {
   signalPid?: (pid: number, signal: NodeJS.Signals) => void;
 }
 
-/** The tsx loader as a file URL, for `.ts` entries (development and tests only). */
-function tsxLoader(): string {
-  try {
-    return pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-  } catch {
-    return 'tsx';
-  }
-}
-
 /** ProcessSpawner over `utilityProcess.fork`. */
 export class UtilityProcessSpawner implements ProcessSpawner {
   constructor(
@@ -75,18 +65,13 @@ export class UtilityProcessSpawner implements ProcessSpawner {
       stdio: 'pipe',
       env,
       ...(options.cwd ? { cwd: options.cwd } : {}),
-      ...(/\.[cm]?tsx?$/.test(entry) ? { execArgv: ['--import', tsxLoader()] } : {}),
+      ...(isTypeScriptEntry(entry) ? { execArgv: ['--import', tsxLoader()] } : {}),
     });
     return new UtilityChildLink(child, this.options);
   }
 }
 
-class UtilityChildLink implements ChildLink {
-  private readonly frameListeners = new Set<(frame: ChildFrame) => void>();
-  private readonly exitListeners = new Set<(exit: ChildExit) => void>();
-  private readonly stderrListeners = new Set<(chunk: string) => void>();
-  private exit: ChildExit | undefined;
-  private exitReported = false;
+class UtilityChildLink extends ChildLinkBase implements ChildLink {
   private sentSignal: NodeJS.Signals | undefined;
   private readonly firstPid: number | undefined;
 
@@ -94,18 +79,12 @@ class UtilityChildLink implements ChildLink {
     private readonly child: UtilityProcessLike,
     private readonly options: UtilityProcessSpawnerOptions,
   ) {
+    super();
     this.firstPid = child.pid;
-    child.on('message', (m: unknown) => {
-      if (!m || typeof m !== 'object') return;
-      const frame = m as ChildFrame;
-      if (frame.ch !== 'run' && frame.ch !== 'mcp') return;
-      for (const l of this.frameListeners) l(frame);
-    });
+    child.on('message', (m: unknown) => this.emitFrame(m));
     child.stdout?.resume(); // never let a full pipe block the child
     child.stderr?.setEncoding('utf8');
-    child.stderr?.on('data', (chunk: string | Buffer) => {
-      for (const l of this.stderrListeners) l(String(chunk));
-    });
+    child.stderr?.on('data', (chunk: string | Buffer) => this.emitStderr(String(chunk)));
     child.on('exit', (code: number) => {
       // Electron reports only a code; a process we killed is reported as killed by that signal.
       this.exit = this.sentSignal && code !== 0 ? { code: null, signal: this.sentSignal } : { code, signal: null };
@@ -118,12 +97,6 @@ class UtilityChildLink implements ChildLink {
     return this.child.pid ?? (this.exit ? undefined : this.firstPid);
   }
 
-  private reportExit(): void {
-    if (this.exitReported || !this.exit) return;
-    this.exitReported = true;
-    for (const l of this.exitListeners) l(this.exit);
-  }
-
   send(frame: ChildFrame): void {
     if (this.exit) return;
     try {
@@ -131,26 +104,6 @@ class UtilityChildLink implements ChildLink {
     } catch {
       // the process is going away; its exit is reported separately
     }
-  }
-
-  onFrame(listener: (frame: ChildFrame) => void): () => void {
-    this.frameListeners.add(listener);
-    return () => this.frameListeners.delete(listener);
-  }
-
-  onExit(listener: (exit: ChildExit) => void): () => void {
-    if (this.exitReported && this.exit) {
-      const exit = this.exit;
-      queueMicrotask(() => listener(exit));
-      return () => {};
-    }
-    this.exitListeners.add(listener);
-    return () => this.exitListeners.delete(listener);
-  }
-
-  onStderr(listener: (chunk: string) => void): () => void {
-    this.stderrListeners.add(listener);
-    return () => this.stderrListeners.delete(listener);
   }
 
   /**

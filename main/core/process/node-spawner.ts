@@ -3,18 +3,8 @@
  * channel using structured-clone (`advanced`) serialization. A `.ts` entry runs through tsx.
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
-import type { ChildExit, ChildFrame, ChildLink, ProcessSpawner, SpawnOptions } from './types';
-
-/** The tsx loader as an absolute file URL, so `--import` works whatever the child's cwd. */
-function tsxLoader(): string {
-  try {
-    return pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-  } catch {
-    return 'tsx';
-  }
-}
+import type { ChildFrame, ChildLink, ProcessSpawner, SpawnOptions } from './types';
+import { ChildLinkBase, isTypeScriptEntry, tsxLoader } from './link-base';
 
 export interface NodeSpawnerOptions {
   /** Where the child's stdout goes: the host's own stdout, or discarded through a pipe. Default 'inherit'. */
@@ -31,10 +21,9 @@ export class NodeSpawner implements ProcessSpawner {
   constructor(private readonly options: NodeSpawnerOptions = {}) {}
 
   spawn(entry: string, options: SpawnOptions): ChildLink {
-    const isTs = /\.[cm]?tsx?$/.test(entry);
     const child = fork(entry, [], {
       serialization: 'advanced',
-      execArgv: isTs ? ['--import', tsxLoader()] : [],
+      execArgv: isTypeScriptEntry(entry) ? ['--import', tsxLoader()] : [],
       stdio: ['ignore', this.options.stdout ?? 'inherit', 'pipe', 'ipc'],
       env: { ...process.env, ...options.env, STEPWISE_PROCESS_NAME: options.name },
       cwd: options.cwd,
@@ -44,24 +33,13 @@ export class NodeSpawner implements ProcessSpawner {
   }
 }
 
-class NodeChildLink implements ChildLink {
-  private readonly frameListeners = new Set<(frame: ChildFrame) => void>();
-  private readonly exitListeners = new Set<(exit: ChildExit) => void>();
-  private readonly stderrListeners = new Set<(chunk: string) => void>();
-  private exit: ChildExit | undefined;
-  private exitReported = false;
-
+class NodeChildLink extends ChildLinkBase implements ChildLink {
   constructor(private readonly child: ChildProcess) {
-    child.on('message', (m: unknown) => {
-      if (!m || typeof m !== 'object') return;
-      const frame = m as ChildFrame;
-      for (const l of this.frameListeners) l(frame);
-    });
+    super();
+    child.on('message', (m: unknown) => this.emitFrame(m));
     child.stdout?.resume(); // 'pipe' mode: discard, never let the pipe fill up
     child.stderr?.setEncoding('utf8');
-    child.stderr?.on('data', (chunk: string) => {
-      for (const l of this.stderrListeners) l(chunk);
-    });
+    child.stderr?.on('data', (chunk: string) => this.emitStderr(chunk));
     // Report the exit after the IPC channel closed, so every message the child sent before
     // dying has been delivered first; a fallback timer covers a channel that never reports.
     child.on('exit', (code, signal) => {
@@ -81,12 +59,6 @@ class NodeChildLink implements ChildLink {
     return this.child.pid;
   }
 
-  private reportExit(): void {
-    if (this.exitReported || !this.exit) return;
-    this.exitReported = true;
-    for (const l of this.exitListeners) l(this.exit);
-  }
-
   send(frame: ChildFrame): void {
     if (!this.child.connected) return;
     try {
@@ -96,26 +68,6 @@ class NodeChildLink implements ChildLink {
     } catch {
       // channel closed
     }
-  }
-
-  onFrame(listener: (frame: ChildFrame) => void): () => void {
-    this.frameListeners.add(listener);
-    return () => this.frameListeners.delete(listener);
-  }
-
-  onExit(listener: (exit: ChildExit) => void): () => void {
-    if (this.exitReported && this.exit) {
-      const exit = this.exit;
-      queueMicrotask(() => listener(exit));
-      return () => {};
-    }
-    this.exitListeners.add(listener);
-    return () => this.exitListeners.delete(listener);
-  }
-
-  onStderr(listener: (chunk: string) => void): () => void {
-    this.stderrListeners.add(listener);
-    return () => this.stderrListeners.delete(listener);
   }
 
   kill(signal: NodeJS.Signals = 'SIGTERM'): void {
