@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // The `stepwise` CLI. Runs the built bundle (out/main/cli.js, whose runner and mcp-host are
 // its siblings) when it is newer than every source file; otherwise the TypeScript sources
-// through tsx (a dev dependency), so a stale build is never used.
-import { spawnSync } from 'node:child_process';
+// through tsx (a dev dependency), so a stale build is never used. Signals are passed on to
+// the CLI process, so stopping this one stops it (and it stops its runs and servers).
+import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,5 +30,11 @@ function bundleIsFresh() {
 const args = bundleIsFresh()
   ? [bundle, ...process.argv.slice(2)]
   : ['--import', 'tsx', path.join(root, 'main/cli/index.ts'), ...process.argv.slice(2)];
-const r = spawnSync(process.execPath, args, { stdio: 'inherit' });
-process.exit(r.status ?? (r.signal ? 130 : 1));
+const child = spawn(process.execPath, args, { stdio: 'inherit' });
+for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  // A terminal's Ctrl-C reaches the whole process group already; pass on what reaches only us.
+  process.on(sig, () => {
+    if (child.exitCode === null) child.kill(sig);
+  });
+}
+child.on('exit', (code, signal) => process.exit(code ?? (signal === 'SIGINT' ? 130 : 1)));

@@ -2,7 +2,7 @@
 // The quick start's engine: `npm start` and `npm test` on a fresh machine with only Node and npm.
 // Installs dependencies with the committed Yarn when they are missing or stale, builds what is
 // needed, then runs the command. Usage: node scripts/bootstrap.mjs start|test|bench [args…]
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, statSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -45,17 +45,34 @@ function ensureBuilt() {
   yarn('build');
 }
 
+/** Runs a long-lived command, passing on signals that reach only this process. */
+function serve(bin, args) {
+  const child = spawn(bin, args, { cwd: root, stdio: 'inherit' });
+  for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(sig, () => child.exitCode === null && child.kill(sig));
+  child.on('exit', (code, signal) => process.exit(code ?? (signal === 'SIGINT' ? 130 : 1)));
+}
+
+/** Runs a step and returns whether it passed (the test command runs every suite, then fails). */
+function step(...args) {
+  return spawnSync(process.execPath, [yarnBin, ...args], { cwd: root, stdio: 'inherit' }).status === 0;
+}
+
 ensureInstalled();
 switch (cmd) {
   case 'start':
     ensureBuilt();
-    run(process.execPath, [path.join(root, 'bin/stepwise.mjs'), 'serve', ...rest]);
+    serve(process.execPath, [path.join(root, 'bin/stepwise.mjs'), 'serve', ...rest]);
     break;
-  case 'test':
+  case 'test': {
     ensureBuilt();
-    yarn('test:unit', ...rest);
-    yarn('test:e2e');
+    const unit = step('test:unit', ...rest);
+    const e2e = step('test:e2e');
+    if (!unit || !e2e) {
+      console.error(`[stepwise] Failed: ${[!unit && 'unit and integration tests (vitest)', !e2e && 'browser tests (Playwright)'].filter(Boolean).join(', ')}.`);
+      process.exit(1);
+    }
     break;
+  }
   case 'bench':
     ensureBuilt();
     run(process.execPath, ['--import', 'tsx', path.join(root, 'bench/run.ts'), ...rest]);

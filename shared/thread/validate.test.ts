@@ -118,12 +118,11 @@ describe('parseJsonText', () => {
     expect(!r.ok && r.problem.message).toMatch(/ends early \(truncated\?\)/);
   });
 
-  it('locates errors in a large document quickly', () => {
+  it('locates errors at the end of a large document', () => {
     const big = `{"x": [${Array.from({ length: 20000 }, (_, i) => `"s${i}"`).join(',')}], "y": }`;
-    const t0 = performance.now();
     const r = parseJsonText(big);
-    expect(performance.now() - t0).toBeLessThan(2000);
     expect(!r.ok && r.problem.message).toMatch(/expected a value, found '}'/);
+    expect(!r.ok && r.problem.offset).toBe(big.length - 1);
   });
 });
 

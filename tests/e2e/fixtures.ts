@@ -16,7 +16,7 @@ export interface ServeProcess {
   home: string;
   proc: ChildProcess;
   output: () => string;
-  /** PIDs of live agent-runner processes under this host. */
+  /** PIDs of live agent-runner processes of this host (its process group only). */
   runnerPids(): number[];
 }
 
@@ -28,6 +28,8 @@ export async function startServe(home?: string): Promise<ServeProcess> {
     cwd: root,
     env: { ...process.env, CI: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
+    // Its own process group, so stopping it stops the host and every child it started.
+    detached: true,
   });
   let out = '';
   proc.stdout!.on('data', (d) => (out += d));
@@ -54,7 +56,7 @@ export async function startServe(home?: string): Promise<ServeProcess> {
     output: () => out,
     runnerPids: () => {
       try {
-        return execFileSync('pgrep', ['-f', 'agent-runner/index.ts|agent-runner.js'], { encoding: 'utf8' })
+        return execFileSync('pgrep', ['-g', String(proc.pid), '-f', 'agent-runner/index.ts|agent-runner.js'], { encoding: 'utf8' })
           .split('\n')
           .filter(Boolean)
           .map(Number);
@@ -65,12 +67,21 @@ export async function startServe(home?: string): Promise<ServeProcess> {
   };
 }
 
+/** Signal the serve process's whole group (host, runners, mcp-host, MCP servers). */
+function signalGroup(s: ServeProcess, sig: NodeJS.Signals): void {
+  try {
+    process.kill(-s.proc.pid!, sig);
+  } catch {
+    // already gone
+  }
+}
+
 export async function stopServe(s: ServeProcess): Promise<void> {
   if (s.proc.exitCode === null) {
-    s.proc.kill('SIGTERM');
+    signalGroup(s, 'SIGTERM');
     await new Promise((r) => {
       const t = setTimeout(() => {
-        s.proc.kill('SIGKILL');
+        signalGroup(s, 'SIGKILL');
         r(null);
       }, 5000);
       s.proc.on('exit', () => {
@@ -79,6 +90,8 @@ export async function stopServe(s: ServeProcess): Promise<void> {
       });
     });
   }
+  // Anything left in the group (an MCP server that ignores SIGTERM) goes too.
+  signalGroup(s, 'SIGKILL');
   rmSync(s.home, { recursive: true, force: true });
 }
 

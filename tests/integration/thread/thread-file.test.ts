@@ -124,29 +124,21 @@ describe('very large files (50 MB of base64 images)', () => {
       runRefs: [],
     };
     const file = path.join(dir, 'big.json');
-    let t0 = performance.now();
     await saveThreadFile(file, thread);
-    const saveMs = performance.now() - t0;
     const size = (await readFile(file)).length;
     expect(size).toBeGreaterThan(50_000_000);
-    t0 = performance.now();
     const loaded = await loadThreadFile(file);
-    const loadMs = performance.now() - t0;
     expect(loaded.context.messages).toHaveLength(25);
     const last = loaded.context.messages[24];
     expect(last.role === 'user' && last.content[1]).toEqual({ type: 'image', mimeType: 'image/png', data: images[24] });
-    // Generous bounds for a shared 2-core machine; a quadratic step would take minutes.
-    expect(saveMs).toBeLessThan(15_000);
-    expect(loadMs).toBeLessThan(15_000);
+    // Speed is measured by benchmarks, not here; the test's own timeout bounds a quadratic step.
 
-    // A truncated 50 MB file is located quickly too.
+    // A truncated 50 MB file is reported as truncated.
     const text = await readFile(file, 'utf8');
     const cut = path.join(dir, 'big-cut.json');
     await writeFile(cut, text.slice(0, text.length - 1000));
-    t0 = performance.now();
     const err = await loadError(cut);
     expect(err.kind).toBe('truncated');
-    expect(performance.now() - t0).toBeLessThan(15_000);
   }, 90_000);
 });
 
