@@ -69,7 +69,8 @@ export class LiveTreePrinter {
     if (n.kind === 'tool' && status === 'awaiting_input' && n.input !== undefined) line += ` ${JSON.stringify(n.input)}`;
     if (n.error) line += `: ${n.error.message}`;
     this.write(`${line}\n`);
-    if (n.kind === 'tool' && n.status === 'completed' && n.output) {
+    // A tool's result is printed whether it succeeded or failed: an error result says why.
+    if (n.kind === 'tool' && (n.status === 'completed' || n.status === 'error') && n.output) {
       const content = (n.output as { content?: { type: string; text?: string }[] }).content ?? [];
       const text = content.map((c) => (c.type === 'text' ? c.text : `[${c.type}]`)).join(' ');
       if (text) this.write(`${this.indent(n.id)}  → ${text.slice(0, 400)}\n`);

@@ -2,7 +2,9 @@
  * `stepwise run <thread.json>`: one run of a thread file in a real runner process, through
  * the host core's supervisor and bridge. Prints a readable live tree (or every envelope as a
  * JSON line with `--events`) and applies the result to the file unless `--dry-run`.
- * Exit codes: 0 completed or waiting for tool input, 1 error/cancelled/interrupted, 2 bad input.
+ * MCP tools run through an mcp-host started for the run (settings/mcp.json of the home).
+ * Exit codes: 0 completed or waiting for tool input, 1 error/cancelled/interrupted (and, with
+ * --execute-tools, a tool that ended in error), 2 bad input, 130 stopped with Ctrl-C twice.
  */
 import path from 'node:path';
 import type { Command } from 'commander';
@@ -10,6 +12,8 @@ import type { HostPush } from '../../../shared/protocol/host-api';
 import type { RunMode } from '../../../shared/thread/schema';
 import { createHostCore, defaultHome, type HostCore } from '../../core/host-core';
 import { NodeSpawner } from '../../core/process/node-spawner';
+import { mcpHostEntry } from '../../core/process/entries';
+import { McpService } from '../../core/mcp/service';
 import { LiveTreePrinter } from './run-printer';
 
 interface RunOptions {
@@ -49,23 +53,27 @@ export async function runThreadFile(file: string, o: RunOptions): Promise<number
   const log = (level: string, message: string): void => {
     if (level === 'warn' || level === 'error') process.stderr.write(`stepwise run: ${level}: ${message}\n`);
   };
-  const core: HostCore = await createHostCore({
-    home: o.home ?? defaultHome(),
-    spawner: new NodeSpawner({ detached: true, stdout: 'pipe' }),
-    log,
-  });
+  const home = path.resolve(o.home ?? defaultHome());
+  const spawner = new NodeSpawner({ detached: true, stdout: 'pipe' });
+  const mcp = new McpService({ home, spawner, entry: mcpHostEntry() });
+  const core: HostCore = await createHostCore({ home, spawner, mcp, mcpRelay: mcp, log });
+  const closeAll = async () => {
+    await core.close();
+    await mcp.close();
+  };
   let threadId: string;
   try {
     threadId = (await core.threads.open(path.resolve(file))).thread.id;
   } catch (err) {
     process.stderr.write(`stepwise run: ${(err as Error).message}\n`);
-    await core.close();
+    await closeAll();
     return 2;
   }
 
   const printer = o.events ? undefined : new LiveTreePrinter((s) => process.stdout.write(s));
   let runId: string | undefined;
   let finish!: (status: string) => void;
+  const toolErrors = new Set<string>();
   const ended = new Promise<string>((r) => (finish = r));
   const client = core.connect(
     (push: HostPush) => {
@@ -75,6 +83,7 @@ export async function runThreadFile(file: string, o: RunOptions): Promise<number
       } else if ('v' in push && (push.type === 'tree_update' || push.type === 'llm_delta' || push.type === 'node_snapshot')) {
         printer!.apply(push);
       }
+      if (push.type === 'tree_update') for (const n of push.nodes) if (n.kind === 'tool' && n.status === 'error') toolErrors.add(n.id);
       if (push.type === 'run_ended' && push.runId === runId) finish(push.status);
     },
     { unbounded: true },
@@ -103,11 +112,15 @@ export async function runThreadFile(file: string, o: RunOptions): Promise<number
     if (interrupts) core.supervisor.cancel(runId, 'cancelled from the command line');
     const status = await ended;
     printer?.end(status);
+    if (parsed.mode === 'tool' && toolErrors.size > 0) {
+      process.stderr.write(`stepwise run: ${toolErrors.size} tool call${toolErrors.size === 1 ? '' : 's'} ended in error\n`);
+      return 1;
+    }
     return status === 'completed' || status === 'awaiting_input' ? 0 : 1;
   } finally {
     process.off('SIGINT', onSigint);
     client.close();
-    await core.close();
+    await closeAll();
   }
 }
 
@@ -122,7 +135,7 @@ export function registerRun(program: Command): void {
     .option('--execute-tools [toolCallId...]', 'run pending tool calls (all, or the ones named) instead of an LLM step')
     .option('--events', 'print every envelope as one JSON line')
     .option('--home <dir>', 'Stepwise home (default $STEPWISE_HOME or ~/.stepwise)')
-    .option('--dry-run', 'do not write the result to the thread file')
+    .option('--dry-run', 'do not write the result back to the thread file (by default the run\'s messages are saved into it)')
     .action(async (file: string, opts: RunOptions) => {
       process.exitCode = await runThreadFile(file, opts);
     });
