@@ -97,7 +97,7 @@ export class RunController {
     if (p.maxTurns !== undefined) spec.maxTurns = p.maxTurns;
     if (p.toolCallIds) spec.toolCallIds = p.toolCallIds;
     if (p.apply === false) this.noApply.add(runId);
-    bridge.openRun({ runId, threadId: p.threadId, mode: p.mode });
+    bridge.openRun({ runId, threadId: p.threadId, mode: p.mode, baseMessageIds: thread.context.messages.map((m) => m.id) });
     try {
       this.deps.supervisor().start(spec);
     } catch (err) {

@@ -33,6 +33,10 @@ export interface RunRecord {
   records: Omit<LlmRecord, 'v' | 'type'>[];
   /** Messages the run added (for restore). */
   messages?: unknown[];
+  /** Tool results a tool step filled into existing tool calls (for restore). */
+  toolOutputs?: unknown[];
+  /** Ids of the thread's messages when the run started: restore rebuilds the conversation from them. */
+  baseMessageIds?: string[];
 }
 
 export interface ProviderInfo {

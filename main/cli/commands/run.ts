@@ -14,6 +14,7 @@ import { createHostCore, defaultHome, type HostCore } from '../../core/host-core
 import { NodeSpawner } from '../../core/process/node-spawner';
 import { mcpHostEntry } from '../../core/process/entries';
 import { McpService } from '../../core/mcp/service';
+import { seedMcpConfig } from '../../web/seed';
 import { LiveTreePrinter } from './run-printer';
 
 interface RunOptions {
@@ -54,6 +55,7 @@ export async function runThreadFile(file: string, o: RunOptions): Promise<number
     if (level === 'warn' || level === 'error') process.stderr.write(`stepwise run: ${level}: ${message}\n`);
   };
   const home = path.resolve(o.home ?? defaultHome());
+  await seedMcpConfig(home); // a new home gets the `everything` server, as with `serve`
   const spawner = new NodeSpawner({ detached: true, stdout: 'pipe' });
   const mcp = new McpService({ home, spawner, entry: mcpHostEntry() });
   const core: HostCore = await createHostCore({ home, spawner, mcp, mcpRelay: mcp, log });

@@ -15,6 +15,8 @@ export interface RunInfo {
   threadId: string;
   mode: RunMode;
   startedAt?: number;
+  /** Ids of the thread's messages when the run started. */
+  baseMessageIds?: string[];
 }
 
 function tryParse(raw: string): unknown {
@@ -30,6 +32,7 @@ export class LiveRun {
   readonly threadId: string;
   readonly mode: RunMode;
   readonly startedAt: number;
+  readonly baseMessageIds: string[] | undefined;
   endedAt: number | undefined;
   closed = false;
   status: NodeStatus = 'running';
@@ -46,6 +49,7 @@ export class LiveRun {
     this.threadId = info.threadId;
     this.mode = info.mode;
     this.startedAt = info.startedAt ?? Date.now();
+    this.baseMessageIds = info.baseMessageIds;
     this.replica = new StreamConsumer({});
   }
 
@@ -161,6 +165,8 @@ export class LiveRun {
     };
     if (this.endedAt !== undefined) rec.endedAt = this.endedAt;
     if (this.result) rec.messages = this.result.messages;
+    if (this.result?.toolOutputs?.length) rec.toolOutputs = this.result.toolOutputs;
+    if (this.baseMessageIds) rec.baseMessageIds = this.baseMessageIds;
     return rec;
   }
 }

@@ -165,6 +165,10 @@ export class WorkspaceStore {
       return { path: join(dirRel, name), kind: 'folder', title: name };
     }
     const name = await uniqueName(path.dirname(abs), safeStem(title), EXT, path.basename(abs));
+    if (name.toLowerCase() !== `${safeStem(title)}${EXT}`.toLowerCase()) {
+      // Another thread already has this title here: two entries that look the same would confuse.
+      throw new WorkspaceError('exists', `A thread titled "${title}" already exists in ${dirRel ? `"${dirRel}"` : 'the workspace root'}; choose another title.`);
+    }
     const newRel = join(dirRel, name);
     if (this.broken.has(rel)) {
       // The file does not load: move it under the new name without touching its content.

@@ -63,6 +63,14 @@ describe('tree operations', () => {
     expect((await store.read('Final version.json')).title).toBe('Final version');
   });
 
+  it('refuses to rename a thread to a title another thread in the folder has; case changes are fine', async () => {
+    await store.create('', 'Alpha');
+    const b = await store.create('', 'Beta');
+    await expect(store.rename(b.path, 'alpha')).rejects.toMatchObject({ code: 'exists', message: expect.stringContaining('A thread titled "alpha" already exists') });
+    expect((await readdir(root)).sort()).toEqual(['Alpha.json', 'Beta.json']);
+    await expect(store.rename(b.path, 'BETA')).resolves.toMatchObject({ title: 'BETA' });
+  });
+
   it('moves a thread into a folder and refuses a folder into itself', async () => {
     await store.createFolder('Done');
     const e = await store.create('', 'Task');

@@ -1,4 +1,5 @@
 /** Right panel: the shown run's execution tree over the detail of the selected node and the run history. */
+import { useEffect, useState } from 'react';
 import { useAtomValue } from 'jotai';
 import { Badge, Button, Group, Select, Stack, Tabs, Text } from '@mantine/core';
 import { Group as PanelGroup, Panel, Separator, useDefaultLayout } from 'react-resizable-panels';
@@ -18,6 +19,12 @@ export function ExecutionPanel() {
   const layout = useDefaultLayout({ id: 'stepwise-execution', storage: localStorage });
   const mine = runs.filter((r) => r.runId === shown || (session && r.threadId === session.id));
   const info = runs.find((r) => r.runId === shown);
+  const selected = useAtomValue(app.selectedAtom);
+  const [tab, setTab] = useState<string>('detail');
+  // Selecting a row shows its detail, even when Run history was the open tab.
+  useEffect(() => {
+    if (selected) setTab('detail');
+  }, [selected]);
   return (
     <PanelGroup orientation="vertical" defaultLayout={layout.defaultLayout} onLayoutChanged={layout.onLayoutChanged} style={{ height: '100%' }}>
       <Panel id="tree" defaultSize="60%" minSize="15%">
@@ -42,7 +49,7 @@ export function ExecutionPanel() {
       </Panel>
       <Separator className="sw-sep-h" />
       <Panel id="detail" defaultSize="40%" minSize="10%">
-        <Tabs defaultValue="detail" h="100%" style={{ display: 'flex', flexDirection: 'column' }} keepMounted={false}>
+        <Tabs value={tab} onChange={(v) => setTab(v ?? 'detail')} h="100%" style={{ display: 'flex', flexDirection: 'column' }} keepMounted={false}>
           <Tabs.List>
             <Tabs.Tab value="detail">Detail</Tabs.Tab>
             <Tabs.Tab value="history">Run history</Tabs.Tab>

@@ -2,9 +2,9 @@
 import { useState } from 'react';
 import { useAtomValue } from 'jotai';
 import { Button, Checkbox, Group, Modal, Stack, Text } from '@mantine/core';
-import type { Message } from '../../../../shared/thread/schema';
 import type { RunRecord } from '../../../../shared/protocol/host-api';
 import { CompareRuns } from './CompareRuns';
+import { restorePlan } from './restore';
 import { useApp } from '../../state/context';
 import { useSession } from '../../state/hooks';
 import { StatusBadge } from '../../ui/status';
@@ -16,17 +16,18 @@ export function RunHistory() {
   const session = useSession();
   const refs = useAtomValue(app.runRefsAtom);
   const [confirm, setConfirm] = useState<string | null>(null);
+  const [confirmRestore, setConfirmRestore] = useState<string | null>(null);
   const [picked, setPicked] = useState<string[]>([]);
   const [comparing, setComparing] = useState<[RunRecord, RunRecord] | null>(null);
   if (!session) return <Text size="sm" c="dimmed" p="xs">Open a thread to see its runs.</Text>;
   const viewer = app.host.presentational;
   const restore = async (runId: string) => {
     const rec = await app.record(runId);
-    const msgs = (rec?.messages ?? []) as Message[];
-    if (!rec || msgs.length === 0) return app.fail(`Run ${runId.slice(0, 8)} has no messages to restore`, new Error('The run record holds no messages.'), 'Only runs that added messages can be restored.');
+    if (!rec) return app.fail(`Could not load run ${runId.slice(0, 8)}`, new Error('The run record is missing.'), 'Refresh the run history.');
+    const plan = restorePlan(rec, session.thread.context.messages);
+    if (!plan.ok) return app.fail(`Run ${runId.slice(0, 8)} cannot be restored`, new Error(plan.reason), 'Open the run to read its output instead.');
     session.edit((d) => {
-      const have = new Set(d.context.messages.map((m) => m.id));
-      for (const m of msgs) if (!have.has(m.id)) d.context.messages.push(m as never);
+      d.context.messages = plan.messages as never;
     });
   };
   const remove = async (runId: string) => {
@@ -62,11 +63,18 @@ export function RunHistory() {
             {r.preview && <Text size="xs" c="dimmed" truncate>{r.preview}</Text>}
           </Stack>
           <Button size="compact-xs" variant="subtle" onClick={() => void app.openRecord(r.id)}>Open</Button>
-          {!viewer && <Button size="compact-xs" variant="subtle" onClick={() => void restore(r.id)}>Restore messages</Button>}
+          {!viewer && <Button size="compact-xs" variant="subtle" onClick={() => setConfirmRestore(r.id)}>Restore messages</Button>}
           {!viewer && <Button size="compact-xs" variant="subtle" color="red" onClick={() => setConfirm(r.id)}>Delete</Button>}
         </Group>
       ))}
       <CompareRuns records={comparing} onClose={() => setComparing(null)} />
+      <Modal opened={!!confirmRestore} onClose={() => setConfirmRestore(null)} title="Restore this run's conversation?" centered>
+        <Text size="sm">The thread's messages become the ones this run started from plus what it added. Undo brings the current messages back.</Text>
+        <Group justify="flex-end" mt="md">
+          <Button variant="default" onClick={() => setConfirmRestore(null)}>Cancel</Button>
+          <Button onClick={() => { const id = confirmRestore!; setConfirmRestore(null); void restore(id); }}>Restore</Button>
+        </Group>
+      </Modal>
       <Modal opened={!!confirm} onClose={() => setConfirm(null)} title="Delete this run?" centered>
         <Text size="sm">The run file is deleted. The thread's messages are not changed.</Text>
         <Group justify="flex-end" mt="md">

@@ -86,6 +86,8 @@ function McpServers() {
     try {
       const r = await app.host.call('mcp.test', { server: name });
       setTests((t) => ({ ...t, [name]: r }));
+      // The test connected (or failed to): show the server's status as it is now.
+      app.host.call('mcp.servers', {}).then(setList, () => {});
     } catch (e) {
       setTests((t) => ({ ...t, [name]: { ok: false, message: (e as Error).message } }));
     }

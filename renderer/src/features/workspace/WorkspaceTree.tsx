@@ -158,14 +158,16 @@ export function WorkspaceTree() {
           ))}
         </Box>
       </ScrollArea>
-      <WorkspaceDialog dialog={dialog} folders={folders} onClose={() => setDialog(null)} setDialog={setDialog} act={act} />
+      <WorkspaceDialog dialog={dialog} folders={folders} inside={dialog && 'entry' in dialog ? entries.filter((x) => x.path.startsWith(`${dialog.entry.path}/`)).length : 0} onClose={() => setDialog(null)} setDialog={setDialog} act={act} />
     </Stack>
   );
 }
 
-function WorkspaceDialog({ dialog, folders, onClose, setDialog, act }: {
+function WorkspaceDialog({ dialog, folders, inside, onClose, setDialog, act }: {
   dialog: Dialog;
   folders: string[];
+  /** Entries inside a folder being deleted. */
+  inside: number;
   onClose: () => void;
   setDialog: (d: Dialog) => void;
   act: (what: string, fn: () => Promise<unknown>) => Promise<void>;
@@ -179,7 +181,13 @@ function WorkspaceDialog({ dialog, folders, onClose, setDialog, act }: {
   if (dialog.kind === 'delete')
     return (
       <Modal opened onClose={onClose} title={`Delete ${dialog.entry.kind} “${dialog.entry.title}”?`} centered>
-        <Text size="sm">The file is removed from the workspace. Its runs stay in the runs folder.</Text>
+        <Text size="sm">
+          {dialog.entry.kind === 'folder'
+            ? inside > 0
+              ? `The folder and everything in it (${inside} item${inside === 1 ? '' : 's'}) are removed from the workspace. Their runs stay in the runs folder.`
+              : 'The empty folder is removed from the workspace.'
+            : 'The file is removed from the workspace. Its runs stay in the runs folder.'}
+        </Text>
         <Group justify="flex-end" mt="md">
           <Button variant="default" onClick={onClose}>
             Cancel
