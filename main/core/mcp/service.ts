@@ -10,7 +10,8 @@ import type { McpLogEntry, McpToRunner, RunnerToMcp } from '../../../shared/prot
 import type { ToolOutput } from '../../../shared/thread/schema';
 import type { ProcessSpawner } from '../process/types';
 import type { McpRelay } from '../supervisor/run-supervisor';
-import { loadMcpConfig, type LoadedMcpConfig } from './config';
+import { stat } from 'node:fs/promises';
+import { loadMcpConfig, mcpConfigPath, type LoadedMcpConfig } from './config';
 import { McpSupervisor } from './supervisor';
 
 export interface McpServiceOptions {
@@ -36,6 +37,7 @@ export interface McpCallResult {
 export class McpService implements McpRelay {
   readonly supervisor: McpSupervisor;
   private config?: LoadedMcpConfig;
+  private configMtime = -1;
 
   constructor(private readonly opts: McpServiceOptions) {
     this.supervisor = new McpSupervisor({
@@ -55,8 +57,19 @@ export class McpService implements McpRelay {
     return c;
   }
 
+  /**
+   * settings/mcp.json as it is now: an edit of the file is picked up on the next request (and
+   * sent to a running mcp-host), so changing servers needs no restart.
+   */
   private async loadConfig(): Promise<LoadedMcpConfig> {
-    if (!this.config) this.config = await loadMcpConfig(this.opts.home, this.opts.env ?? process.env);
+    const mtime = await stat(mcpConfigPath(this.opts.home)).then((s) => s.mtimeMs, () => 0);
+    const changed = this.config !== undefined && mtime !== this.configMtime;
+    if (changed) this.config = undefined;
+    if (!this.config) {
+      this.configMtime = mtime;
+      this.config = await loadMcpConfig(this.opts.home, this.opts.env ?? process.env);
+      if (changed) await this.supervisor.reconfigure().catch(() => {});
+    }
     return this.config;
   }
 
@@ -104,6 +117,7 @@ export class McpService implements McpRelay {
 
   /** McpRelay: relays a run's `mcp` channel to the mcp-host, tagged with its run id. */
   attach(runId: string, port: Port<unknown, unknown>): () => void {
+    void this.loadConfig().catch(() => {}); // a run starting is a good moment to notice an edited mcp.json
     const detachRun = this.supervisor.attachRun(runId, (msg) => port.post(msg));
     const off = port.onMessage((msg) => this.supervisor.sendRunner(runId, msg as RunnerToMcp));
     return () => {

@@ -6,6 +6,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import { utimesSync, writeFileSync } from 'node:fs';
 import type { McpService } from '../../../main/core/mcp/service';
 import { EVERYTHING, freePort, harness, makeHome, startService, text } from './harness';
 
@@ -54,6 +55,19 @@ describe('MCP transports and lifecycles', () => {
     cleanups.push(() => h.detach());
     expect(text((await h.call('add-tool', {})).out)).toBe('added');
     await expect.poll(async () => (await svc.tools('dyn')).map((t) => t.name).sort(), { timeout: 10_000 }).toEqual(['add-tool', 'extra']);
+  });
+
+  it('picks up an edited settings/mcp.json without a restart', async () => {
+    const home = makeHome({ first: { command: process.execPath, args: [EVERYTHING, 'stdio'] } });
+    const svc: McpService = startService(home);
+    cleanups.push(() => svc.close());
+    expect((await svc.servers()).map((x) => x.name)).toEqual(['first']);
+    const file = path.join(home, 'settings', 'mcp.json');
+    const later = new Date(Date.now() + 2000); // a different mtime even on coarse file systems
+    writeFileSync(file, JSON.stringify({ mcpServers: { second: { command: process.execPath, args: [DYNAMIC] } } }));
+    utimesSync(file, later, later);
+    expect((await svc.servers()).map((x) => x.name)).toEqual(['second']);
+    expect((await svc.tools('second')).map((t) => t.name)).toEqual(['add-tool']);
   });
 
   it('a server that never answers the handshake fails the test with a timeout diagnosis', async () => {
