@@ -31,8 +31,11 @@ const args = bundleIsFresh()
   ? [bundle, ...process.argv.slice(2)]
   : ['--import', 'tsx', path.join(root, 'main/cli/index.ts'), ...process.argv.slice(2)];
 const child = spawn(process.execPath, args, { stdio: 'inherit' });
-for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
-  // A terminal's Ctrl-C reaches the whole process group already; pass on what reaches only us.
+// A terminal's Ctrl-C reaches the whole process group, the CLI included: this process only
+// waits for the CLI to finish (passing SIGINT on would be a second Ctrl-C). Signals sent to
+// this process alone (SIGTERM, SIGHUP) are passed on.
+process.on('SIGINT', () => {});
+for (const sig of ['SIGTERM', 'SIGHUP']) {
   process.on(sig, () => {
     if (child.exitCode === null) child.kill(sig);
   });

@@ -45,10 +45,14 @@ function ensureBuilt() {
   yarn('build');
 }
 
-/** Runs a long-lived command, passing on signals that reach only this process. */
+/**
+ * Runs a long-lived command. Ctrl-C reaches the whole process group already, so SIGINT is only
+ * waited out here; SIGTERM and SIGHUP sent to this process alone are passed on.
+ */
 function serve(bin, args) {
   const child = spawn(bin, args, { cwd: root, stdio: 'inherit' });
-  for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(sig, () => child.exitCode === null && child.kill(sig));
+  process.on('SIGINT', () => {});
+  for (const sig of ['SIGTERM', 'SIGHUP']) process.on(sig, () => child.exitCode === null && child.kill(sig));
   child.on('exit', (code, signal) => process.exit(code ?? (signal === 'SIGINT' ? 130 : 1)));
 }
 
