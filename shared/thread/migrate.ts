@@ -36,7 +36,11 @@ export function unsupportedVersion(raw: unknown): string | undefined {
   return undefined;
 }
 
+/** A missing field gets its default; a present one is kept as it is (the validator names a wrong type). */
+const orDefault = (v: unknown, d: unknown): unknown => (v === undefined ? d : v);
+
 function fromV0(raw: Obj): Obj {
+  if (raw.context !== undefined && !isObj(raw.context)) return { ...raw, version: THREAD_VERSION }; // reported at /context
   const context = isObj(raw.context) ? raw.context : {};
   const rawMessages = Array.isArray(context.messages) ? context.messages : [];
   const taken = new Set<string>();
@@ -47,21 +51,21 @@ function fromV0(raw: Obj): Obj {
     taken.add(id);
     return id;
   };
-  const messages = rawMessages.map((m, i) => (isObj(m) ? migrateMessage(m, i, fresh) : m));
+  const messages = Array.isArray(context.messages) ? rawMessages.map((m, i) => (isObj(m) ? migrateMessage(m, i, fresh) : m)) : orDefault(context.messages, []);
   const title = typeof raw.title === 'string' ? raw.title : 'Untitled';
   return {
     ...raw,
     version: THREAD_VERSION,
     id: typeof raw.id === 'string' && raw.id ? raw.id : stableId(`${title}\n${JSON.stringify(rawMessages.slice(0, 4)).slice(0, 20_000)}`),
-    title,
+    title: orDefault(raw.title, title),
     model: migrateModel(raw.model),
     context: {
       ...context,
-      systemPrompt: typeof context.systemPrompt === 'string' ? context.systemPrompt : '',
-      tools: Array.isArray(context.tools) ? context.tools : [],
+      systemPrompt: orDefault(context.systemPrompt, ''),
+      tools: orDefault(context.tools, []),
       messages,
     },
-    runRefs: Array.isArray(raw.runRefs) ? raw.runRefs : [],
+    runRefs: orDefault(raw.runRefs, []),
   };
 }
 

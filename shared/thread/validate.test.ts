@@ -135,3 +135,11 @@ describe('ids', () => {
     expect(stableId('a')).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-a[0-9a-f]{3}-[0-9a-f]{12}$/);
   });
 });
+
+describe('migration keeps what it cannot read', () => {
+  it('a legacy document with wrong-typed fields is reported, not emptied', () => {
+    const r = validateThread(migrateThread({ id: 'x', title: 'T', model: 'gpt', context: { systemPrompt: 3, messages: 'nope' } }));
+    expect(r.ok).toBe(false);
+    expect(!r.ok && r.errors.map((e) => e.pointer)).toEqual(expect.arrayContaining(['/context/messages', '/context/systemPrompt']));
+  });
+});
