@@ -97,6 +97,8 @@ test('reloading the page mid-stream continues the text with no gap or duplicate'
   await expect(row(page, 'llm scripted, running')).toContainText('w5', { timeout: 15_000 });
   await page.reload();
   await page.getByRole('treeitem', { name: 'thread Long story' }).click();
+  // The reloaded window knows the live run's mode, not just that a run exists.
+  await expect(page.getByRole('combobox', { name: 'Shown run' })).toHaveValue(/^step · /);
   const done = row(page, 'llm scripted, completed');
   // While it still streams after the reload, the text shown is always a prefix of the story.
   const live = row(page, /^llm scripted, (running|completed)$/).first();

@@ -243,8 +243,10 @@ export class StreamBridge {
     for (const run of fresh) this.sendInitial(entry, run);
   }
 
-  /** A run's current tree, then one snapshot per live node. */
+  /** A run's start (so a late client knows its mode), its current tree, then one snapshot per live node. */
   private sendInitial(entry: ClientEntry, run: LiveRun): void {
+    const started: HostPush = { type: 'run_started', runId: run.runId, threadId: run.threadId, mode: run.mode };
+    entry.queue.push(started, jsonSize(started));
     const nodes = run.nodes();
     if (nodes.length) {
       const env: StreamEnvelope = { v: 1, type: 'tree_update', runId: run.runId, nodes: nodes.map((n) => run.withPartialOutput(n)) as [ExecNode, ...ExecNode[]] };

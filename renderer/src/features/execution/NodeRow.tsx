@@ -51,8 +51,17 @@ export const NodeRow = memo(function NodeRow(p: RowProps) {
   const duration = node?.endedAt !== undefined ? node.endedAt - node.startedAt : node?.timing?.durationMs;
   const usage = node?.usage;
   const progress = node?.attrs?.progress as { progress?: number; total?: number; message?: string } | undefined;
-  const args = p.kind === 'tool' ? (node?.input ?? view?.args[0]) : undefined;
-  const argText = args !== undefined ? JSON.stringify(args) : view?.toolArgs[0];
+  // A tool row shows its arguments; a model row shows every tool call it makes, growing as
+  // the arguments stream, then with names once the call has ended.
+  const finalCalls = isLlm ? (node?.output as { toolCalls?: { name: string; arguments: unknown }[] } | undefined)?.toolCalls : undefined;
+  const argLines: string[] =
+    p.kind === 'tool'
+      ? node?.input !== undefined
+        ? [JSON.stringify(node.input)]
+        : []
+      : finalCalls
+        ? finalCalls.map((c) => `${c.name} ${JSON.stringify(c.arguments)}`)
+        : Object.values(view?.toolArgs ?? {});
   const out = p.kind === 'tool' ? resultText(node?.output) : '';
   const llmCalls = isLlm ? Object.keys(view?.toolArgs ?? {}).length : 0;
   return (
@@ -101,7 +110,9 @@ export const NodeRow = memo(function NodeRow(p: RowProps) {
         )}
         {isLlm && view?.text && <Text size="sm" style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>{truncate(view.text, 1200, live)}</Text>}
         {isLlm && llmCalls > 0 && !view?.text && live && <Text size="xs" c="dimmed">writing {llmCalls} tool call{llmCalls > 1 ? 's' : ''}…</Text>}
-        {argText && <Text size="xs" ff="monospace" c="dimmed" style={{ wordBreak: 'break-all' }}>{truncate(argText, 300, live)}</Text>}
+        {argLines.map((line, i) => (
+          <Text key={i} size="xs" ff="monospace" c="dimmed" style={{ wordBreak: 'break-all' }}>{truncate(line, 300, live)}</Text>
+        ))}
         {progress && (
           <Group gap={6} wrap="nowrap">
             <Progress value={progress.total ? (100 * (progress.progress ?? 0)) / progress.total : 100} animated={!progress.total} size="sm" style={{ flex: 1 }}
