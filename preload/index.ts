@@ -20,13 +20,21 @@ export interface StepwiseApi {
 
 const api: StepwiseApi = {
   invoke(method, params) {
-    if (typeof method !== 'string') return Promise.reject(new Error('[bad_request] stepwise.invoke: method must be a string'));
+    if (typeof method !== 'string' || !/^[a-z]+\.[A-Za-z]+$/.test(method)) {
+      return Promise.reject(new Error(`[bad_request] stepwise.invoke: ${JSON.stringify(method)} is not a host method name`));
+    }
+    if (params !== undefined && (params === null || typeof params !== 'object' || Array.isArray(params))) {
+      return Promise.reject(new Error('[bad_request] stepwise.invoke: params must be an object'));
+    }
     return ipcRenderer.invoke(INVOKE_CHANNEL, method, params ?? {});
   },
   onPush(cb) {
     if (typeof cb !== 'function') throw new TypeError('stepwise.onPush: expected a function');
     // The IPC event (with its sender) never reaches the page: only the push payload does.
-    const listener = (_event: IpcRendererEvent, push: HostPush) => cb(push);
+    // The renderer side of the contract's validation: only `{ type: string, … }` frames pass.
+    const listener = (_event: IpcRendererEvent, push: HostPush) => {
+      if (push && typeof push === 'object' && typeof (push as { type?: unknown }).type === 'string') cb(push);
+    };
     ipcRenderer.on(PUSH_CHANNEL, listener);
     return () => {
       ipcRenderer.removeListener(PUSH_CHANNEL, listener);

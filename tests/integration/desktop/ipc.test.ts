@@ -154,6 +154,9 @@ describe('stepwise:invoke against the host core', () => {
     expect(Object.keys(exposed)).toEqual(['stepwise']);
     const api = exposed.stepwise as StepwisePreloadApi;
     expect(Object.keys(api).sort()).toEqual(['invoke', 'onPush']);
+    // The preload checks the request's shape before anything crosses to the main process.
+    await expect(api.invoke('../../etc', {})).rejects.toThrow(/\[bad_request\] .* is not a host method name/);
+    await expect(api.invoke('workspace.list', 'x' as unknown)).rejects.toThrow(/\[bad_request\] .*params must be an object/);
 
     const host = createDesktopHost(api);
     const pushes: HostPush[] = [];
