@@ -7,6 +7,7 @@ import type { AssistantMessage, Message, ModelConfig, Thread, Tool, ToolCall, To
 import type { NodeError, NodeStatus } from '../../shared/protocol/nodes';
 import type { ToolOutputPatch } from '../../shared/protocol/envelopes';
 import type { RunMode } from '../../shared/thread/schema';
+import { DEFAULT_MAX_TURNS } from '../../shared/thread/defaults';
 import { toAssistantMessage, type LlmCallResult, type Provider } from '../providers/types';
 import type { ToolExecutor, NestedLlmCall } from '../tools/types';
 import type { RunTree } from './tree';
@@ -14,7 +15,7 @@ import { runLlmNode } from './llm-node';
 import { applyVariables, pendingToolCalls, toolSpecs } from './messages';
 import { executeToolCall, type ToolHost } from './tool-call';
 
-export const DEFAULT_MAX_TURNS = 25;
+export { DEFAULT_MAX_TURNS };
 /** Agent tools may nest agents; this bounds runaway recursion. */
 const MAX_AGENT_DEPTH = 5;
 

@@ -11,7 +11,7 @@ import type { LlmRequest, Provider, StreamSink } from './types';
 import type { ImagePart } from '../../shared/thread/schema';
 import { BaseHandler, runLive } from './live';
 import { NO_TOOL_OUTPUT, partText } from './content';
-import { protocolError, streamErrorEvent, type ErrorContext } from './errors';
+import { protocolError, streamErrorEvent, unknownStopReason, type ErrorContext } from './errors';
 
 export const ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
 export const DEFAULT_MAX_TOKENS = 4096;
@@ -95,6 +95,9 @@ const STOP: Record<string, string> = {
   tool_use: 'tool_calls',
   max_tokens: 'length',
   refusal: 'content_filter',
+  /** A long turn with server tools paused; continuing the conversation resumes it. */
+  pause_turn: 'pause_turn',
+  model_context_window_exceeded: 'length',
 };
 
 /** Turns Messages stream events into sink calls; content blocks are keyed by their index. */
@@ -152,7 +155,11 @@ export class AnthropicHandler extends BaseHandler {
         return;
       }
       case 'message_delta': {
-        if (ev.delta?.stop_reason) this.acc.stopReason = STOP[ev.delta.stop_reason] ?? ev.delta.stop_reason;
+        if (ev.delta?.stop_reason) {
+          const r = String(ev.delta.stop_reason);
+          this.acc.stopReason = STOP[r] ?? r;
+          if (!STOP[r] && !this.acc.error) this.acc.error = unknownStopReason(this.ctx, r);
+        }
         if (ev.usage) this.usage(ev.usage);
         return;
       }

@@ -123,6 +123,19 @@ export function protocolError(c: ErrorContext, what: string, details?: unknown):
   };
 }
 
+/**
+ * The reply ended with a finish / stop reason this provider does not know: an error, so that
+ * nothing acts on a reply whose ending is unclear (tool calls are not executed); the partial
+ * reply is kept and the raw reason is shown.
+ */
+export function unknownStopReason(c: ErrorContext, reason: string): NodeError {
+  return {
+    message: `${who(c)} ended the reply with an unknown finish reason "${reason}". The partial reply is kept; an OpenAI-compatible server should report stop, length or tool_calls.`,
+    code: 'unknown_finish_reason',
+    details: reason,
+  };
+}
+
 /** An error event inside the stream (`error`, `response.failed`, a chunk with `error`). */
 export function streamErrorEvent(c: ErrorContext, body: unknown): NodeError {
   const msg = apiMessage(body) ?? 'no message';

@@ -10,7 +10,7 @@ import OpenAI from 'openai';
 import type { LlmRequest, Provider, StreamSink } from './types';
 import { BaseHandler, runLive } from './live';
 import { dataUrl, toolOutputParts } from './content';
-import { streamErrorEvent, type ErrorContext } from './errors';
+import { streamErrorEvent, unknownStopReason, type ErrorContext } from './errors';
 
 /** Connection settings of an OpenAI-compatible provider. */
 export interface OpenAIProviderOptions {
@@ -140,6 +140,7 @@ export class OpenAIChatHandler extends BaseHandler {
       if (choice.finish_reason) {
         const r = String(choice.finish_reason);
         this.acc.stopReason = FINISH[r] ?? r;
+        if (!FINISH[r] && !this.acc.error) this.acc.error = unknownStopReason(this.ctx, r);
         this.completed = true;
       }
     }

@@ -9,7 +9,7 @@ import OpenAI from 'openai';
 import type { LlmRequest, Provider, StreamSink } from './types';
 import { BaseHandler, runLive } from './live';
 import { dataUrl, toolOutputParts } from './content';
-import { streamErrorEvent, type ErrorContext } from './errors';
+import { streamErrorEvent, unknownStopReason, type ErrorContext } from './errors';
 import { OPENAI_BASE_URL, openAIClient, type OpenAIProviderOptions } from './openai-chat';
 
 type Item = Record<string, unknown>;
@@ -103,6 +103,7 @@ export class OpenAIResponsesHandler extends BaseHandler {
         this.usage(ev.response?.usage);
         const reason = String(ev.response?.incomplete_details?.reason ?? 'incomplete');
         this.acc.stopReason = INCOMPLETE[reason] ?? reason;
+        if (!INCOMPLETE[reason] && !this.acc.error) this.acc.error = unknownStopReason(this.ctx, String(reason));
         this.completed = true;
         return;
       }

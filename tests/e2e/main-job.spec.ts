@@ -56,7 +56,7 @@ test('the example MCP agent: run, edit an argument, run all tools, continue, und
   await setEditorText(page, args, '{"a": 17, "b": 30}');
   await page.waitForTimeout(900); // typing merges into one undo step after ~800 ms
 
-  await page.getByRole('button', { name: /^Run all tools/ }).click();
+  await page.getByRole('button', { name: 'Run all tools', exact: true }).click();
   await expect(row(page, /^sampling .*, (running|completed)$/)).toBeVisible({ timeout: 30_000 });
   await expect(row(page, 'tool get-sum, completed')).toBeVisible({ timeout: 30_000 });
   await expect(row(page, 'tool get-sum, completed')).toContainText('The sum of 17 and 30 is 47.');

@@ -128,6 +128,9 @@ describe('anthropic messages', () => {
       expect(r.stopReason).toBe(want);
       expect(r.error).toBeUndefined();
     }
+    server.reply({ stream: [anthMessageStart() + anthTextBlock(0, ['half']) + anthEnd('mystery_reason', 1)] });
+    const r = await provider().stream(llmRequest(model), testSink());
+    expect(r).toMatchObject({ stopReason: 'error', error: { code: 'unknown_finish_reason' }, content: [{ type: 'text', text: 'half' }] });
   });
 
   it('keeps emoji and CJK split across single-byte chunks', async () => {

@@ -124,13 +124,18 @@ describe('openai chat completions', () => {
     expect(one.content).toEqual(r.content);
   });
 
-  it('maps finish reasons, keeps an unknown one as is without an error', async () => {
-    for (const [wire, want] of [['length', 'length'], ['content_filter', 'content_filter'], ['function_call', 'tool_calls'], ['eos_token', 'eos_token']]) {
+  it('maps finish reasons; an unknown one ends the call in error, keeping the partial reply', async () => {
+    for (const [wire, want] of [['length', 'length'], ['content_filter', 'content_filter'], ['function_call', 'tool_calls']]) {
       server.reply({ stream: [chatSse([chatChunk({ content: 'x' }), chatChunk({}, wire)])] });
       const r = await provider().stream(llmRequest(model), testSink());
       expect(r.stopReason).toBe(want);
       expect(r.error).toBeUndefined();
     }
+    server.reply({ stream: [chatSse([chatChunk({ content: 'partial' }), chatChunk({}, 'eos_token')])] });
+    const r = await provider().stream(llmRequest(model), testSink());
+    expect(r.stopReason).toBe('error');
+    expect(r.error).toMatchObject({ code: 'unknown_finish_reason', message: expect.stringContaining('unknown finish reason "eos_token"') });
+    expect(r.content).toEqual([{ type: 'text', text: 'partial' }]);
   });
 
   it('sends the thread: tool calls with JSON string arguments, tool results, images; no thinking', async () => {

@@ -1,6 +1,7 @@
 /** Run / Continue / Stop / Run all tools, Auto-run tools with max turns, Undo / Redo. */
 import { Button, Group, NumberInput, Switch, Text, Tooltip } from '@mantine/core';
 import type { Thread } from '../../../../shared/thread/schema';
+import { DEFAULT_MAX_TURNS } from '../../../../shared/thread/defaults';
 import { useApp } from '../../state/context';
 import { useSession, useThreadMeta } from '../../state/hooks';
 import { modKey } from '../../ui/format';
@@ -34,7 +35,7 @@ export function RunBar({ thread }: { thread: Thread }) {
         Stop
       </Button>
       <Tooltip label={`Execute every pending tool call in parallel (${mod}+Shift+Enter)`}>
-        <Button size="xs" variant="default" disabled={running || offer.pending.length === 0} aria-keyshortcuts="Control+Shift+Enter Meta+Shift+Enter"
+        <Button size="xs" variant="default" disabled={running || offer.pending.length === 0} aria-keyshortcuts="Control+Shift+Enter Meta+Shift+Enter" aria-label="Run all tools"
           onClick={() => void app.startRun('tool', { toolCallIds: offer.pending.map((c) => c.id) })}>
           Run all tools{offer.pending.length > 0 ? ` (${offer.pending.length})` : ''}
         </Button>
@@ -42,7 +43,7 @@ export function RunBar({ thread }: { thread: Thread }) {
       <Switch size="xs" label="Auto-run tools" checked={auto} disabled={running}
         onChange={(e) => { const on = e.currentTarget.checked; session.edit((d) => { d.settings = { ...(d.settings ?? {}), autoRunTools: on }; }); }} />
       {auto && (
-        <NumberInput size="xs" w={90} min={1} max={100} allowDecimal={false} aria-label="Max turns" placeholder="turns" value={thread.settings?.maxTurns ?? 8} disabled={running}
+        <NumberInput size="xs" w={90} min={1} max={100} allowDecimal={false} aria-label="Max turns" placeholder="turns" value={thread.settings?.maxTurns ?? DEFAULT_MAX_TURNS} disabled={running}
           onChange={(v) => typeof v === 'number' && v >= 1 && session.edit((d) => { d.settings = { ...(d.settings ?? {}), maxTurns: v }; }, 'settings.maxTurns')} />
       )}
       <div style={{ flex: 1 }} />
