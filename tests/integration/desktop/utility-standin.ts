@@ -37,8 +37,11 @@ export const standInFork: UtilityFork = (modulePath, args, options) => {
   });
   proc.postMessage = (message: unknown) => {
     if (!child.connected) throw new Error('utility process is gone');
-    child.send(message as never);
+    // Like Electron's postMessage, a message to a process that is just exiting is dropped
+    // (its exit is reported separately), never an asynchronous EPIPE.
+    child.send(message as never, undefined, {}, () => {});
   };
+  child.on('error', () => {});
   proc.kill = () => (alive ? child.kill('SIGTERM') : false);
   child.on('spawn', () => proc.emit('spawn'));
   child.on('message', (m) => proc.emit('message', m));
