@@ -12,6 +12,8 @@ import type { RunSupervisor } from './supervisor/run-supervisor';
 import { runRefOf, type RunController } from './runs';
 import { deleteRun, listRuns, readRun } from './journal/journal';
 import { listProviders, saveProvider, type KeyCodec } from './settings/providers';
+import { removeMcpServer, saveMcpServer } from './mcp/edit';
+import { importMcpServers } from './mcp/import';
 import { HostError } from './errors';
 import type { ClientState } from './host-core';
 
@@ -223,6 +225,24 @@ export async function dispatch(ctx: HostContext, client: ClientState, method: st
       return needMcp(ctx).tools(str(p, 'server', method));
     case 'mcp.test':
       return needMcp(ctx).test(str(p, 'server', method));
+    case 'mcp.saveServer': {
+      if (!p.entry || typeof p.entry !== 'object' || Array.isArray(p.entry)) throw new HostError('bad_request', `${method}: params.entry must be an object`);
+      await saveMcpServer(ctx.home, str(p, 'name', method), p.entry).catch((err: Error) => {
+        throw new HostError('bad_request', err.message);
+      });
+      return needMcp(ctx).servers();
+    }
+    case 'mcp.removeServer':
+      await removeMcpServer(ctx.home, str(p, 'name', method)).catch((err: Error) => {
+        throw new HostError('not_found', err.message);
+      });
+      return needMcp(ctx).servers();
+    case 'mcp.import': {
+      const r = await importMcpServers(ctx.home, str(p, 'file', method)).catch((err: Error) => {
+        throw new HostError('bad_request', err.message);
+      });
+      return { added: r.added, notes: r.notes };
+    }
     default:
       throw new HostError('unknown_method', `unknown method ${JSON.stringify(method)}`);
   }

@@ -45,6 +45,9 @@ const METHOD_TABLE = {
   'mcp.servers': true,
   'mcp.tools': true,
   'mcp.test': true,
+  'mcp.saveServer': true,
+  'mcp.removeServer': true,
+  'mcp.import': true,
 } as const satisfies Record<HostMethod, true>;
 
 /** The names a renderer may invoke: exactly the keys of `HostMethods`. */

@@ -102,6 +102,11 @@ export interface HostMethods {
   'mcp.servers': { params: Record<string, never>; result: McpServerInfo[] };
   'mcp.tools': { params: { server: string }; result: McpToolInfo[] };
   'mcp.test': { params: { server: string }; result: { ok: boolean; message: string; stderr?: string } };
+  /** Add or replace a server in settings/mcp.json (`entry` in the mcpServers format). */
+  'mcp.saveServer': { params: { name: string; entry: Record<string, unknown> }; result: McpServerInfo[] };
+  'mcp.removeServer': { params: { name: string }; result: McpServerInfo[] };
+  /** Add the servers of a Claude Desktop, Cursor or VS Code config file (a path on the host). */
+  'mcp.import': { params: { file: string }; result: { added: string[]; notes: string[] } };
 }
 export type HostMethod = keyof HostMethods;
 export type HostParams<M extends HostMethod> = HostMethods[M]['params'];

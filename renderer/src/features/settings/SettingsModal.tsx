@@ -6,8 +6,14 @@ import { useMantineColorScheme } from '@mantine/core';
 import type { McpServerInfo, ProviderInfo } from '../../../../shared/protocol/host-api';
 import { useApp } from '../../state/context';
 import { ErrorNotice, errorProps, type ErrorNoticeProps } from '../../ui/ErrorNotice';
+import { McpServerForm } from './McpServerForm';
 
-const APIS = ['openai-chat', 'openai-responses', 'anthropic', 'openai-compatible'];
+/** The wire APIs a provider entry may name (main/core/settings/providers.ts PROVIDER_APIS). */
+const APIS = [
+  { value: 'openai-completions', label: 'OpenAI Chat Completions (and compatible servers)' },
+  { value: 'openai-responses', label: 'OpenAI Responses' },
+  { value: 'anthropic-messages', label: 'Anthropic Messages' },
+];
 
 /** The settings modal (opened from the header). */
 export function SettingsModal() {
@@ -33,14 +39,14 @@ function Providers() {
   const app = useApp();
   const [list, setList] = useState<ProviderInfo[] | null>(null);
   const [error, setError] = useState<ErrorNoticeProps | null>(null);
-  const [form, setForm] = useState({ id: '', api: 'openai-chat', baseUrl: '', apiKey: '' });
+  const [form, setForm] = useState({ id: '', api: 'openai-completions', baseUrl: '', apiKey: '' });
   useEffect(() => {
     app.host.call('settings.providers', {}).then(setList, (e) => { setList([]); setError(errorProps('Could not load providers', e)); });
   }, [app]);
   const save = async () => {
     try {
       setList(await app.host.call('settings.saveProvider', { id: form.id.trim(), api: form.api, baseUrl: form.baseUrl.trim() || undefined, apiKey: form.apiKey || undefined }));
-      setForm({ id: '', api: 'openai-chat', baseUrl: '', apiKey: '' });
+      setForm({ id: '', api: 'openai-completions', baseUrl: '', apiKey: '' });
       setError(null);
     } catch (e) {
       setError(errorProps(`Could not save provider ${form.id}`, e, 'Check the id (letters, digits, dashes) and the base URL.'));
@@ -95,7 +101,7 @@ function McpServers() {
   return (
     <Stack gap="xs">
       {error && <ErrorNotice {...error} onClose={() => setError(null)} />}
-      {list?.length === 0 && <Text size="sm" c="dimmed">No MCP servers — add them to settings/mcp.json in the Stepwise home folder.</Text>}
+      {list?.length === 0 && <Text size="sm" c="dimmed">No MCP servers yet — add one below or import a config file.</Text>}
       {list?.map((s) => {
         const t = tests[s.name];
         return (
@@ -105,7 +111,11 @@ function McpServers() {
               <Badge size="xs" variant="outline">{s.transport}</Badge>
               <Badge size="xs" variant="light" color={s.status === 'connected' ? 'teal' : s.status === 'error' ? 'red' : 'gray'}>{s.status}</Badge>
               <div style={{ flex: 1 }} />
-              <Button size="compact-xs" variant="light" loading={t === 'testing'} onClick={() => void test(s.name)}>Test</Button>
+              <Button size="compact-xs" variant="light" loading={t === 'testing'} onClick={() => void test(s.name)} aria-label={`Test ${s.name}`}>Test</Button>
+              {!app.host.presentational && (
+                <Button size="compact-xs" variant="subtle" color="red" aria-label={`Remove ${s.name}`}
+                  onClick={() => app.host.call('mcp.removeServer', { name: s.name }).then(setList, (e) => setError(errorProps(`Could not remove ${s.name}`, e)))}>Remove</Button>
+              )}
             </Group>
             {s.error && <Text size="xs" c="red">{s.error}</Text>}
             {t && t !== 'testing' && (
@@ -117,6 +127,7 @@ function McpServers() {
           </Stack>
         );
       })}
+      <McpServerForm onSaved={setList} onError={(title, e) => setError(errorProps(title, e))} />
     </Stack>
   );
 }

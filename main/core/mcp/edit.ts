@@ -1,0 +1,52 @@
+/**
+ * Changes to `$home/settings/mcp.json` from the Settings UI: add or replace one server,
+ * remove one. Entries are checked before anything is written (the error names the field);
+ * the file is written atomically with mode 0600; other entries and keys are kept as they are.
+ * A running McpService notices the change on its next request.
+ */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import writeFileAtomic from 'write-file-atomic';
+import { mcpConfigPath, resolveServer } from './config';
+
+type Doc = { mcpServers?: Record<string, unknown> } & Record<string, unknown>;
+
+async function readDoc(file: string): Promise<Doc> {
+  try {
+    const doc = JSON.parse(await fs.readFile(file, 'utf8')) as unknown;
+    if (!doc || typeof doc !== 'object' || Array.isArray(doc)) throw new Error('expected a JSON object');
+    return doc as Doc;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    throw new Error(`${file} cannot be updated: ${(err as Error).message}. Fix the file first.`, { cause: err });
+  }
+}
+
+async function writeDoc(file: string, doc: Doc): Promise<void> {
+  await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+  await writeFileAtomic(file, JSON.stringify(doc, null, 2) + '\n', { mode: 0o600 });
+}
+
+/** `$ENV` references are checked for shape only here: the variable may be set later. */
+const anyEnv = new Proxy({}, { get: () => 'set' }) as NodeJS.ProcessEnv;
+
+/** Adds or replaces server `name`. Throws naming the field for an invalid entry or name. */
+export async function saveMcpServer(home: string, name: string, entry: unknown): Promise<void> {
+  if (typeof name !== 'string' || !/^[\w.-]{1,64}$/.test(name)) {
+    throw new Error(`Server name ${JSON.stringify(name)} is not valid: use 1–64 letters, digits, "_", "." or "-".`);
+  }
+  resolveServer(entry, `/mcpServers/${name}`, anyEnv);
+  const file = mcpConfigPath(home);
+  const doc = await readDoc(file);
+  await writeDoc(file, { ...doc, mcpServers: { ...(doc.mcpServers ?? {}), [name]: entry } });
+}
+
+/** Removes server `name`; a name that is not there is an error naming the file. */
+export async function removeMcpServer(home: string, name: string): Promise<void> {
+  const file = mcpConfigPath(home);
+  const doc = await readDoc(file);
+  if (!doc.mcpServers || !(name in doc.mcpServers)) throw new Error(`MCP server "${name}" is not in ${file}.`);
+  const servers = { ...doc.mcpServers };
+  delete servers[name];
+  await writeDoc(file, { ...doc, mcpServers: servers });
+}

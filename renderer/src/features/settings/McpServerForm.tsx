@@ -1,0 +1,86 @@
+/**
+ * Add an MCP server to settings/mcp.json (stdio: command and arguments; http / sse: URL and
+ * headers), or import the servers of a Claude Desktop, Cursor or VS Code config file.
+ */
+import { useState } from 'react';
+import { Button, Group, SegmentedControl, Stack, Text, TextInput, Textarea } from '@mantine/core';
+import type { McpServerInfo } from '../../../../shared/protocol/host-api';
+import { useApp } from '../../state/context';
+
+/** Splits a command line's arguments on spaces, keeping "quoted parts" together. */
+export function splitArgs(line: string): string[] {
+  return (line.match(/"[^"]*"|'[^']*'|\S+/g) ?? []).map((a) => a.replace(/^(["'])(.*)\1$/, '$2'));
+}
+
+/** `KEY=value` lines to an object; returns an error text for a line without `=`. */
+export function parsePairs(text: string): Record<string, string> | string {
+  const out: Record<string, string> = {};
+  for (const [i, raw] of text.split('\n').entries()) {
+    const line = raw.trim();
+    if (!line) continue;
+    const eq = line.indexOf('=');
+    if (eq <= 0) return `Line ${i + 1} needs the form NAME=value`;
+    out[line.slice(0, eq).trim()] = line.slice(eq + 1).trim();
+  }
+  return out;
+}
+
+export function McpServerForm({ onSaved, onError }: { onSaved(list: McpServerInfo[]): void; onError(title: string, err: unknown): void }) {
+  const app = useApp();
+  const [f, setF] = useState({ name: '', transport: 'stdio', command: '', args: '', url: '', pairs: '' });
+  const [file, setFile] = useState('');
+  const [note, setNote] = useState('');
+  const pairs = parsePairs(f.pairs);
+  const stdio = f.transport === 'stdio';
+  const ready = f.name.trim() && (stdio ? f.command.trim() : f.url.trim()) && typeof pairs !== 'string';
+  const save = async () => {
+    if (typeof pairs === 'string') return;
+    const entry: Record<string, unknown> = stdio
+      ? { command: f.command.trim(), args: splitArgs(f.args), ...(Object.keys(pairs).length ? { env: pairs } : {}) }
+      : { type: f.transport, url: f.url.trim(), ...(Object.keys(pairs).length ? { headers: pairs } : {}) };
+    try {
+      onSaved(await app.host.call('mcp.saveServer', { name: f.name.trim(), entry }));
+      setNote(`Saved "${f.name.trim()}". Press Test to connect.`);
+      setF({ ...f, name: '', command: '', args: '', url: '', pairs: '' });
+    } catch (err) {
+      onError('Could not save the MCP server', err);
+    }
+  };
+  const importFile = async () => {
+    try {
+      const r = await app.host.call('mcp.import', { file: file.trim() });
+      setNote(`${r.added.length ? `Added ${r.added.join(', ')}.` : 'Nothing added.'}${r.notes.length ? ` ${r.notes.join(' ')}` : ''}`);
+      onSaved(await app.host.call('mcp.servers', {}));
+    } catch (err) {
+      onError('Could not import the MCP configuration', err);
+    }
+  };
+  return (
+    <Stack gap={6} mt="xs">
+      <Text size="sm" fw={600}>Add a server</Text>
+      <Group grow align="flex-end">
+        <TextInput size="xs" label="Name" placeholder="filesystem" value={f.name} onChange={(e) => setF({ ...f, name: e.currentTarget.value })} />
+        <SegmentedControl size="xs" aria-label="Transport" value={f.transport} onChange={(v) => setF({ ...f, transport: v })}
+          data={[{ value: 'stdio', label: 'stdio' }, { value: 'http', label: 'Streamable HTTP' }, { value: 'sse', label: 'SSE' }]} />
+      </Group>
+      {stdio ? (
+        <>
+          <TextInput size="xs" label="Command" placeholder="npx" value={f.command} onChange={(e) => setF({ ...f, command: e.currentTarget.value })} />
+          <TextInput size="xs" label="Arguments" placeholder="-y @modelcontextprotocol/server-filesystem /tmp" value={f.args} onChange={(e) => setF({ ...f, args: e.currentTarget.value })} />
+        </>
+      ) : (
+        <TextInput size="xs" label="URL" placeholder="http://127.0.0.1:3001/mcp" value={f.url} onChange={(e) => setF({ ...f, url: e.currentTarget.value })} />
+      )}
+      <Textarea size="xs" autosize minRows={1} label={stdio ? 'Environment (NAME=value per line; $ENV references allowed)' : 'Headers (Name=value per line; $ENV references allowed)'}
+        value={f.pairs} onChange={(e) => setF({ ...f, pairs: e.currentTarget.value })} error={typeof pairs === 'string' ? pairs : undefined} />
+      <Group justify="flex-end"><Button size="xs" disabled={!ready || app.host.presentational} onClick={() => void save()}>Save server</Button></Group>
+      <Text size="sm" fw={600}>Import</Text>
+      <Group align="flex-end" wrap="nowrap">
+        <TextInput size="xs" style={{ flex: 1 }} label="Config file on this computer (Claude Desktop, Cursor, VS Code)" placeholder="~/.cursor/mcp.json"
+          value={file} onChange={(e) => setFile(e.currentTarget.value)} />
+        <Button size="xs" variant="light" disabled={!file.trim() || app.host.presentational} onClick={() => void importFile()}>Import</Button>
+      </Group>
+      {note && <Text size="xs" c="dimmed" aria-live="polite">{note}</Text>}
+    </Stack>
+  );
+}

@@ -1,0 +1,52 @@
+/**
+ * Settings: add an MCP server from the UI (written to settings/mcp.json), test it against the
+ * real server-filesystem, import tools from it into a thread; a provider key is never shown whole.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { test, expect, shot } from './fixtures';
+
+const FILESYSTEM = path.resolve('node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
+
+test('add and test an MCP server, import its tools into a thread; provider keys stay masked', async ({ page, serve }) => {
+  await page.goto(serve.url);
+  await page.getByRole('button', { name: 'Settings' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByRole('tab', { name: 'MCP servers' }).click();
+  await dialog.getByRole('textbox', { name: 'Name', exact: true }).fill('files');
+  await dialog.getByRole('textbox', { name: 'Command', exact: true }).fill(process.execPath);
+  await dialog.getByRole('textbox', { name: 'Arguments', exact: true }).fill(`${FILESYSTEM} ${serve.home}`);
+  await dialog.getByRole('button', { name: 'Save server' }).click();
+  await expect(dialog.getByText('Saved "files"')).toBeVisible();
+  const saved = JSON.parse(readFileSync(path.join(serve.home, 'settings', 'mcp.json'), 'utf8'));
+  expect(saved.mcpServers.files).toEqual({ command: process.execPath, args: [FILESYSTEM, serve.home] });
+  expect(saved.mcpServers.everything).toBeTruthy(); // the seeded server is kept
+
+  await dialog.getByRole('button', { name: 'Test files' }).click();
+  await expect(dialog.getByText(/OK: Connected to "files".*\d+ tools/)).toBeVisible({ timeout: 30_000 });
+  await shot(page, '17-settings-mcp');
+
+  // A bad entry is refused with the field named.
+  await dialog.getByRole('textbox', { name: 'Name', exact: true }).fill('bad name!');
+  await dialog.getByRole('textbox', { name: 'Command', exact: true }).fill('x');
+  await dialog.getByRole('button', { name: 'Save server' }).click();
+  await expect(page.getByText(/Server name "bad name!" is not valid/).first()).toBeVisible();
+
+  await dialog.getByRole('tab', { name: 'Providers' }).click();
+  await dialog.getByRole('textbox', { name: 'Id', exact: true }).fill('openai');
+  await dialog.getByLabel(/API key/).fill('sk-test-0123456789abcdef');
+  await dialog.getByRole('button', { name: 'Save provider' }).click();
+  await expect(dialog.getByText('sk-…cdef')).toBeVisible();
+  await expect(dialog.getByText('sk-test-0123456789abcdef')).toHaveCount(0);
+  await page.keyboard.press('Escape');
+
+  // Import a tool from the new server into a thread.
+  await page.getByRole('treeitem', { name: 'thread ReAct loop with tools' }).click();
+  await page.getByRole('button', { name: 'Import from MCP server' }).click();
+  const importer = page.getByRole('dialog');
+  await importer.getByRole('combobox').first().click();
+  await page.getByRole('option', { name: 'files' }).click();
+  await importer.getByText('list_allowed_directories').click();
+  await importer.getByRole('button', { name: 'Add 1 tool' }).click();
+  await expect(page.getByText('list_allowed_directories (files)')).toBeVisible();
+});
