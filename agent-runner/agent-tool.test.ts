@@ -43,6 +43,20 @@ describe('agent tools', () => {
     expect((result.messages.at(-1) as AssistantMessage).content).toEqual([{ type: 'text', text: 'The geographer says Paris.' }]);
   });
 
+  it('an agent tool called with arguments its schema refuses does not run, and says which', async () => {
+    writeFileSync(path.join(ws, 'Geographer.json'), JSON.stringify(scriptedThread([{ text: 'never' }], { messages: [] })));
+    const main = scriptedThread([{ toolCalls: [{ name: 'ask', arguments: { task: 'no input field' } }] }], {
+      tools: [{ type: 'agent', name: 'ask', threadPath: 'Geographer.json' }],
+    });
+    const out: RunnerToHost[] = [];
+    await startRun({ runId: 'r3', threadId: main.id, thread: main, mode: 'react', providers: [], home: ws, workspaceDir: ws }, (m) => out.push(m)).done;
+    const nodes = out.filter((m): m is TreeUpdate => m.type === 'tree_update').flatMap((m) => m.nodes);
+    expect(nodes.some((n) => n.kind === 'agent')).toBe(false);
+    const tool = nodes.filter((n) => n.kind === 'tool').at(-1)!;
+    expect(tool.status).toBe('error');
+    expect(JSON.stringify(tool.output)).toMatch(/Invalid arguments for tool \\"ask\\", not run: .*input/);
+  });
+
   it('an agent tool whose thread is missing or outside the workspace ends in a clear tool error', async () => {
     for (const threadPath of ['Nope.json', '../outside.json']) {
       const main = scriptedThread([{ toolCalls: [{ name: 'ask', arguments: { input: 'x' } }] }], {

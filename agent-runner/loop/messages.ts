@@ -42,7 +42,8 @@ export function toolSpecs(tools: Tool[]): ToolSpec[] {
   });
 }
 
-function defaultParameters(type: Tool['type']): Record<string, unknown> {
+/** The JSON Schema a tool without its own takes (agent tools: `{ input: string }`). */
+export function defaultParameters(type: Tool['type']): Record<string, unknown> {
   if (type === 'agent') {
     return { type: 'object', properties: { input: { type: 'string', description: 'The task for the agent.' } }, required: ['input'] };
   }

@@ -7,6 +7,7 @@ import type { Thread, Tool, ToolCall, ToolOutput } from '../../shared/thread/sch
 import type { ToolContext, ToolExecutor, NestedLlmCall } from '../tools/types';
 import type { LlmCallResult } from '../providers/types';
 import type { RunTree } from './tree';
+import { defaultParameters } from './messages';
 
 /** What the loop provides for nested work caused by a tool. */
 export interface ToolHost {
@@ -37,11 +38,24 @@ export async function executeToolCall(host: ToolHost, call: ToolCall, parentId: 
   } else if (call.rawArguments !== undefined && Object.keys(call.arguments).length === 0 && call.rawArguments.trim() !== '') {
     output = textOutput(`The arguments of tool call ${call.id} are not valid JSON: ${call.rawArguments.slice(0, 200)}. Edit them, then run the tool.`, true);
   } else {
-    output = await runExecutor(host, tool, call, nodeId);
+    output = (await checkArguments(tool, call)) ?? (await runExecutor(host, tool, call, nodeId));
   }
   const cancelled = host.signal.aborted;
   tree.close(nodeId, { status: cancelled ? 'cancelled' : output.isError ? 'error' : 'completed', output });
   return output;
+}
+
+/**
+ * Agent and built-in tools are checked against their JSON Schema here, as MCP tools are in
+ * their executor: a call with bad arguments never runs, and the error names the path.
+ */
+async function checkArguments(tool: Tool, call: ToolCall): Promise<ToolOutput | undefined> {
+  if (tool.type !== 'agent' && tool.type !== 'builtin') return undefined;
+  const schema = tool.parameters ?? defaultParameters(tool.type);
+  const { validateArguments } = await import('../tools/mcp/validate');
+  const problems = validateArguments(schema, call.arguments);
+  if (!problems?.length) return undefined;
+  return textOutput(`Invalid arguments for tool "${tool.name}", not run: ${problems.join('; ')}. Edit the arguments, then run the tool again.`, true);
 }
 
 async function runExecutor(host: ToolHost, tool: Tool, call: ToolCall, nodeId: string): Promise<ToolOutput> {

@@ -6,7 +6,7 @@ import '@mantine/core/styles.css';
 import './styles.css';
 import { StrictMode, useState } from 'react';
 import { createRoot } from 'react-dom/client';
-import { Button, Center, FileButton, MantineProvider, Stack, Text, Title, createTheme, localStorageColorSchemeManager } from '@mantine/core';
+import { Button, Center, FileButton, MantineProvider, Modal, Stack, Text, Title, createTheme, localStorageColorSchemeManager } from '@mantine/core';
 import { App } from './App';
 import type { HostServices } from './host/types';
 import { createDesktopHost, type StepwisePreloadApi } from './host/desktop';
@@ -17,6 +17,8 @@ import type { RunRecord } from '../../shared/protocol/host-api';
 import type { Thread } from '../../shared/thread/schema';
 
 const theme = createTheme({
+  // Every dialog's × button has an accessible name.
+  components: { Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }) },
   primaryColor: 'indigo',
   fontFamilyMonospace: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace',
   defaultRadius: 'sm',

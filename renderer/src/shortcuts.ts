@@ -30,6 +30,7 @@ export function useShortcuts(app: AppState, newThread: () => void): void {
         s.redo();
       } else if (e.key === 'Enter' && s && !s.readOnly) {
         e.preventDefault();
+        if (app.store.get(app.invalidFieldsAtom).size > 0) return; // an edited field does not parse yet
         const t = s.thread;
         const offer = runOffer(t);
         if (e.shiftKey) {

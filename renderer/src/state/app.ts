@@ -30,6 +30,18 @@ export class AppState {
   readonly runRefsAtom: PrimitiveAtom<RunRef[]> = atom<RunRef[]>([]);
   readonly errorAtom: PrimitiveAtom<ErrorNoticeProps | null> = atom<ErrorNoticeProps | null>(null);
   readonly settingsOpenAtom: PrimitiveAtom<boolean> = atom(false);
+  /** Editors whose text does not parse yet (keyed by field): runs wait until they do. */
+  readonly invalidFieldsAtom: PrimitiveAtom<ReadonlySet<string>> = atom<ReadonlySet<string>>(new Set<string>());
+
+  /** Mark an editor's text as (not) parsing. */
+  setInvalid(key: string, invalid: boolean): void {
+    const cur = this.store.get(this.invalidFieldsAtom);
+    if (cur.has(key) === invalid) return;
+    const next = new Set(cur);
+    if (invalid) next.add(key);
+    else next.delete(key);
+    this.store.set(this.invalidFieldsAtom, next);
+  }
   private readonly records = new Map<string, RunRecord>();
   private abort = new AbortController();
 

@@ -5,6 +5,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { JsonEditor } from '../../ui/editors';
 import { toJson } from '../../ui/format';
+import { useApp } from '../../state/context';
 
 export interface JsonFieldProps {
   value: unknown;
@@ -15,12 +16,15 @@ export interface JsonFieldProps {
   validate?: (v: unknown) => string | null;
   /** Require a JSON object. */
   object?: boolean;
+  /** Report under this key while the text does not parse, so runs wait for a fix. */
+  invalidKey?: string;
   minHeight?: number;
   maxHeight?: number;
 }
 
 /** JSON editor bound to a document value. */
-export function JsonField({ value, onValue, label, readOnly, validate, object, minHeight, maxHeight }: JsonFieldProps) {
+export function JsonField({ value, onValue, label, readOnly, validate, object, minHeight, maxHeight, invalidKey }: JsonFieldProps) {
+  const app = useApp();
   const [text, setText] = useState(() => toJson(value));
   const [parseError, setParseError] = useState<string | null>(null);
   const textRef = useRef(text);
@@ -48,6 +52,11 @@ export function JsonField({ value, onValue, label, readOnly, validate, object, m
     setParseError(null);
     if (JSON.stringify(v) !== JSON.stringify(value)) onValue?.(v);
   };
+  useEffect(() => {
+    if (!invalidKey) return;
+    app.setInvalid(invalidKey, parseError !== null);
+    return () => app.setInvalid(invalidKey, false);
+  }, [app, invalidKey, parseError]);
   let schemaError: string | null = null;
   if (!parseError && validate) {
     try {

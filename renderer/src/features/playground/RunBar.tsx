@@ -1,4 +1,5 @@
 /** Run / Continue / Stop / Run all tools, Auto-run tools with max turns, Undo / Redo. */
+import { useAtomValue } from 'jotai';
 import { Button, Group, NumberInput, Switch, Text, Tooltip } from '@mantine/core';
 import type { Thread } from '../../../../shared/thread/schema';
 import { DEFAULT_MAX_TURNS } from '../../../../shared/thread/defaults';
@@ -14,7 +15,8 @@ export function RunBar({ thread }: { thread: Thread }) {
   const meta = useThreadMeta()!;
   const running = !!meta.runningRunId;
   const viewer = app.host.presentational;
-  const offer = runOffer(thread);
+  const invalid = useAtomValue(app.invalidFieldsAtom).size > 0;
+  const offer = invalid ? { ...runOffer(thread), canPrimary: false, reason: 'An edited field is not valid JSON: fix it first.' } : runOffer(thread);
   const auto = !!thread.settings?.autoRunTools;
   const mod = modKey();
   if (viewer)
@@ -35,7 +37,7 @@ export function RunBar({ thread }: { thread: Thread }) {
         Stop
       </Button>
       <Tooltip label={`Execute every pending tool call in parallel (${mod}+Shift+Enter)`}>
-        <Button size="xs" variant="default" disabled={running || offer.pending.length === 0} aria-keyshortcuts="Control+Shift+Enter Meta+Shift+Enter" aria-label="Run all tools"
+        <Button size="xs" variant="default" disabled={running || invalid || offer.pending.length === 0} aria-keyshortcuts="Control+Shift+Enter Meta+Shift+Enter" aria-label="Run all tools"
           onClick={() => void app.startRun('tool', { toolCallIds: offer.pending.map((c) => c.id) })}>
           Run all tools{offer.pending.length > 0 ? ` (${offer.pending.length})` : ''}
         </Button>

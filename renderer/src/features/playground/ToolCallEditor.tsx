@@ -1,4 +1,5 @@
 /** One assistant tool call: editable arguments (validated against the tool's schema) and result. */
+import { useAtomValue } from 'jotai';
 import { Badge, Button, Checkbox, Group, Paper, Stack, Text } from '@mantine/core';
 import type { Thread, ToolCall } from '../../../../shared/thread/schema';
 import { useApp } from '../../state/context';
@@ -15,6 +16,7 @@ export function ToolCallEditor({ thread, mi, ci, call, readOnly }: { thread: Thr
   const tool = thread.context.tools.find((t) => t.name === call.name);
   const schema = toolSchema(tool);
   const out = call.output;
+  const argsInvalid = useAtomValue(app.invalidFieldsAtom).has(`args.${call.id}`);
   const text = out?.content.filter((p) => p.type === 'text').map((p) => (p as { text: string }).text).join('\n') ?? '';
   const setOutput = (textValue: string, isError: boolean) =>
     session.edit((d) => {
@@ -34,11 +36,19 @@ export function ToolCallEditor({ thread, mi, ci, call, readOnly }: { thread: Thr
           <Badge size="xs" color="yellow" variant="light">awaiting input</Badge>
         )}
         {!out && !readOnly && (
-          <Button size="compact-xs" onClick={() => void app.startRun('tool', { toolCallIds: [call.id] })}>Run tool</Button>
+          <Button size="compact-xs" disabled={argsInvalid} title={argsInvalid ? 'Fix the arguments first: they are not valid JSON' : undefined}
+            onClick={() => void app.startRun('tool', { toolCallIds: [call.id] })}>Run tool</Button>
+        )}
+        {out && !readOnly && (
+          <Button size="compact-xs" variant="subtle" aria-label={`Clear the result of ${call.name}, to run it again`}
+            onClick={() => session.edit((d) => {
+              const c = (d.context.messages[mi] as Extract<Thread['context']['messages'][number], { role: 'assistant' }>).toolCalls![ci];
+              delete c.output;
+            })}>Clear result</Button>
         )}
       </Group>
       <Stack gap={4}>
-        <JsonField label={`Arguments of ${call.name}`} object readOnly={readOnly} maxHeight={220}
+        <JsonField label={`Arguments of ${call.name}`} object readOnly={readOnly} maxHeight={220} invalidKey={`args.${call.id}`}
           value={call.arguments}
           validate={(v) => checkAgainstSchema(schema, v)}
           onValue={(v) => session.edit((d) => {
