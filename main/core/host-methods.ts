@@ -133,7 +133,8 @@ export async function dispatch(ctx: HostContext, client: ClientState, method: st
       const { thread, version } = await ctx.threads.open(file);
       client.openThreads.add(thread.id);
       const running = ctx.bridge.liveRuns(thread.id)[0]?.runId;
-      return running ? { thread, version, path: relPath(ctx, file), running } : { thread, version, path: relPath(ctx, file) };
+      const origin = `client:${client.id}`; // the origin of this client's edits in thread_patch
+      return running ? { thread, version, path: relPath(ctx, file), running, origin } : { thread, version, path: relPath(ctx, file), origin };
     }
     case 'thread.close': {
       const threadId = str(p, 'threadId', method);

@@ -75,7 +75,8 @@ export interface HostMethods {
   'workspace.duplicate': { params: { path: string }; result: WorkspaceEntry };
   'workspace.delete': { params: { path: string }; result: { ok: true } };
   /** Open a thread: its document and the store's version. Subscribes the client to its patches. */
-  'thread.open': { params: { path: string }; result: { thread: Thread; version: number; path: string; running?: string } };
+  /** `origin` is how this client's own edits are labelled in `thread_patch` (to skip its echoes). */
+  'thread.open': { params: { path: string }; result: { thread: Thread; version: number; path: string; running?: string; origin?: string } };
   'thread.close': { params: { threadId: string }; result: { ok: true } };
   /** Apply an edit made at `baseVersion`. A mismatch answers code `version_mismatch`. */
   'thread.edit': { params: { threadId: string; baseVersion: number; patches: Patch[] }; result: { version: number } };

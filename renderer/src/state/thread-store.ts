@@ -35,16 +35,19 @@ export class ThreadSession {
   readonly metaAtom: PrimitiveAtom<ThreadMeta>;
   readonly history: UndoHistory;
   private version: number;
+  /** The `origin` of this window's own edits in thread_patch. */
+  private readonly origin: string | undefined;
   private inFlight: { base: number } | null = null;
   private outbox: Patch[] = [];
 
   constructor(
     private readonly store: AtomStore,
     private readonly host: HostServices,
-    opened: { thread: Thread; version: number; path: string; running?: string },
+    opened: { thread: Thread; version: number; path: string; running?: string; origin?: string },
     undo: UndoOptions = {},
   ) {
     this.version = opened.version;
+    this.origin = opened.origin;
     this.history = new UndoHistory(undo);
     this.threadAtom = atom(opened.thread);
     this.metaAtom = atom<ThreadMeta>({
@@ -99,7 +102,12 @@ export class ThreadSession {
   /** Undo the last step (applies its inverse patches and sends them as an ordinary edit). */
   undo(): boolean {
     if (this.readOnly) return false;
-    const step = this.history.undo(this.thread);
+    let step;
+    try {
+      step = this.history.undo(this.thread);
+    } catch (err) {
+      return this.historyBroken(err);
+    }
     if (!step) return false;
     this.store.set(this.threadAtom, applyPatches(this.thread, step.inverse));
     this.send(step.inverse);
@@ -110,12 +118,24 @@ export class ThreadSession {
   /** Redo the last undone step. */
   redo(): boolean {
     if (this.readOnly) return false;
-    const step = this.history.redo(this.thread);
+    let step;
+    try {
+      step = this.history.redo(this.thread);
+    } catch (err) {
+      return this.historyBroken(err);
+    }
     if (!step) return false;
     this.store.set(this.threadAtom, applyPatches(this.thread, step.forward));
     this.send(step.forward);
     this.setMeta({ generation: this.meta.generation + 1 });
     return true;
+  }
+
+  /** Another window changed what an undo step would restore: drop the history, say so. */
+  private historyBroken(err: unknown): false {
+    this.history.clear();
+    this.setMeta({ error: { message: `Undo history cleared: another window changed the text it would restore (${(err as Error).message}).` } });
+    return false;
   }
 
   /** Mark a run of this thread as running (read-only) or finished. */
@@ -130,7 +150,7 @@ export class ThreadSession {
   applyRemote(tp: ThreadPatch): void {
     if (tp.threadId !== this.id || tp.version <= this.version) return;
     const isRun = tp.origin.startsWith('run:');
-    if (this.inFlight && tp.version === this.inFlight.base + 1 && !isRun) return; // our edit's echo
+    if (this.origin ? tp.origin === this.origin : this.inFlight && tp.version === this.inFlight.base + 1 && !isRun) return; // our edit's echo
     if (tp.version !== this.version + 1 && !this.inFlight) {
       void this.reload();
       return;
@@ -181,11 +201,15 @@ export class ThreadSession {
         this.inFlight = null;
         this.setMeta({ error: undefined });
       } catch (err) {
-        this.inFlight = null;
         if (err instanceof HostError && err.code === 'version_mismatch') {
-          await this.reload();
+          // Another window edited first: replay our unsent edits on its version. New edits
+          // meanwhile queue behind (inFlight stays set), and are replayed too.
+          const ok = await this.rebase(patches);
+          this.inFlight = null;
+          if (ok) continue;
           return;
         }
+        this.inFlight = null;
         this.outbox = [];
         this.setMeta({
           error: { message: `The edit was not saved: ${(err as Error).message}. The thread is reloaded from disk.`, details: (err as Error).stack },
@@ -194,5 +218,34 @@ export class ThreadSession {
         return;
       }
     }
+  }
+
+  /**
+   * Fetch the host's copy and apply `pending` (our edits the host has not taken) on top of it,
+   * so concurrent edits from two windows both survive. Returns false (after a plain reload)
+   * when our edits no longer apply.
+   */
+  private async rebase(sent: Patch[]): Promise<boolean> {
+    let fresh: { thread: Thread; version: number };
+    try {
+      fresh = await this.host.call('thread.open', { path: this.meta.path });
+    } catch {
+      await this.reload();
+      return false;
+    }
+    const pending = [...sent, ...this.outbox];
+    let merged: Thread;
+    try {
+      merged = applyPatches(fresh.thread, pending);
+    } catch {
+      await this.reload();
+      this.setMeta({ error: { message: 'Another window changed this thread in a way your latest edit cannot apply to; the thread was reloaded.' } });
+      return false;
+    }
+    this.version = fresh.version;
+    this.outbox = pending;
+    this.store.set(this.threadAtom, merged);
+    this.setMeta({ generation: this.meta.generation + 1 });
+    return true;
   }
 }

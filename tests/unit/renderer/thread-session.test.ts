@@ -82,15 +82,31 @@ describe('ThreadSession', () => {
     expect(s.thread.context.messages).toHaveLength(2);
   });
 
-  it('reloads the thread on version_mismatch and drops the history', async () => {
+  it('on version_mismatch replays its own edits on the other window\'s version: both survive', async () => {
     const h = fakeHost(exampleThread());
     const s = new ThreadSession(createStore(), h.host, { thread: h.doc, version: 1, path: 'a.json' });
     h.external((d) => void (d.title = 'renamed elsewhere')); // another window; its patch never reached us
     s.edit((d) => void (d.context.systemPrompt = 'mine'));
-    for (let i = 0; i < 5; i++) await settle();
+    s.edit((d) => void (d.context.systemPrompt = 'mine, and more'), 'prompt');
+    for (let i = 0; i < 8; i++) await settle();
     expect(s.thread.title).toBe('renamed elsewhere');
-    expect(s.meta.version).toBe(2);
+    expect(s.thread.context.systemPrompt).toBe('mine, and more');
+    expect(h.doc.title).toBe('renamed elsewhere');
+    expect(h.doc.context.systemPrompt).toBe('mine, and more');
+    expect(s.meta.version).toBe(h.version);
+    expect(s.history.canUndo).toBe(true);
+  });
+
+  it('reloads, dropping the history, when its edits no longer apply to the other version', async () => {
+    const h = fakeHost(exampleThread());
+    const s = new ThreadSession(createStore(), h.host, { thread: h.doc, version: 1, path: 'a.json' });
+    h.external((d) => void d.context.messages.splice(0)); // another window deleted every message
+    s.edit((d) => void ((d.context.messages[0] as { content: { text: string }[] }).content[0].text = 'edited'));
+    for (let i = 0; i < 8; i++) await settle();
+    expect(s.thread.context.messages).toHaveLength(0);
+    expect(s.meta.version).toBe(h.version);
     expect(s.history.canUndo).toBe(false);
+    expect(s.meta.error?.message).toMatch(/cannot apply/);
   });
 
   it('refuses edits while a run of the thread runs', () => {
