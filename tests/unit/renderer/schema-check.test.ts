@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import Ajv from 'ajv';
 import fc from 'fast-check';
-import { checkAgainstSchema, validateJson } from '../../../renderer/src/features/playground/schema-check';
+import { checkAgainstSchema, schemaProblems, validateJson } from '../../../renderer/src/features/playground/schema-check';
 
 const sumSchema = { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'], additionalProperties: false };
 
@@ -41,5 +41,14 @@ describe('tool-argument schema check (CSP-safe, no code generation)', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('tool schema problems', () => {
+  it('names the mistakes that would make every call fail', () => {
+    expect(schemaProblems({ type: 'object', properties: { city: { type: 'string' } }, required: ['city'] })).toBe('');
+    expect(schemaProblems({ type: 'objectx' })).toMatch(/^\/type: "objectx" is not a JSON type/);
+    expect(schemaProblems({ type: 'object', properties: { city: { type: 'strin' } } })).toMatch(/^\/properties\/city\/type/);
+    expect(schemaProblems({ type: 'object', required: 'city' })).toBe('/required must be an array of property names');
   });
 });

@@ -2,6 +2,7 @@
 import { Badge, Button, Divider, Group, ScrollArea, Stack, Text, Title } from '@mantine/core';
 import { useApp } from '../../state/context';
 import { useSession, useThread, useThreadMeta, newId } from '../../state/hooks';
+import { VariablesField } from './VariablesField';
 import { PromptEditor } from '../../ui/editors';
 import { ErrorNotice } from '../../ui/ErrorNotice';
 import { ModelSection } from './ModelSection';
@@ -52,6 +53,7 @@ export function Playground() {
           <Section title="System prompt">
             <PromptEditor label="System prompt" value={thread.context.systemPrompt} readOnly={readOnly} placeholder="You are…" minHeight={48}
               onChange={(t) => session.edit((d) => void (d.context.systemPrompt = t), 'systemPrompt')} />
+            <VariablesField thread={thread} readOnly={readOnly} />
           </Section>
           <Divider />
           <Section title={`Messages (${thread.context.messages.length})`}>

@@ -7,6 +7,7 @@ import type { McpServerInfo, McpToolInfo } from '../../../../shared/protocol/hos
 import { useApp } from '../../state/context';
 import { useSession } from '../../state/hooks';
 import { JsonField } from './JsonField';
+import { schemaProblems } from './schema-check';
 import { ErrorNotice, errorProps, type ErrorNoticeProps } from '../../ui/ErrorNotice';
 
 /** Tools list with add / edit / remove. */
@@ -64,6 +65,7 @@ export function ToolsSection({ thread, readOnly }: { thread: Thread; readOnly: b
                 onChange={(e) => { const v = e.currentTarget.checked; session.edit((d) => void (d.context.tools[i].requiresApproval = v)); }} />
               <Text size="xs" c="dimmed">{t.type === 'mcp' ? 'Input schema (from the server)' : 'Parameters (JSON Schema)'}</Text>
               <JsonField label={`JSON Schema of ${t.name}`} object readOnly={readOnly || t.type === 'mcp'} maxHeight={260}
+                validate={(v) => schemaProblems(v) || null}
                 value={t.type === 'mcp' ? t.inputSchema : (t.parameters ?? { type: 'object', properties: {} })}
                 onValue={(v) => session.edit((d) => { const x = d.context.tools[i]; if (x.type !== 'mcp') x.parameters = v as Record<string, unknown>; }, `tool.${i}.schema`)} />
             </Stack>

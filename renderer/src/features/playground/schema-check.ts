@@ -120,3 +120,28 @@ export function checkAgainstSchema(schema: Record<string, unknown> | undefined, 
   const errs = validateJson(schema, value);
   return errs.length ? errs.slice(0, 6).join('; ') : null;
 }
+
+const JSON_TYPES = new Set(['string', 'number', 'integer', 'boolean', 'object', 'array', 'null']);
+
+/**
+ * Problems of a tool's JSON Schema itself (the mistakes that make every call fail later):
+ * unknown `type` names, `required` that is not an array of strings, `properties` that is not
+ * an object. Walks nested properties and items. Returns "" when none are found.
+ */
+export function schemaProblems(schema: unknown, at = ''): string {
+  if (typeof schema === 'boolean') return '';
+  if (!schema || typeof schema !== 'object' || Array.isArray(schema)) return `${at || '/'} must be a JSON Schema object`;
+  const s = schema as Record<string, unknown>;
+  const types = Array.isArray(s.type) ? s.type : s.type === undefined ? [] : [s.type];
+  for (const t of types) if (typeof t !== 'string' || !JSON_TYPES.has(t)) return `${at}/type: ${JSON.stringify(t)} is not a JSON type (string, number, integer, boolean, object, array, null)`;
+  if (s.required !== undefined && !(Array.isArray(s.required) && s.required.every((r) => typeof r === 'string'))) return `${at}/required must be an array of property names`;
+  if (s.properties !== undefined) {
+    if (!s.properties || typeof s.properties !== 'object' || Array.isArray(s.properties)) return `${at}/properties must be an object`;
+    for (const [k, v] of Object.entries(s.properties as Record<string, unknown>)) {
+      const p = schemaProblems(v, `${at}/properties/${k}`);
+      if (p) return p;
+    }
+  }
+  if (s.items !== undefined && !Array.isArray(s.items)) return schemaProblems(s.items, `${at}/items`);
+  return '';
+}
