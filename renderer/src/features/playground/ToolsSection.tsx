@@ -39,8 +39,8 @@ export function ToolsSection({ thread, readOnly }: { thread: Thread; readOnly: b
               {t.name}
               {t.type === 'mcp' ? `  (${t.server})` : t.type === 'agent' ? `  → ${t.threadPath}` : ''}
             </Text>
-            <Button size="compact-xs" variant="subtle" onClick={() => setOpen(open === i ? null : i)} aria-expanded={open === i} aria-label={`Edit tool ${t.name}`}>
-              {open === i ? 'Close' : 'Edit'}
+            <Button size="compact-xs" variant="subtle" onClick={() => setOpen(open === i ? null : i)} aria-expanded={open === i} aria-label={`${readOnly || t.type === 'mcp' ? 'Show' : 'Edit'} tool ${t.name}`}>
+              {open === i ? 'Close' : readOnly || t.type === 'mcp' ? 'Show' : 'Edit'}
             </Button>
             {!readOnly && (
               <ActionIcon size="sm" variant="subtle" color="red" aria-label={`Remove tool ${t.name}`} onClick={() => session.edit((d) => void d.context.tools.splice(i, 1))}>
