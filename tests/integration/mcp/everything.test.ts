@@ -100,5 +100,17 @@ describe.each(['stdio', 'http'] as const)('server-everything over %s', (transpor
     expect(text(ok.out)).toContain('- Name: Ada Lovelace');
     const no = await h.call('trigger-elicitation-request', {}, { answer: { action: 'decline' } });
     expect(text(no.out)).toContain('declined');
+    const cancel = await h.call('trigger-elicitation-request', {}, { answer: { action: 'cancel' } });
+    expect(text(cancel.out)).toContain('cancelled');
+  });
+
+  it('keeps resource links and embedded resources as they are, not flattened to text', async () => {
+    const links = await h.call('get-resource-links', { count: 2 });
+    const linkParts = links.out.content.filter((p) => p.type === 'resource_link');
+    expect(linkParts).toHaveLength(2);
+    expect(linkParts[0]).toMatchObject({ type: 'resource_link', uri: expect.stringMatching(/^demo:\/\//) });
+    const ref = await h.call('get-resource-reference', { resourceType: 'Text', resourceId: 3 });
+    const embedded = ref.out.content.find((p) => p.type === 'resource');
+    expect(embedded).toMatchObject({ type: 'resource', resource: { uri: expect.any(String), text: expect.any(String) } });
   });
 });
