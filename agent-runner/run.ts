@@ -71,6 +71,7 @@ export function startRun(spec: RunSpec, post: (m: RunnerToHost) => void, opts: R
       signal: controller.signal,
       providerFor,
       executors: [...(opts.executors ?? []), functionToolExecutor, agentToolExecutor, builtinToolExecutor],
+      providerIds: ['scripted', ...spec.providers.map((p) => p.id)],
       loadThread: (p) => loadAgentThread(spec.workspaceDir, p),
       waitForInput: (nodeId) =>
         new Promise((resolve, reject) => {

@@ -24,6 +24,8 @@ export interface LoopDeps {
   signal: AbortSignal;
   providerFor(model: ModelConfig): Provider;
   executors: ToolExecutor[];
+  /** Ids of the configured providers. */
+  providerIds: string[];
   /** Loads an agent tool's thread by its workspace-relative path. */
   loadThread(threadPath: string): Promise<Thread>;
   waitForInput(nodeId: string): Promise<unknown>;
@@ -70,6 +72,7 @@ export class AgentLoop {
       signal: d.signal,
       executors: d.executors,
       waitForInput: d.waitForInput,
+      providerIds: d.providerIds,
       nestedLlm: (parentId, call) => this.nestedLlm(parentId, call),
       nestedAgent: (parentId, threadPath, userText) => this.nestedAgent(parentId, threadPath, userText),
     };

@@ -15,6 +15,7 @@ export interface ToolHost {
   thread: Thread;
   signal: AbortSignal;
   executors: ToolExecutor[];
+  providerIds: string[];
   nestedLlm(parentId: string, call: NestedLlmCall): Promise<LlmCallResult>;
   nestedAgent(parentId: string, threadPath: string, userText: string): Promise<{ text: string; isError: boolean }>;
   /** Resolves with the user's answer for `nodeId` (sent by the host as an `input` message). */
@@ -64,6 +65,7 @@ async function runExecutor(host: ToolHost, tool: Tool, call: ToolCall, nodeId: s
   const logs: { level: string; data: unknown; t: number }[] = [];
   const ctx: ToolContext = {
     runId: host.tree.runId,
+    providerIds: host.providerIds,
     nodeId,
     thread: host.thread,
     signal: host.signal,

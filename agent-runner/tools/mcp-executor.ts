@@ -100,7 +100,7 @@ export class McpToolExecutor implements ToolExecutor {
       this.port.post({ type: 'server_request_result', requestId: m.requestId, result, error: error ? { message: error } : undefined });
     try {
       if (m.kind === 'sampling') {
-        const r = await ctx.nestedLlm(samplingToNestedCall(m.params, ctx.thread, tool.server));
+        const r = await ctx.nestedLlm(samplingToNestedCall(m.params, ctx.thread, tool.server, ctx.providerIds));
         reply(nestedResultToSampling(r, (r as { model?: string }).model ?? ctx.thread.model.id));
       } else {
         let answer: unknown;

@@ -19,6 +19,8 @@ export interface NestedLlmCall {
 /** What a running tool may do to its own tool node. */
 export interface ToolContext {
   runId: string;
+  /** Ids of the providers this run can use (MCP sampling picks a model by the server's hints). */
+  providerIds: string[];
   /** The tool node's id. */
   nodeId: string;
   thread: Thread;

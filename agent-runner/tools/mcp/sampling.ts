@@ -15,8 +15,29 @@ function parts(content: unknown): SamplingContent[] {
   return content && typeof content === 'object' ? [content as SamplingContent] : [];
 }
 
-/** Converts `sampling/createMessage` params into a nested LLM call using the thread's model. */
-export function samplingToNestedCall(params: Record<string, unknown>, thread: Thread, server: string): NestedLlmCall {
+/**
+ * The model a sampling request runs on: the first of the server's `modelPreferences.hints`
+ * that names a configured model — `provider/model` with a configured provider id, or a part of
+ * the thread's own model id (MCP hints are matched as substrings) — else the thread's model.
+ */
+export function preferredModel(prefs: unknown, thread: Thread, providerIds: string[]): ModelConfig {
+  const hints = (prefs as { hints?: { name?: unknown }[] } | undefined)?.hints;
+  for (const h of Array.isArray(hints) ? hints : []) {
+    const name = typeof h?.name === 'string' ? h.name.trim() : '';
+    if (!name) continue;
+    const slash = name.indexOf('/');
+    if (slash > 0 && providerIds.includes(name.slice(0, slash))) {
+      const { script: _script, ...rest } = thread.model;
+      void _script;
+      return { ...rest, provider: name.slice(0, slash), id: name.slice(slash + 1), params: { ...thread.model.params } };
+    }
+    if (thread.model.id && thread.model.id.toLowerCase().includes(name.toLowerCase())) return thread.model;
+  }
+  return thread.model;
+}
+
+/** Converts `sampling/createMessage` params into a nested LLM call (model: see preferredModel). */
+export function samplingToNestedCall(params: Record<string, unknown>, thread: Thread, server: string, providerIds: string[] = []): NestedLlmCall {
   const messages: Message[] = [];
   for (const m of (Array.isArray(params.messages) ? params.messages : []) as { role?: string; content?: unknown }[]) {
     const ps = parts(m.content);
@@ -39,10 +60,9 @@ export function samplingToNestedCall(params: Record<string, unknown>, thread: Th
     messages,
   };
   if (typeof params.maxTokens === 'number') call.maxTokens = params.maxTokens;
-  if (typeof params.temperature === 'number') {
-    const model: ModelConfig = { ...thread.model, params: { ...thread.model.params, temperature: params.temperature } };
-    call.model = model;
-  }
+  const base = preferredModel(params.modelPreferences, thread, providerIds);
+  if (base !== thread.model) call.model = base;
+  if (typeof params.temperature === 'number') call.model = { ...base, params: { ...base.params, temperature: params.temperature } };
   return call;
 }
 

@@ -74,6 +74,7 @@ export function context(opts: {
   const rec: Recorded = { progress: [], logs: [], attrs: {}, nested: [], inputs: [] };
   const ctx: ToolContext = {
     runId: 'run-1',
+    providerIds: ['scripted'],
     nodeId: opts.nodeId,
     thread: opts.thread ?? thread(),
     signal: opts.signal ?? new AbortController().signal,
