@@ -8,6 +8,7 @@ import type { NodeError, NodeStatus } from '../../shared/protocol/nodes';
 import type { ToolOutputPatch } from '../../shared/protocol/envelopes';
 import type { RunMode } from '../../shared/thread/schema';
 import { DEFAULT_MAX_TURNS } from '../../shared/thread/defaults';
+import { needsApproval as mcpNeedsApproval } from '../../shared/protocol/mcp';
 import { toAssistantMessage, type LlmCallResult, type Provider } from '../providers/types';
 import type { ToolExecutor, NestedLlmCall } from '../tools/types';
 import type { RunTree } from './tree';
@@ -41,15 +42,16 @@ export interface LoopResult {
   finalText: string;
 }
 
-/** True when ReAct mode must stop at this tool and wait for the user. */
+/**
+ * True when ReAct mode must stop at this tool and wait for the user: tools marked so, function
+ * tools (their result is typed by the user), and MCP tools by their annotations (see
+ * shared/protocol/mcp.ts needsApproval: destructiveHint stops unless the thread allows it).
+ */
 export function needsApproval(tool: Tool | undefined, thread: Thread): boolean {
   if (!tool) return true;
+  if (tool.type === 'mcp') return mcpNeedsApproval(tool, thread);
   if (tool.requiresApproval) return true;
-  if (tool.type === 'function') return true; // its result is typed by the user
-  if (tool.type === 'mcp' && tool.annotations?.destructiveHint === true && tool.annotations?.readOnlyHint !== true) {
-    return !thread.settings?.allowDestructive;
-  }
-  return false;
+  return tool.type === 'function';
 }
 
 function textOf(r: LlmCallResult): string {

@@ -67,4 +67,23 @@ describe('agent loop edges', () => {
     expect(before.size).toBe(2);
     for (const s of samplings) expect(s.output).toMatchObject({ text: expect.stringContaining('tok29') });
   });
+
+  it('ReAct runs read-only MCP tools on its own and stops at a destructive one unless the thread allows it', async () => {
+    const mcp = (name: string, annotations: Record<string, boolean>) => ({ type: 'mcp' as const, name, server: 's', toolName: name, inputSchema: { type: 'object' }, annotations });
+    const tools = [mcp('read', { readOnlyHint: true }), mcp('wipe', { destructiveHint: true })];
+    const ran: string[] = [];
+    const executor: ToolExecutor = { handles: () => true, execute: async (_t, call) => (ran.push(call.name), { content: [{ type: 'text', text: 'done' }], isError: false }) };
+    const script = [{ when: 'go', toolCalls: [{ name: 'read', arguments: {} }, { name: 'wipe', arguments: {} }] }, { text: 'finished' }];
+    const run = async (allowDestructive: boolean) => {
+      ran.length = 0;
+      const thread = { ...scriptedThread(script, { tools, messages: [userMessage('go')] }), settings: { allowDestructive } };
+      const out: RunnerToHost[] = [];
+      await startRun({ runId: 'r', threadId: thread.id, thread, mode: 'react', providers: [], home: '/tmp', workspaceDir: '/tmp' }, (m) => out.push(m), { executors: [executor] }).done;
+      return collect(out).filter((n) => n.kind === 'tool').map((n) => `${n.name}:${n.status}`);
+    };
+    expect(await run(false)).toEqual(['wipe:awaiting_input', 'read:completed']);
+    expect(ran).toEqual(['read']);
+    expect(await run(true)).toEqual(['read:completed', 'wipe:completed']);
+    expect(ran.sort()).toEqual(['read', 'wipe']);
+  });
 });

@@ -1,6 +1,6 @@
 /** Run / Continue / Stop / Run all tools, Auto-run tools with max turns, Undo / Redo. */
 import { useAtomValue } from 'jotai';
-import { Button, Group, NumberInput, Switch, Text, Tooltip } from '@mantine/core';
+import { Button, Checkbox, Group, NumberInput, Switch, Text, Tooltip } from '@mantine/core';
 import type { Thread } from '../../../../shared/thread/schema';
 import { DEFAULT_MAX_TURNS } from '../../../../shared/thread/defaults';
 import { useApp } from '../../state/context';
@@ -47,6 +47,12 @@ export function RunBar({ thread }: { thread: Thread }) {
       {auto && (
         <NumberInput size="xs" w={90} min={1} max={100} allowDecimal={false} aria-label="Max turns" placeholder="turns" value={thread.settings?.maxTurns ?? DEFAULT_MAX_TURNS} disabled={running}
           onChange={(v) => typeof v === 'number' && v >= 1 && session.edit((d) => { d.settings = { ...(d.settings ?? {}), maxTurns: v }; }, 'settings.maxTurns')} />
+      )}
+      {auto && (
+        <Tooltip label="Let Auto-run tools call MCP tools marked destructive without stopping for you">
+          <Checkbox size="xs" label="Allow destructive tools" checked={!!thread.settings?.allowDestructive} disabled={running}
+            onChange={(e) => { const on = e.currentTarget.checked; session.edit((d) => { d.settings = { ...(d.settings ?? {}), allowDestructive: on }; }); }} />
+        </Tooltip>
       )}
       <div style={{ flex: 1 }} />
       <Button size="xs" variant="subtle" disabled={running || !meta.canUndo} onClick={() => session.undo()} aria-keyshortcuts="Control+Z Meta+Z">
