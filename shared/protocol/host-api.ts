@@ -47,6 +47,8 @@ export interface ProviderInfo {
   keyHint?: string;
   /** Detected from the environment rather than configured. */
   detected?: boolean;
+  /** Prices per model id (USD per million tokens), from providers.json. */
+  prices?: Record<string, { input: number; output: number; cacheRead?: number }>;
 }
 
 export interface McpServerInfo {

@@ -12,6 +12,22 @@ export interface ProviderConfig {
   baseUrl?: string;
   apiKey?: string;
   headers?: Record<string, string>;
+  /** Prices per model id, USD per million tokens, for the cost shown with usage. */
+  prices?: Record<string, ModelPrice>;
+}
+
+/** A model's price, USD per million tokens. */
+export interface ModelPrice {
+  input: number;
+  output: number;
+  /** Cached input tokens read, when the provider bills them apart. */
+  cacheRead?: number;
+}
+
+/** Cost in USD of one call's usage at `price`. */
+export function usageCost(usage: { inputTokens: number; outputTokens: number; cacheReadTokens?: number }, price: ModelPrice): number {
+  const cached = price.cacheRead !== undefined ? (usage.cacheReadTokens ?? 0) : 0;
+  return ((usage.inputTokens - cached) * price.input + cached * (price.cacheRead ?? 0) + usage.outputTokens * price.output) / 1e6;
 }
 
 /** Everything one run needs; sent once as the `start` message. */

@@ -67,6 +67,15 @@ function checkEntry(value: unknown, where: string): ProviderConfig {
   for (const k of ['baseUrl', 'apiKey'] as const) {
     if (v[k] !== undefined && typeof v[k] !== 'string') throw new HostError('bad_settings', `${where}/${k}: must be a string`);
   }
+  if (v.prices !== undefined) {
+    if (!v.prices || typeof v.prices !== 'object' || Array.isArray(v.prices)) throw new HostError('bad_settings', `${where}/prices: must be an object of model id → { input, output }`);
+    for (const [model, p] of Object.entries(v.prices as Record<string, unknown>)) {
+      const price = p as Record<string, unknown>;
+      for (const k of ['input', 'output'] as const) {
+        if (typeof price?.[k] !== 'number' || (price[k] as number) < 0) throw new HostError('bad_settings', `${where}/prices/${model}/${k}: must be a price in USD per million tokens`);
+      }
+    }
+  }
   return v as unknown as ProviderConfig;
 }
 
@@ -118,6 +127,7 @@ export async function listProviders(home: string, env: NodeJS.ProcessEnv = proce
   return (await effectiveProviders(home, codec)).map((p) => {
     const info: ProviderInfo = { id: p.id, api: p.api };
     if (p.baseUrl) info.baseUrl = p.baseUrl;
+    if (p.prices) info.prices = p.prices;
     const hint = maskKey(p.apiKey);
     if (hint) info.keyHint = hint;
     if (!configured.has(p.id) && p.apiKey?.startsWith('$') && env[p.apiKey.slice(1)]) info.detected = true;

@@ -34,4 +34,16 @@ describe('provider keys at rest', () => {
     const broken: KeyCodec = { encrypt: codec.encrypt, decrypt: () => { throw new Error('keychain locked'); } };
     await expect(listProviders(home, {}, broken)).rejects.toThrow(/provider "openai" cannot be read \(keychain locked\)/);
   });
+
+  it('lists configured prices and refuses a malformed one naming the field', async () => {
+    const home = mkdtempSync(path.join(os.tmpdir(), 'stepwise-keys-'));
+    const { mkdirSync, writeFileSync } = await import('node:fs');
+    mkdirSync(path.join(home, 'settings'), { recursive: true });
+    const file = path.join(home, 'settings', 'providers.json');
+    writeFileSync(file, JSON.stringify({ providers: [{ id: 'anthropic', api: 'anthropic-messages', prices: { 'claude-sonnet-4-5': { input: 3, output: 15 } } }] }));
+    const listed = await listProviders(home, {});
+    expect(listed.find((p) => p.id === 'anthropic')!.prices).toEqual({ 'claude-sonnet-4-5': { input: 3, output: 15 } });
+    writeFileSync(file, JSON.stringify({ providers: [{ id: 'anthropic', api: 'anthropic-messages', prices: { m: { input: 'cheap', output: 1 } } }] }));
+    await expect(listProviders(home, {})).rejects.toThrow(/prices\/m\/input: must be a price in USD per million tokens/);
+  });
 });

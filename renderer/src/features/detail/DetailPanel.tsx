@@ -6,7 +6,9 @@
 import { useEffect, useState } from 'react';
 import { useAtomValue } from 'jotai';
 import { Accordion, Group, Stack, Table, Text } from '@mantine/core';
-import type { RunRecord } from '../../../../shared/protocol/host-api';
+import type { ProviderInfo, RunRecord } from '../../../../shared/protocol/host-api';
+import type { Usage } from '../../../../shared/protocol/nodes';
+import { usageCost } from '../../../../shared/protocol/runner';
 import { useApp } from '../../state/context';
 import { StatusBadge } from '../../ui/status';
 import { JsonEditor } from '../../ui/editors';
@@ -22,10 +24,24 @@ export function DetailPanel() {
   return <NodeDetail key={sel.nodeId} runId={sel.runId} nodeId={sel.nodeId} />;
 }
 
+/** Cost of a call from its `provider/model` and the provider's configured prices; undefined when unknown. */
+export function costOf(model: string | undefined, usage: Usage | undefined, providers: ProviderInfo[]): number | undefined {
+  if (!model || !usage) return undefined;
+  const slash = model.indexOf('/');
+  const price = providers.find((p) => p.id === model.slice(0, slash))?.prices?.[model.slice(slash + 1)];
+  return price ? usageCost(usage, price) : undefined;
+}
+
 function NodeDetail({ runId, nodeId }: { runId: string; nodeId: string }) {
   const app = useApp();
   const view = useAtomValue(app.stream.nodeAtom(nodeId));
   const [record, setRecord] = useState<RunRecord | undefined>();
+  const [providers, setProviders] = useState<ProviderInfo[]>([]);
+  useEffect(() => {
+    let live = true;
+    app.host.call('settings.providers', {}).then((p) => live && setProviders(p), () => {});
+    return () => { live = false; };
+  }, [app]);
   const status = view?.status ?? 'pending';
   const finished = status !== 'running' && status !== 'pending';
   useEffect(() => {
@@ -42,6 +58,7 @@ function NodeDetail({ runId, nodeId }: { runId: string; nodeId: string }) {
   const outTok = n?.usage?.outputTokens;
   const genMs = duration !== undefined ? duration - (first ?? 0) : undefined;
   const tps = outTok && genMs && genMs > 0 ? (outTok / (genMs / 1000)).toFixed(1) : undefined;
+  const cost = costOf(n?.model, n?.usage, providers);
   const out = n?.output as { content?: { type: string; text?: string; mimeType?: string; data?: string }[] } | undefined;
   const sections: { value: string; label: string; body: React.ReactNode }[] = [];
   if (n?.input !== undefined) sections.push({ value: 'input', label: n.kind === 'tool' ? 'Arguments' : 'Input / prompt', body: <JsonEditor label="Node input" value={toJson(n.input)} readOnly maxHeight={300} /> });
@@ -69,6 +86,12 @@ function NodeDetail({ runId, nodeId }: { runId: string; nodeId: string }) {
         <Table.Tbody>
           <Table.Tr><Table.Td c="dimmed">duration</Table.Td><Table.Td>{formatMs(duration)}</Table.Td><Table.Td c="dimmed">first token</Table.Td><Table.Td>{formatMs(first)}</Table.Td></Table.Tr>
           <Table.Tr><Table.Td c="dimmed">tokens in / out</Table.Td><Table.Td>{n?.usage ? `${n.usage.inputTokens} / ${n.usage.outputTokens}` : '—'}</Table.Td><Table.Td c="dimmed">tokens/s</Table.Td><Table.Td>{tps ?? '—'}</Table.Td></Table.Tr>
+          {n?.usage && (
+            <Table.Tr>
+              <Table.Td c="dimmed">cost</Table.Td>
+              <Table.Td colSpan={3}>{cost === undefined ? <Text span size="xs" c="dimmed">— (add this model's prices to its provider in providers.json)</Text> : `$${cost.toFixed(cost < 0.01 ? 5 : 4)}`}</Table.Td>
+            </Table.Tr>
+          )}
           {(n?.usage?.cacheReadTokens || n?.usage?.reasoningTokens) ? <Table.Tr><Table.Td c="dimmed">cache read</Table.Td><Table.Td>{n?.usage?.cacheReadTokens ?? 0}</Table.Td><Table.Td c="dimmed">reasoning</Table.Td><Table.Td>{n?.usage?.reasoningTokens ?? 0}</Table.Td></Table.Tr> : null}
         </Table.Tbody>
       </Table>
