@@ -7,8 +7,7 @@ import { useEffect, useState } from 'react';
 import { useAtomValue } from 'jotai';
 import { Accordion, Group, Stack, Table, Text } from '@mantine/core';
 import type { ProviderInfo, RunRecord } from '../../../../shared/protocol/host-api';
-import type { Usage } from '../../../../shared/protocol/nodes';
-import { usageCost } from '../../../../shared/protocol/runner';
+import { costOf } from './cost';
 import { useApp } from '../../state/context';
 import { StatusBadge } from '../../ui/status';
 import { JsonEditor } from '../../ui/editors';
@@ -22,14 +21,6 @@ export function DetailPanel() {
   const sel = useAtomValue(app.selectedAtom);
   if (!sel) return <Text size="sm" c="dimmed" p="xs">Select a row of the execution tree to see its prompt, reply, raw request and timing.</Text>;
   return <NodeDetail key={sel.nodeId} runId={sel.runId} nodeId={sel.nodeId} />;
-}
-
-/** Cost of a call from its `provider/model` and the provider's configured prices; undefined when unknown. */
-export function costOf(model: string | undefined, usage: Usage | undefined, providers: ProviderInfo[]): number | undefined {
-  if (!model || !usage) return undefined;
-  const slash = model.indexOf('/');
-  const price = providers.find((p) => p.id === model.slice(0, slash))?.prices?.[model.slice(slash + 1)];
-  return price ? usageCost(usage, price) : undefined;
 }
 
 function NodeDetail({ runId, nodeId }: { runId: string; nodeId: string }) {
