@@ -211,6 +211,8 @@ export async function dispatch(ctx: HostContext, client: ClientState, method: st
       if (typeof p.count !== 'number' || p.count < 0) throw new HostError('bad_request', `${method}: params.count must be a non-negative number`);
       client.stream.ack(p.count);
       return { ok: true };
+    case 'settings.app':
+      return { home: ctx.home, workspaceDir: ctx.workspaceDir };
     case 'settings.providers':
       return listProviders(ctx.home, process.env, ctx.keys);
     case 'settings.saveProvider':

@@ -45,6 +45,7 @@ const METHOD_TABLE = {
   'mcp.servers': true,
   'mcp.tools': true,
   'mcp.test': true,
+  'settings.app': true,
   'mcp.saveServer': true,
   'mcp.removeServer': true,
   'mcp.import': true,

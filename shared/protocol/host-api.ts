@@ -101,6 +101,8 @@ export interface HostMethods {
   /** Backpressure: the client has processed `count` pushed frames. */
   'stream.ack': { params: { count: number }; result: { ok: true } };
   'settings.providers': { params: Record<string, never>; result: ProviderInfo[] };
+  /** Where this host keeps its data: $STEPWISE_HOME and the workspace folder in it. */
+  'settings.app': { params: Record<string, never>; result: { home: string; workspaceDir: string } };
   'settings.saveProvider': { params: { id: string; api: string; baseUrl?: string; apiKey?: string }; result: ProviderInfo[] };
   'mcp.servers': { params: Record<string, never>; result: McpServerInfo[] };
   'mcp.tools': { params: { server: string }; result: McpToolInfo[] };

@@ -38,6 +38,8 @@ test('add and test an MCP server, import its tools into a thread; provider keys 
   await dialog.getByRole('button', { name: 'Save provider' }).click();
   await expect(dialog.getByText('sk-…cdef')).toBeVisible();
   await expect(dialog.getByText('sk-test-0123456789abcdef')).toHaveCount(0);
+  await dialog.getByRole('tab', { name: 'App' }).click();
+  await expect(dialog.getByText(path.join(serve.home, 'workspace'), { exact: true })).toBeVisible();
   await page.keyboard.press('Escape');
 
   // Import a tool from the new server into a thread.

@@ -133,9 +133,21 @@ function McpServers() {
 }
 
 function AppSettings() {
+  const app = useApp();
   const { colorScheme, setColorScheme } = useMantineColorScheme();
+  const [where, setWhere] = useState<{ home: string; workspaceDir: string } | null>(null);
+  useEffect(() => {
+    app.host.call('settings.app', {}).then(setWhere, () => setWhere(null));
+  }, [app]);
   return (
     <Stack gap="xs">
+      {where && (
+        <>
+          <Text size="sm" fw={600}>Workspace folder</Text>
+          <Code>{where.workspaceDir}</Code>
+          <Text size="xs" c="dimmed">Threads are files in this folder; runs and settings live in {where.home}. To use another folder, start Stepwise with STEPWISE_HOME set (or `stepwise serve --home DIR`).</Text>
+        </>
+      )}
       <Text size="sm" fw={600}>Theme</Text>
       <SegmentedControl value={colorScheme} onChange={(v) => setColorScheme(v as 'light' | 'dark' | 'auto')} aria-label="Theme"
         data={[{ value: 'auto', label: 'System' }, { value: 'light', label: 'Light' }, { value: 'dark', label: 'Dark' }]} />
