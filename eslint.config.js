@@ -80,6 +80,9 @@ export default tseslint.config(
           patterns: [
             { group: ['node:*'], message: 'preload imports only electron and shared types.' },
             { group: ['**/main/**', '**/agent-runner/**', '**/renderer/**'], message: 'preload imports only electron and shared types.' },
+            // Any package but electron, and any value (not type) import from shared/, is refused.
+            { regex: '^(?!electron$|\\.\\.?/)', message: 'preload imports only electron and shared types.' },
+            { group: ['../shared/**'], allowTypeImports: true, message: 'preload imports only types from shared/.' },
           ],
         },
       ],

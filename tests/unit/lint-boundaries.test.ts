@@ -21,6 +21,8 @@ describe('import boundaries', () => {
     ['shared/thread/x.ts', "import path from 'node:path';\nexport const r = path;\n", /shared\/ is browser-safe/],
     ['agent-runner/loop/x.ts', "import { app } from 'electron';\nexport const r = app;\n", /agent-runner\/ may import only shared\/ and Node/],
     ['preload/x.ts', "import { x } from '../main/x';\nexport const r = x;\n", /preload imports only electron and shared types/],
+    ['preload/x.ts', "import WebSocket from 'ws';\nexport const r = WebSocket;\n", /preload imports only electron and shared types/],
+    ['preload/x.ts', "import { usageCost } from '../shared/protocol/runner';\nexport const r = usageCost;\n", /preload imports only types from shared/],
     ['main/core/x.ts', "import { x } from '../agent-runner/x';\nexport const r = x;\n", /main\/ may import only shared\//],
   ])('%s: refuses %j', async (file, code, message) => {
     const errors = await boundaryErrors(file, code);
@@ -34,6 +36,7 @@ describe('import boundaries', () => {
     ['renderer/src/features/x.ts', "import { validateThread } from '../../../shared/thread/validate';\nexport const r = validateThread;\n"],
     ['main/core/x.ts', "import { readFile } from 'node:fs/promises';\nimport { newId } from '../../shared/thread/ids';\nexport const r = [readFile, newId];\n"],
     ['agent-runner/loop/x.ts', "import { spawn } from 'node:child_process';\nexport const r = spawn;\n"],
+    ['preload/x.ts', "import { contextBridge } from 'electron';\nimport type { HostPush } from '../shared/protocol/host-api';\nexport const r: [unknown, HostPush?] = [contextBridge];\n"],
   ])('%s: allows a legal import', async (file, code) => {
     expect(await boundaryErrors(file, code)).toEqual([]);
   });
