@@ -90,13 +90,15 @@ function Shell() {
 
 function Connection() {
   const app = useApp();
-  const [state, setState] = useState(() => app.host.connection?.() ?? 'open');
+  // Read on every render (a workspace update re-renders at once), and polled for the rest.
+  const [, tick] = useState(0);
   useEffect(() => {
     if (!app.host.connection) return;
-    const t = setInterval(() => setState(app.host.connection!()), 1000);
+    const t = setInterval(() => tick((n) => n + 1), 1000);
     return () => clearInterval(t);
   }, [app]);
   useAtomValue(app.workspaceAtom);
+  const state = app.host.connection?.() ?? 'open';
   if (state === 'open') return null;
   return <Text size="xs" c={state === 'closed' ? 'red' : 'yellow'} role="status">{state === 'closed' ? 'disconnected — reconnecting' : 'connecting…'}</Text>;
 }

@@ -22,11 +22,11 @@ export interface ServeProcess {
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-export async function startServe(home?: string): Promise<ServeProcess> {
+export async function startServe(home?: string, env: Record<string, string> = {}): Promise<ServeProcess> {
   const dir = home ?? mkdtempSync(path.join(os.tmpdir(), 'stepwise-e2e-'));
   const proc = spawn(process.execPath, [path.join(root, 'bin/stepwise.mjs'), 'serve', '--no-open', '--port', '0', '--home', dir], {
     cwd: root,
-    env: { ...process.env, CI: '1' },
+    env: { ...process.env, CI: '1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     // Its own process group, so stopping it stops the host and every child it started.
     detached: true,

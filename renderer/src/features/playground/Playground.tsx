@@ -3,6 +3,7 @@ import { Badge, Button, Divider, Group, ScrollArea, Stack, Text, Title } from '@
 import { useApp } from '../../state/context';
 import { useSession, useThread, useThreadMeta, newId } from '../../state/hooks';
 import { VariablesField } from './VariablesField';
+import { StartPanel } from './StartPanel';
 import { PromptEditor } from '../../ui/editors';
 import { ErrorNotice } from '../../ui/ErrorNotice';
 import { ModelSection } from './ModelSection';
@@ -25,13 +26,7 @@ export function Playground() {
   const session = useSession();
   const thread = useThread();
   const meta = useThreadMeta();
-  if (!session || !thread || !meta)
-    return (
-      <Stack p="lg" gap="xs">
-        <Title order={4}>No thread open</Title>
-        <Text size="sm" c="dimmed">Open a thread in the workspace on the left, or press New thread.</Text>
-      </Stack>
-    );
+  if (!session || !thread || !meta) return <StartPanel />;
   const readOnly = app.host.presentational || !!meta.runningRunId;
   const addMessage = (role: 'user' | 'assistant') =>
     session.edit((d) => void d.context.messages.push(role === 'user' ? { id: newId('m-'), role, content: [{ type: 'text', text: '' }] } : { id: newId('m-'), role, content: [{ type: 'text', text: '' }] }));
