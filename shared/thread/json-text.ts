@@ -1,9 +1,11 @@
 /**
  * JSON text parsing with errors a person can find: line and column (1-based) of the first
  * problem, and whether the text simply ends early (a truncated file). `JSON.parse` does the
- * parsing; only when it fails does a small scanner walk the text to locate the problem, because
- * V8's messages do not always carry a position. Browser-safe.
+ * parsing; only when it fails does `jsonc-parser` (VS Code's JSON scanner, in strict JSON
+ * mode) locate the problem, because V8's messages do not always carry a position.
+ * Browser-safe.
  */
+import { parse as scan, printParseErrorCode, type ParseError } from 'jsonc-parser';
 
 /** Where and why JSON text failed to parse. */
 export interface JsonSyntaxProblem {
@@ -33,198 +35,80 @@ export function parseJsonText(text: string): JsonParseResult {
   }
 }
 
+function found(text: string, offset: number): string {
+  if (offset >= text.length) return 'the end of the text';
+  const m = /^[A-Za-z0-9_$.+-]+/.exec(text.slice(offset, offset + 20));
+  return `'${m ? m[0] : text[offset]}'`;
+}
+
+function describe(e: ParseError, text: string): string {
+  const here = found(text, e.offset);
+  switch (printParseErrorCode(e.error)) {
+    case 'ValueExpected':
+      return `expected a value, found ${here}`;
+    case 'PropertyNameExpected':
+      return `expected a double-quoted property name, found ${here}`;
+    case 'ColonExpected':
+      return `expected ':' after the property name, found ${here}`;
+    case 'CommaExpected':
+      return containerAt(text, e.offset) === '{' ? `expected ',' or '}' after a property value, found ${here}` : `expected ',' or ']' after an array element, found ${here}`;
+    case 'CloseBraceExpected':
+      return `expected ',' or '}' after a property value, found ${here}`;
+    case 'CloseBracketExpected':
+      return `expected ',' or ']' after an array element, found ${here}`;
+    case 'EndOfFileExpected':
+      return `unexpected ${here} after the end of the JSON value`;
+    case 'InvalidCommentToken':
+      return 'comments are not allowed in JSON';
+    case 'UnexpectedEndOfString':
+      return 'a string is not closed';
+    case 'UnexpectedEndOfNumber':
+    case 'InvalidNumberFormat':
+      return `invalid number at ${here}`;
+    case 'InvalidUnicode':
+    case 'InvalidEscapeCharacter':
+      return `invalid escape sequence in a string at ${here}`;
+    case 'InvalidCharacter':
+      return `a control character inside a string at ${here} (escape it)`;
+    default:
+      return `unexpected ${here}`;
+  }
+}
+
+/** The innermost open `{` or `[` at `offset` (strings skipped); only run on an error. */
+function containerAt(text: string, offset: number): '{' | '[' | undefined {
+  const stack: ('{' | '[')[] = [];
+  for (let i = 0; i < offset; i++) {
+    const c = text[i];
+    if (c === '"') {
+      for (i++; i < offset && text[i] !== '"'; i++) if (text[i] === '\\') i++;
+    } else if (c === '{' || c === '[') stack.push(c);
+    else if (c === '}' || c === ']') stack.pop();
+  }
+  return stack[stack.length - 1];
+}
+
+/** 1-based line and column of a UTF-16 offset. */
+function lineColumn(text: string, offset: number): { line: number; column: number } {
+  let line = 1;
+  let start = 0;
+  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) {
+    line++;
+    start = i + 1;
+  }
+  return { line, column: offset - start + 1 };
+}
+
 /** Finds the first syntax error in `text`, or undefined when the text is valid JSON. */
 export function locateJsonError(text: string): JsonSyntaxProblem | undefined {
-  const s = new Scanner(text);
-  try {
-    s.ws();
-    if (s.i >= text.length) s.fail('the file is empty: expected a JSON value');
-    s.value();
-    s.ws();
-    if (s.i < text.length) s.fail(`unexpected ${s.here()} after the end of the JSON value`);
-    return undefined;
-  } catch (e) {
-    if (e instanceof Located) return e.problem;
-    throw e;
-  }
-}
-
-class Located {
-  constructor(readonly problem: JsonSyntaxProblem) {}
-}
-
-const WS = new Set([0x20, 0x09, 0x0a, 0x0d]);
-
-class Scanner {
-  i = 0;
-  /** Cached position of the next backslash at or after `i` (-1: none left), so scanning stays linear. */
-  private nextBackslash = -2;
-  constructor(private readonly t: string) {}
-
-  fail(message: string): never {
-    const truncated = this.i >= this.t.length;
-    const { line, column } = lineColumn(this.t, Math.min(this.i, this.t.length));
-    throw new Located({
-      offset: this.i,
-      line,
-      column,
-      truncated,
-      message: truncated && this.t.trim() !== '' ? `the text ends early (truncated?): ${message}` : message,
-    });
-  }
-
-  here(): string {
-    if (this.i >= this.t.length) return 'end of file';
-    return `'${this.t[this.i]}'`;
-  }
-
-  ws(): void {
-    while (this.i < this.t.length && WS.has(this.t.charCodeAt(this.i))) this.i++;
-  }
-
-  value(): void {
-    const c = this.t[this.i];
-    if (c === '{') return this.object();
-    if (c === '[') return this.array();
-    if (c === '"') return this.string();
-    if (c === '-' || (c >= '0' && c <= '9')) return this.number();
-    for (const word of ['true', 'false', 'null']) {
-      if (this.t.startsWith(word, this.i)) {
-        this.i += word.length;
-        return;
-      }
-      const rest = this.t.slice(this.i);
-      if (rest.length < word.length && word.startsWith(rest) && rest.length > 0) {
-        this.i = this.t.length;
-        this.fail(`expected '${word}'`);
-      }
-    }
-    this.fail(`expected a value, found ${this.here()}`);
-  }
-
-  object(): void {
-    this.i++;
-    this.ws();
-    if (this.t[this.i] === '}') {
-      this.i++;
-      return;
-    }
-    for (;;) {
-      this.ws();
-      if (this.t[this.i] !== '"') this.fail(`expected a double-quoted property name, found ${this.here()}`);
-      this.string();
-      this.ws();
-      if (this.t[this.i] !== ':') this.fail(`expected ':' after the property name, found ${this.here()}`);
-      this.i++;
-      this.ws();
-      if (this.i >= this.t.length) this.fail('expected a value');
-      this.value();
-      this.ws();
-      const c = this.t[this.i];
-      if (c === ',') {
-        this.i++;
-        continue;
-      }
-      if (c === '}') {
-        this.i++;
-        return;
-      }
-      this.fail(`expected ',' or '}' after a property value, found ${this.here()}`);
-    }
-  }
-
-  array(): void {
-    this.i++;
-    this.ws();
-    if (this.t[this.i] === ']') {
-      this.i++;
-      return;
-    }
-    for (;;) {
-      this.ws();
-      if (this.i >= this.t.length) this.fail('expected a value');
-      this.value();
-      this.ws();
-      const c = this.t[this.i];
-      if (c === ',') {
-        this.i++;
-        continue;
-      }
-      if (c === ']') {
-        this.i++;
-        return;
-      }
-      this.fail(`expected ',' or ']' after an array element, found ${this.here()}`);
-    }
-  }
-
-  string(): void {
-    // Fast path: jump from quote to the next quote or backslash (large base64 strings).
-    this.i++;
-    for (;;) {
-      const q = this.t.indexOf('"', this.i);
-      if (this.nextBackslash !== -1 && this.nextBackslash < this.i) this.nextBackslash = this.t.indexOf('\\', this.i);
-      const b = this.nextBackslash;
-      if (q < 0) {
-        this.i = this.t.length;
-        this.fail("expected '\"' to close the string");
-      }
-      const ctl = firstControl(this.t, this.i, b >= 0 && b < q ? b : q);
-      if (ctl >= 0) {
-        this.i = ctl;
-        this.fail('unescaped control character in a string');
-      }
-      if (b >= 0 && b < q) {
-        this.i = b + 1;
-        const e = this.t[this.i];
-        if (e === 'u') {
-          if (!/^[0-9a-fA-F]{4}$/.test(this.t.slice(this.i + 1, this.i + 5))) {
-            if (this.i + 5 > this.t.length) this.i = this.t.length;
-            this.fail('expected four hex digits after \\u');
-          }
-          this.i += 5;
-        } else if (e !== undefined && '"\\/bfnrt'.includes(e)) {
-          this.i++;
-        } else {
-          this.fail(`invalid escape '\\${e ?? ''}' in a string`);
-        }
-        continue;
-      }
-      this.i = q + 1;
-      return;
-    }
-  }
-
-  number(): void {
-    const m = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(this.t.slice(this.i, this.i + 400));
-    if (!m) {
-      if (this.t[this.i] === '-' && this.i + 1 >= this.t.length) {
-        this.i++;
-        this.fail('expected a digit');
-      }
-      this.fail(`invalid number at ${this.here()}`);
-    }
-    this.i += m[0].length;
-    const next = this.t[this.i];
-    if (next === '.' || next === 'e' || next === 'E') {
-      if (this.i + 1 >= this.t.length) this.i = this.t.length;
-      this.fail('incomplete number');
-    }
-  }
-}
-
-function firstControl(t: string, from: number, to: number): number {
-  for (let i = from; i < to; i++) if (t.charCodeAt(i) < 0x20) return i;
-  return -1;
-}
-
-/** 1-based line and column of a 0-based offset. */
-export function lineColumn(text: string, offset: number): { line: number; column: number } {
-  let line = 1;
-  let lineStart = 0;
-  for (let i = text.indexOf('\n'); i >= 0 && i < offset; i = text.indexOf('\n', i + 1)) {
-    line++;
-    lineStart = i + 1;
-  }
-  return { line, column: offset - lineStart + 1 };
+  if (text.trim() === '') return { offset: 0, line: 1, column: 1, truncated: false, message: 'the file is empty: expected a JSON value' };
+  const errors: ParseError[] = [];
+  scan(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+  if (errors.length === 0) return undefined;
+  const end = text.trimEnd().length;
+  const cut = errors.find((e) => e.offset >= end) ?? (printParseErrorCode(errors[0].error) === 'UnexpectedEndOfString' ? { ...errors[0], offset: text.length } : undefined);
+  const e = cut ?? errors[0];
+  const offset = Math.min(e.offset, text.length);
+  const message = cut ? `the text ends early (truncated?): ${describe(e, text)}` : describe(e, text);
+  return { offset, ...lineColumn(text, offset), truncated: !!cut, message };
 }
