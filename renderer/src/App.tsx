@@ -61,7 +61,9 @@ function Shell() {
         <Tooltip label={`Switch to ${computed === 'dark' ? 'light' : 'dark'} theme`}>
           <ActionIcon variant="subtle" aria-label="Toggle theme" onClick={() => setColorScheme(computed === 'dark' ? 'light' : 'dark')}>{computed === 'dark' ? '☀' : '☾'}</ActionIcon>
         </Tooltip>
-        <ActionIcon variant="subtle" aria-label="Settings" onClick={() => app.store.set(app.settingsOpenAtom, true)}>⚙</ActionIcon>
+        {!app.host.presentational && (
+          <ActionIcon variant="subtle" aria-label="Settings" onClick={() => app.store.set(app.settingsOpenAtom, true)}>⚙</ActionIcon>
+        )}
       </Group>
       {error && (
         <Box p="xs" style={{ flexShrink: 0 }}>
