@@ -46,8 +46,12 @@ function totalUsage(run: LiveRun): Usage | undefined {
 
 /** The thread's light reference to a closed run. */
 export function runRefOf(run: LiveRun): RunRef {
-  const ref: RunRef = { id: run.runId, startedAt: run.startedAt, status: run.status, mode: run.mode };
-  if (run.endedAt !== undefined) ref.endedAt = run.endedAt;
+  // The run's own clock (its root node), so history and the execution tree show one duration;
+  // the host's open/close times also count process start-up and exit.
+  const root = run.nodes().find((n) => n.kind === 'run');
+  const ref: RunRef = { id: run.runId, startedAt: root?.startedAt ?? run.startedAt, status: run.status, mode: run.mode };
+  const endedAt = root?.endedAt ?? run.endedAt;
+  if (endedAt !== undefined) ref.endedAt = endedAt;
   const p = preview(run);
   if (p) ref.preview = p;
   const u = totalUsage(run);

@@ -73,7 +73,10 @@ export class LiveTreePrinter {
     if (n.kind === 'tool' && (n.status === 'completed' || n.status === 'error') && n.output) {
       const content = (n.output as { content?: { type: string; text?: string }[] }).content ?? [];
       const text = content.map((c) => (c.type === 'text' ? c.text : `[${c.type}]`)).join(' ');
-      if (text) this.write(`${this.indent(n.id)}  → ${text.slice(0, 400)}\n`);
+      if (text) {
+        const pad = `${this.indent(n.id)}    `;
+        this.write(`${this.indent(n.id)}  → ${text.slice(0, 400).replace(/\n/g, `\n${pad}`)}\n`);
+      }
     }
   }
 
