@@ -12,6 +12,24 @@ import type { McpServerConfig } from '../../shared/protocol/mcp';
 /** Largest stdio message accepted (bytes); the SDK default is 10 MiB. */
 const STDIO_MAX_BUFFER = 64 * 1024 * 1024;
 
+/** PIDs of the stdio servers this process started and has not closed. */
+const stdioChildren = new Set<number>();
+
+/**
+ * Ends every stdio server still running (synchronous, for `process.on('exit')`): a server that
+ * ignores the end of its stdin must not outlive the mcp-host.
+ */
+export function killStdioServers(): void {
+  for (const pid of stdioChildren) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+  stdioChildren.clear();
+}
+
 /** Creates the SDK transport for `config`; stdio servers' stderr goes to `onStderr`. */
 export function createTransport(config: McpServerConfig, onStderr: (chunk: string) => void): Transport {
   if (config.transport === 'stdio') {
@@ -25,6 +43,18 @@ export function createTransport(config: McpServerConfig, onStderr: (chunk: strin
       maxBufferSize: STDIO_MAX_BUFFER,
     });
     t.stderr?.on('data', (chunk: Buffer | string) => onStderr(chunk.toString()));
+    // Remember the server's pid until its process has exited: the SDK's close() can return at
+    // once when it was already called (a failed handshake closes twice) while the process still
+    // runs, so only the process's own exit takes it off the list.
+    const start = t.start.bind(t);
+    t.start = async () => {
+      await start();
+      const pid = t.pid;
+      if (pid === null) return;
+      stdioChildren.add(pid);
+      const child = (t as unknown as { _process?: { once(ev: 'exit', l: () => void): void } })._process;
+      child?.once('exit', () => stdioChildren.delete(pid));
+    };
     return t;
   }
   const url = new URL(config.url);

@@ -4,7 +4,7 @@
  * never finishes the handshake (connect timeout with a clear diagnosis).
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { utimesSync, writeFileSync } from 'node:fs';
 import type { McpService } from '../../../main/core/mcp/service';
@@ -81,5 +81,15 @@ describe('MCP transports and lifecycles', () => {
     expect(r.ok).toBe(false);
     expect(r.message).toMatch(/time(d)? ?out|did not answer/i);
     expect(r.message).toContain('mute');
+    // Closing the service ends the mcp-host, and with it the hung server (no orphan left).
+    await svc.close();
+    const alive = () => {
+      try {
+        return execFileSync('pgrep', ['-f', SILENT], { encoding: 'utf8' }).trim();
+      } catch {
+        return '';
+      }
+    };
+    await expect.poll(alive, { timeout: 10_000 }).toBe('');
   });
 });
