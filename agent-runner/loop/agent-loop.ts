@@ -16,7 +16,6 @@ import { runLlmNode } from './llm-node';
 import { applyVariables, pendingToolCalls, toolSpecs } from './messages';
 import { executeToolCall, type ToolHost } from './tool-call';
 
-export { DEFAULT_MAX_TURNS };
 /** Agent tools may nest agents; this bounds runaway recursion. */
 const MAX_AGENT_DEPTH = 5;
 

@@ -11,8 +11,9 @@ export interface WsClient {
   ws: WebSocket;
 }
 
-export async function connectWs(origin: string, token: string, opts: { autoAck?: boolean } = {}): Promise<WsClient> {
-  const ws = new WebSocket(`${origin.replace('http', 'ws')}/ws?token=${token}`, { headers: { origin } });
+/** Connects to the web host at `origin`; `opts.originHeader` sends another Origin (refusal tests). */
+export async function connectWs(origin: string, token: string, opts: { autoAck?: boolean; originHeader?: string } = {}): Promise<WsClient> {
+  const ws = new WebSocket(`${origin.replace('http', 'ws')}/ws?token=${token}`, { headers: { origin: opts.originHeader ?? origin } });
   await new Promise<void>((resolve, reject) => {
     ws.once('open', () => resolve());
     ws.once('error', reject);
