@@ -5,8 +5,10 @@
  * - Node (`child_process.fork` with an IPC channel, `serialization: 'advanced'`): one channel
  *   carries both logical ports as `{ ch: 'run' | 'mcp', msg }` frames; under Node ports
  *   cannot cross processes, so the host relays the `mcp` channel to the mcp-host.
- * - Electron (`utilityProcess.fork`): `process.parentPort` delivers the same frames; the
- *   desktop shell may instead transfer MessagePorts in the first message's `ports`.
+ * - Electron (`utilityProcess.fork`): `process.parentPort` delivers the same frames; a frame
+ *   may also carry transferred MessagePorts in the event's `ports`, which is how the desktop
+ *   shell hands a runner and the mcp-host the two ends of a direct channel (`onTransfer`,
+ *   `transferredPort`; see shared/protocol/mcp.ts, McpTransportMode `port`).
  */
 import type { Port } from '../shared/protocol/runner';
 
@@ -20,11 +22,31 @@ export interface ChannelFrame {
 
 interface ParentPortLike {
   postMessage(message: unknown): void;
-  on(event: 'message', listener: (e: { data: unknown; ports?: unknown[] }) => void): void;
+  on(event: 'message', listener: (e: { data: unknown; ports?: TransferredPort[] }) => void): void;
+}
+
+/**
+ * A port transferred to this process, as a utility process receives it: Electron's
+ * `MessagePortMain` (https://www.electronjs.org/docs/latest/api/message-port-main). Messages
+ * queue until `start()`; 'close' fires when the other end is closed or its process is gone.
+ */
+export interface TransferredPort {
+  postMessage(message: unknown): void;
+  on(event: 'message', listener: (e: { data: unknown }) => void): unknown;
+  on(event: 'close', listener: () => void): unknown;
+  start(): void;
+  close(): void;
+}
+
+/** A Port over a transferred MessagePort, which can also report and cause its closing. */
+export interface ClosablePort<In, Out> extends Port<In, Out> {
+  /** `listener` runs once, when the other end closes (or its process dies) or `close()` is called. */
+  onClose(listener: () => void): void;
+  close(): void;
 }
 
 type Sender = (frame: ChannelFrame) => void;
-type Subscriber = (listener: (frame: ChannelFrame) => void) => void;
+type Subscriber = (listener: (frame: ChannelFrame, ports: TransferredPort[]) => void) => void;
 
 let inFlight = 0;
 const drained: (() => void)[] = [];
@@ -46,7 +68,7 @@ function nodeLink(): { send: Sender; subscribe: Subscriber } | undefined {
       }
     },
     subscribe: (listener) => {
-      process.on('message', (m: unknown) => listener(m as ChannelFrame));
+      process.on('message', (m: unknown) => listener(m as ChannelFrame, []));
     },
   };
 }
@@ -56,19 +78,26 @@ function electronLink(): { send: Sender; subscribe: Subscriber } | undefined {
   if (!parentPort) return undefined;
   return {
     send: (frame) => parentPort.postMessage(frame),
-    subscribe: (listener) => parentPort.on('message', (e) => listener(e.data as ChannelFrame)),
+    subscribe: (listener) => parentPort.on('message', (e) => listener(e.data as ChannelFrame, e.ports ?? [])),
   };
 }
 
 let link: { send: Sender; subscribe: Subscriber } | undefined;
 const listeners = new Map<Channel, Set<(msg: unknown) => void>>();
+const transferListeners = new Map<Channel, Set<(msg: unknown, ports: TransferredPort[]) => void>>();
 
 function ensureLink(): { send: Sender; subscribe: Subscriber } {
   if (link) return link;
   link = electronLink() ?? nodeLink();
   if (!link) throw new Error('No host link: start this process with child_process.fork or utilityProcess.fork.');
-  link.subscribe((frame) => {
+  link.subscribe((frame, ports) => {
     if (!frame || typeof frame !== 'object') return;
+    if (ports.length) {
+      const takers = transferListeners.get(frame.ch);
+      if (takers?.size) for (const l of takers) l(frame.msg, ports);
+      else for (const p of ports) p.close(); // nobody here takes ports: let the other end know
+      return;
+    }
     for (const l of listeners.get(frame.ch) ?? []) l(frame.msg);
   });
   return link;
@@ -85,6 +114,62 @@ export function channelPort<In, Out>(ch: Channel): Port<In, Out> {
       const fn = listener as (msg: unknown) => void;
       set.add(fn);
       return () => set!.delete(fn);
+    },
+  };
+}
+
+/**
+ * Frames on channel `ch` that carry transferred ports go to `listener` (and not to the
+ * channel's ordinary listeners). Only the Electron link can carry ports.
+ */
+export function onTransfer(ch: Channel, listener: (msg: unknown, ports: TransferredPort[]) => void): () => void {
+  ensureLink();
+  let set = transferListeners.get(ch);
+  if (!set) transferListeners.set(ch, (set = new Set()));
+  set.add(listener);
+  return () => set!.delete(listener);
+}
+
+/** Wraps a transferred MessagePort as a Port and starts it (messages queued so far are delivered). */
+export function transferredPort<In, Out>(port: TransferredPort): ClosablePort<In, Out> {
+  const messageListeners = new Set<(msg: In) => void>();
+  const closeListeners: (() => void)[] = [];
+  let closed = false;
+  const markClosed = () => {
+    if (closed) return;
+    closed = true;
+    for (const l of closeListeners.splice(0)) l();
+  };
+  port.on('message', (e) => {
+    for (const l of messageListeners) l(e.data as In);
+  });
+  port.on('close', markClosed);
+  port.start();
+  return {
+    post: (msg: Out) => {
+      if (closed) return;
+      try {
+        port.postMessage(msg);
+      } catch {
+        markClosed();
+      }
+    },
+    onMessage: (listener) => {
+      messageListeners.add(listener);
+      return () => messageListeners.delete(listener);
+    },
+    onClose: (listener) => {
+      if (closed) queueMicrotask(listener);
+      else closeListeners.push(listener);
+    },
+    close: () => {
+      if (closed) return;
+      try {
+        port.close();
+      } catch {
+        // already closed
+      }
+      markClosed();
     },
   };
 }

@@ -1,8 +1,8 @@
 /**
  * The mcp-host's dispatcher: owns one `ServerSession` per configured server, answers the
  * host's requests (servers, tools, test, serverLog), runs the runners' tool calls (tagged with
- * their runId by the host's relay) and routes server requests (sampling, elicitation) back to
- * the run whose call caused them.
+ * their runId by the host's relay, or arriving on a run's own brokered port) and routes server
+ * requests (sampling, elicitation) back to the run whose call caused them, the same way.
  */
 import { randomUUID } from 'node:crypto';
 import type { Port } from '../../shared/protocol/runner';
@@ -32,6 +32,8 @@ export class McpHost {
   private readonly sessions = new Map<string, ServerSession>();
   private readonly calls = new Map<string, CallEntry>();
   private readonly serverRequests = new Map<string, PendingServerRequest>();
+  /** Runs connected by a brokered port (DESIGN §1, Electron): their traffic skips the host. */
+  private readonly runPorts = new Map<string, Port<RunnerToMcp, McpToRunner> & { close(): void }>();
 
   constructor(private readonly port: Port<HostToMcpHost, McpHostToHost>) {
     port.onMessage((m) => this.onMessage(m));
@@ -43,7 +45,32 @@ export class McpHost {
   }
 
   private toRunner(runId: string, msg: McpToRunner): void {
-    this.port.post({ type: 'runner', runId, msg });
+    const direct = this.runPorts.get(runId);
+    if (direct) direct.post(msg);
+    else this.port.post({ type: 'runner', runId, msg });
+  }
+
+  /**
+   * Serves run `runId` on its own port (the host brokered it with `attach_port`). A newer port
+   * for the same run replaces the old one. When the port closes (the run's process is gone),
+   * the run's calls in flight are cancelled.
+   */
+  attachPort(runId: string, port: Port<RunnerToMcp, McpToRunner> & { close(): void; onClose(l: () => void): void }): void {
+    this.runPorts.get(runId)?.close();
+    this.runPorts.set(runId, port);
+    port.onMessage((msg) => this.onRunner(runId, msg));
+    port.onClose(() => {
+      if (this.runPorts.get(runId) !== port) return;
+      this.runPorts.delete(runId);
+      this.endRun(runId, 'the run closed its connection');
+    });
+  }
+
+  private endRun(runId: string, why: string): void {
+    for (const [k, c] of this.calls) if (c.runId === runId) {
+      c.abort.abort(new Error(why));
+      this.calls.delete(k);
+    }
   }
 
   private onMessage(m: HostToMcpHost): void {
@@ -56,10 +83,10 @@ export class McpHost {
     } else if (m.type === 'runner') {
       this.onRunner(m.runId, m.msg);
     } else if (m.type === 'run_ended') {
-      for (const [k, c] of this.calls) if (c.runId === m.runId) {
-        c.abort.abort(new Error('the run ended'));
-        this.calls.delete(k);
-      }
+      const direct = this.runPorts.get(m.runId);
+      this.runPorts.delete(m.runId);
+      direct?.close();
+      this.endRun(m.runId, 'the run ended');
     }
   }
 

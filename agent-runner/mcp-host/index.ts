@@ -1,13 +1,23 @@
 /**
  * mcp-host entry: one long-lived process owning the MCP client sessions (DESIGN §1). It talks
- * to the host on the `mcp` channel of its process link; the host relays runners' messages.
+ * to the host on the `mcp` channel of its process link. Runners reach it through the host's
+ * relay (Node) or through a port the host brokers per run (Electron: `attach_port`).
  */
-import { channelPort } from '../process-port';
-import type { HostToMcpHost, McpHostToHost } from '../../shared/protocol/mcp';
+import { channelPort, onTransfer, transferredPort } from '../process-port';
+import type { HostToMcpHost, McpHostToHost, McpToRunner, RunnerToMcp } from '../../shared/protocol/mcp';
 import { McpHost } from './host';
 import { killStdioServers } from './transport';
 
-new McpHost(channelPort<HostToMcpHost, McpHostToHost>('mcp'));
+const host = new McpHost(channelPort<HostToMcpHost, McpHostToHost>('mcp'));
+onTransfer('mcp', (msg, ports) => {
+  const m = msg as HostToMcpHost | null;
+  if (m?.type === 'attach_port' && ports[0]) {
+    for (const extra of ports.slice(1)) extra.close();
+    host.attachPort(m.runId, transferredPort<RunnerToMcp, McpToRunner>(ports[0]));
+  } else {
+    for (const p of ports) p.close();
+  }
+});
 
 // A server's stray rejection must not take down every other server's session.
 process.on('unhandledRejection', (err) => {

@@ -1,13 +1,16 @@
 /**
  * The runner's MCP tool executors: MCP tools run in the mcp-host, reached through the `mcp`
- * channel that the host relays (DESIGN §1). Without an mcp-host, MCP tool calls fail clearly.
- * The executor (and its JSON Schema validator) loads on the first MCP call.
+ * channel that the host relays (Node), or through a direct channel the host brokers
+ * (Electron; tools/mcp/brokered-port.ts) — RunSpec.mcpTransport says which (DESIGN §1).
+ * Without an mcp-host, MCP tool calls fail clearly. The executor (and its JSON Schema
+ * validator) loads on the first MCP call.
  */
-import type { RunSpec } from '../../shared/protocol/runner';
+import type { Port, RunSpec } from '../../shared/protocol/runner';
 import type { Tool, ToolCall, ToolOutput } from '../../shared/thread/schema';
 import type { ToolContext, ToolExecutor } from './types';
-import { channelPort } from '../process-port';
-import type { McpToRunner, RunnerToMcp } from '../../shared/protocol/mcp';
+import { channelPort, onTransfer, transferredPort } from '../process-port';
+import type { HostToRunnerMcpControl, McpToRunner, RunnerToHostMcpControl, RunnerToMcp } from '../../shared/protocol/mcp';
+import { brokeredMcpPort } from './mcp/brokered-port';
 
 const unavailable: ToolExecutor = {
   handles: (tool: Tool) => tool.type === 'mcp',
@@ -17,9 +20,22 @@ const unavailable: ToolExecutor = {
   },
 };
 
+/** The run's Port to the mcp-host for `spec.mcpTransport`. */
+function mcpPort(spec: RunSpec): Port<McpToRunner, RunnerToMcp> {
+  if (spec.mcpTransport !== 'port') return channelPort<McpToRunner, RunnerToMcp>('mcp');
+  return brokeredMcpPort({
+    control: channelPort<HostToRunnerMcpControl, RunnerToHostMcpControl>('mcp'),
+    onPort: (listener) =>
+      onTransfer('mcp', (msg, ports) => {
+        for (const extra of ports.slice(1)) extra.close();
+        listener(msg, transferredPort<McpToRunner, RunnerToMcp>(ports[0]));
+      }),
+  });
+}
+
 export function createMcpExecutors(spec: RunSpec): ToolExecutor[] {
   if (!spec.mcp) return [unavailable];
-  const port = channelPort<McpToRunner, RunnerToMcp>('mcp');
+  const port = mcpPort(spec);
   let executor: Promise<ToolExecutor> | undefined;
   const load = () => (executor ??= import('./mcp-executor').then((m) => new m.McpToolExecutor(port)));
   return [

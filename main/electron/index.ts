@@ -1,10 +1,11 @@
 /**
  * Electron main process entry (built to out/main/index.js). Thin glue: the host core of
- * main/core (the same one the web host runs) with utility-process children, one hardened,
+ * main/core (the same one the web host runs) with utility-process children (a brokered
+ * MessageChannelMain per run between runner and mcp-host), one hardened,
  * sandboxed window per BrowserWindow, the typed IPC contract of ipc.ts, the native menu and
  * restored window bounds. The desktop app opens no network listener (DESIGN §1).
  */
-import { app, BrowserWindow, Menu, ipcMain, safeStorage, screen, session, shell, utilityProcess } from 'electron';
+import { app, BrowserWindow, Menu, MessageChannelMain, ipcMain, safeStorage, screen, session, shell, utilityProcess } from 'electron';
 import path from 'node:path';
 import { createHostCore, defaultHome, type HostCore } from '../core/host-core';
 import { mcpHostEntry, runnerEntry } from '../core/process/entries';
@@ -69,7 +70,11 @@ async function start(): Promise<void> {
   const ex = examplesDir();
   if (ex) await workspace.seedExamples(ex).catch((err) => log(`could not seed the examples: ${(err as Error).message}`));
 
-  const spawner = new UtilityProcessSpawner(utilityProcess.fork as unknown as UtilityFork);
+  // Runners and the mcp-host are utility processes; each run that uses MCP gets its own
+  // MessageChannelMain to the mcp-host, so tool-call traffic never passes through main.
+  const spawner = new UtilityProcessSpawner(utilityProcess.fork as unknown as UtilityFork, {
+    messageChannel: () => new MessageChannelMain(),
+  });
   const mcp = new McpService({ home, spawner, entry: mcpHostEntry() });
   // Declared before the core so provider keys are encrypted from the first save on.
   const late: { connections?: WindowConnections } = {};

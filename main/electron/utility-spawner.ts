@@ -2,14 +2,17 @@
  * The Electron implementation of ProcessSpawner (DESIGN §1): every agent-runner and the
  * mcp-host start with `utilityProcess.fork(entry, [], { serviceName, stdio: 'pipe' })`. Frames
  * `{ ch, msg }` go out with `child.postMessage` and come back on `child.on('message')`; the
- * child reads them from `process.parentPort` (agent-runner/process-port.ts). Only the host
- * core's supervisors hold these links: no renderer ever gets a runner's port.
+ * child reads them from `process.parentPort` (agent-runner/process-port.ts). With a
+ * `messageChannel` factory (Electron's MessageChannelMain) the spawner also creates channels
+ * whose ends are transferred to two children (`sendWithPorts`), so the host can broker a
+ * direct runner ↔ mcp-host port per run. Only the host core's supervisors hold these links:
+ * no renderer ever gets a runner's port.
  *
  * `utilityProcess.fork` is injected (index.ts passes Electron's), so this file has no runtime
  * dependency on the Electron binary and its contract tests run under Node with a stand-in.
  * Docs: https://www.electronjs.org/docs/latest/api/utility-process
  */
-import type { ChildFrame, ChildLink, ProcessSpawner, SpawnOptions } from '../core/process/types';
+import type { ChildFrame, ChildLink, PortPair, ProcessSpawner, SpawnOptions, TransferablePort } from '../core/process/types';
 import { ChildLinkBase, isTypeScriptEntry, tsxLoader } from '../core/process/link-base';
 
 /** The surface of Electron's `UtilityProcess` this adapter uses. */
@@ -17,7 +20,8 @@ export interface UtilityProcessLike {
   readonly pid: number | undefined;
   readonly stdout: NodeJS.ReadableStream | null;
   readonly stderr: NodeJS.ReadableStream | null;
-  postMessage(message: unknown): void;
+  /** `transfer`: MessagePortMain ends to hand to the child (Electron ≥ 22). */
+  postMessage(message: unknown, transfer?: TransferablePort[]): void;
   on(event: 'message', listener: (message: unknown) => void): unknown;
   on(event: 'exit', listener: (code: number) => void): unknown;
   on(event: 'spawn', listener: () => void): unknown;
@@ -44,14 +48,24 @@ export interface UtilityProcessSpawnerOptions {
   exitGraceMs?: number;
   /** Sends a signal to a pid (default `process.kill`); used for `kill('SIGKILL')`. */
   signalPid?: (pid: number, signal: NodeJS.Signals) => void;
+  /**
+   * Creates a channel whose ends can be transferred to children: `() => new MessageChannelMain()`
+   * (https://www.electronjs.org/docs/latest/api/message-channel-main). With it the spawner
+   * offers `createChannel`, and the host brokers a direct runner ↔ mcp-host port per run.
+   */
+  messageChannel?: () => PortPair;
 }
 
 /** ProcessSpawner over `utilityProcess.fork`. */
 export class UtilityProcessSpawner implements ProcessSpawner {
+  readonly createChannel?: () => PortPair;
+
   constructor(
     private readonly fork: UtilityFork,
     private readonly options: UtilityProcessSpawnerOptions = {},
-  ) {}
+  ) {
+    if (options.messageChannel) this.createChannel = options.messageChannel;
+  }
 
   spawn(entry: string, options: SpawnOptions): ChildLink {
     const env: Record<string, string> = {};
@@ -98,12 +112,22 @@ class UtilityChildLink extends ChildLinkBase implements ChildLink {
   }
 
   send(frame: ChildFrame): void {
-    if (this.exit) return;
-    try {
-      this.child.postMessage(frame);
-    } catch {
-      // the process is going away; its exit is reported separately
+    this.sendWithPorts(frame, []);
+  }
+
+  /** `child.postMessage(frame, ports)`; ports that cannot be delivered are closed, so their partners see 'close'. */
+  sendWithPorts(frame: ChildFrame, ports: TransferablePort[]): boolean {
+    if (!this.exit) {
+      try {
+        if (ports.length) this.child.postMessage(frame, ports);
+        else this.child.postMessage(frame);
+        return true;
+      } catch {
+        // the process is going away; its exit is reported separately
+      }
     }
+    for (const p of ports) p.close();
+    return false;
   }
 
   /**

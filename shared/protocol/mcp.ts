@@ -1,7 +1,8 @@
 /**
  * Messages between a runner and the mcp-host, and between the host and the mcp-host
  * (DESIGN §1). Under Node the host relays runner ↔ mcp-host traffic, wrapping each runner
- * message as `{ type: 'runner', runId, msg }`. Also the resolved server configuration the host
+ * message as `{ type: 'runner', runId, msg }`. In Electron the host brokers a direct port pair
+ * per run instead (`McpPortControl`), so tool-call traffic never passes through main. Also the resolved server configuration the host
  * sends to the mcp-host, and two pure helpers the runner and the UI share.
  */
 import type { McpTool, Thread, ToolOutput } from '../thread/schema';
@@ -93,7 +94,12 @@ export type McpHostMethod = keyof McpHostMethods;
 export type HostToMcpHost =
   | { type: 'request'; id: number; method: McpHostMethod; params: unknown }
   | { type: 'runner'; runId: string; msg: RunnerToMcp }
-  /** The run's port closed: cancel its calls in flight. */
+  /**
+   * Brokered transport: the message's transferred `ports[0]` is the mcp-host's end of a
+   * channel whose other end went to run `runId`; RunnerToMcp / McpToRunner flow on it unwrapped.
+   */
+  | { type: 'attach_port'; runId: string }
+  /** The run ended: cancel its calls in flight (and close its port, if brokered). */
   | { type: 'run_ended'; runId: string };
 
 export type McpHostToHost =
@@ -102,6 +108,28 @@ export type McpHostToHost =
   /** The tool list of a server changed (`notifications/tools/list_changed`). */
   | { type: 'tools_changed'; server: string }
   | { type: 'ready' };
+
+/**
+ * How a run reaches the mcp-host (RunSpec.mcpTransport): `relay` — RunnerToMcp on the `mcp`
+ * channel of the process link, relayed by the host (Node, where ports cannot cross processes);
+ * `port` — the host brokers a direct port to the mcp-host (Electron `MessageChannelMain`).
+ */
+export type McpTransportMode = 'relay' | 'port';
+
+/**
+ * Brokered transport, runner → host on the `mcp` channel of the process link: ask for a
+ * port to the mcp-host (before the first call, and again after the mcp-host restarted).
+ */
+export type RunnerToHostMcpControl = { type: 'port_request' };
+
+/** Brokered transport, host → runner on the `mcp` channel of the process link. */
+export type HostToRunnerMcpControl =
+  /** The transferred `ports[0]` is the run's end of a channel to mcp-host generation `epoch`. */
+  | { type: 'port'; epoch: number }
+  /** The mcp-host could not be started; `message` says why. Calls waiting for a port fail. */
+  | { type: 'port_unavailable'; message: string }
+  /** mcp-host generation `epoch` exited; its ports are dead and calls in flight on them are lost. */
+  | { type: 'port_lost'; epoch: number; message: string };
 
 /** Default per-call timeout (ms); reset on each progress notification. */
 export const MCP_DEFAULT_TIMEOUT_MS = 60_000;

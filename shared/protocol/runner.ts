@@ -2,6 +2,7 @@
  * Messages between the host and one agent-runner process (DESIGN §1). The runner reports a
  * run only as envelopes plus the side messages below; it never talks to a renderer.
  */
+import type { McpTransportMode } from './mcp';
 import type { Thread, RunMode } from '../thread/schema';
 import type { RunnerEnvelope } from './envelopes';
 
@@ -49,6 +50,8 @@ export interface RunSpec {
   workspaceDir: string;
   /** Whether an mcp-host port is attached (MCP tools fail clearly without one). */
   mcp?: boolean;
+  /** How MCP traffic reaches the mcp-host (see shared/protocol/mcp.ts). Default `relay`. */
+  mcpTransport?: McpTransportMode;
 }
 
 /** The raw request an LLM node sent and the raw stream events it received (inspector, replay). */

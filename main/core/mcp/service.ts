@@ -1,18 +1,20 @@
 /**
  * McpService: what the host core, the UI and the CLI call for MCP. Reads settings/mcp.json,
- * owns the McpSupervisor, relays runners' `mcp` channels (McpRelay) and answers the UI's
+ * owns the McpSupervisor, connects runners to the mcp-host (McpRelay: relayed under Node, a
+ * brokered direct port where the spawner can transfer ports) and answers the UI's
  * `mcp.servers` / `mcp.tools` / `mcp.test`.
  */
 import { randomUUID } from 'node:crypto';
 import type { Port } from '../../../shared/protocol/runner';
 import type { McpServerInfo, McpToolInfo } from '../../../shared/protocol/host-api';
-import type { McpLogEntry, McpToRunner, RunnerToMcp } from '../../../shared/protocol/mcp';
+import type { McpLogEntry, McpToRunner, McpTransportMode, RunnerToMcp } from '../../../shared/protocol/mcp';
 import type { ToolOutput } from '../../../shared/thread/schema';
-import type { ProcessSpawner } from '../process/types';
+import type { ChildLink, ProcessSpawner } from '../process/types';
 import type { McpRelay } from '../supervisor/run-supervisor';
 import { stat } from 'node:fs/promises';
 import { loadMcpConfig, mcpConfigPath, type LoadedMcpConfig } from './config';
 import { McpSupervisor } from './supervisor';
+import { brokerRunPorts } from './port-broker';
 
 export interface McpServiceOptions {
   /** $STEPWISE_HOME (settings/mcp.json lives under it). */
@@ -115,9 +117,25 @@ export class McpService implements McpRelay {
     return this.supervisor.request('serverLog', { server });
   }
 
-  /** McpRelay: relays a run's `mcp` channel to the mcp-host, tagged with its run id. */
-  attach(runId: string, port: Port<unknown, unknown>): () => void {
+  /**
+   * McpRelay: `port` when the spawner can transfer ports between children (Electron's
+   * MessageChannelMain), so runs talk to the mcp-host directly; `relay` otherwise (Node).
+   */
+  get transport(): McpTransportMode {
+    return this.opts.spawner.createChannel ? 'port' : 'relay';
+  }
+
+  /**
+   * McpRelay: connects run `runId` to the mcp-host. Brokered: answers the run's port requests
+   * on `port` with a direct channel (port-broker.ts). Relayed: forwards the run's `mcp` channel
+   * to the mcp-host tagged with its run id, and the answers back.
+   */
+  attach(runId: string, port: Port<unknown, unknown>, runner?: ChildLink): () => void {
     void this.loadConfig().catch(() => {}); // a run starting is a good moment to notice an edited mcp.json
+    const createChannel = this.opts.spawner.createChannel?.bind(this.opts.spawner);
+    if (createChannel && runner?.sendWithPorts) {
+      return brokerRunPorts(runId, port, runner, { supervisor: this.supervisor, createChannel });
+    }
     const detachRun = this.supervisor.attachRun(runId, (msg) => port.post(msg));
     const off = port.onMessage((msg) => this.supervisor.sendRunner(runId, msg as RunnerToMcp));
     return () => {

@@ -4,7 +4,7 @@
  * with backoff after a crash. Calls in flight when it dies end at once with a clear
  * `isError` result on their tool nodes; pending host requests reject.
  */
-import type { ChildExit, ChildLink, ProcessSpawner } from '../process/types';
+import type { ChildExit, ChildLink, ProcessSpawner, TransferablePort } from '../process/types';
 import type {
   HostToMcpHost,
   McpHostMethod,
@@ -50,6 +50,9 @@ export class McpSupervisor {
   private stderrBuf = '';
   /** Exits seen (tests and diagnostics). */
   crashes = 0;
+  /** Generation of the current mcp-host process: 1 for the first, +1 per restart. */
+  epoch = 0;
+  private readonly exitListeners = new Set<(epoch: number, why: string) => void>();
 
   constructor(private readonly opts: McpSupervisorOptions) {}
 
@@ -78,6 +81,7 @@ export class McpSupervisor {
     clearTimeout(this.restartTimer);
     const link = this.opts.spawner.spawn(this.opts.entry, { name: 'stepwise-mcp-host', env: this.opts.env });
     this.link = link;
+    this.epoch++;
     const startedAt = Date.now();
     let readyResolve!: () => void;
     const readySeen = new Promise<void>((r) => (readyResolve = r));
@@ -112,6 +116,7 @@ export class McpSupervisor {
     this.ready = undefined;
     this.crashes++;
     const why = `the mcp-host process ${this.stopped ? 'was stopped' : `crashed (${describeExit(exit)})`}`;
+    for (const l of this.exitListeners) l(this.epoch, why);
     for (const [id, p] of this.pending) {
       clearTimeout(p.timer);
       p.reject(new Error(`${why} before answering`));
@@ -183,6 +188,33 @@ export class McpSupervisor {
     await this.request('configure', { servers: await this.opts.config() });
   }
 
+  /**
+   * Brokered transport: hands `port` (one end of a channel whose other end goes to the run) to
+   * the mcp-host, starting it first if needed. Resolves with the mcp-host's generation; rejects
+   * when it cannot start or the spawner cannot transfer ports.
+   */
+  async attachPort(runId: string, port: TransferablePort): Promise<number> {
+    // Two tries: an mcp-host that has just died (its exit not yet reported) takes no ports;
+    // wait for its exit to be handled, then start the next one.
+    for (let attempt = 0; ; attempt++) {
+      await this.start();
+      const link = this.link;
+      if (!link?.sendWithPorts) {
+        port.close();
+        throw new Error(link ? 'this shell cannot transfer ports to the mcp-host' : 'the mcp-host exited while starting');
+      }
+      if (link.sendWithPorts({ ch: 'mcp', msg: { type: 'attach_port', runId } satisfies HostToMcpHost }, [port])) return this.epoch;
+      if (attempt > 0) throw new Error('the mcp-host exited before it could take the port');
+      await new Promise<void>((r) => link.onExit(() => r()));
+    }
+  }
+
+  /** Called with the generation and a reason each time an mcp-host process exits. */
+  onHostExit(listener: (epoch: number, why: string) => void): () => void {
+    this.exitListeners.add(listener);
+    return () => this.exitListeners.delete(listener);
+  }
+
   /** Registers the listener for one run's messages; returns the unregister function. */
   attachRun(runId: string, listener: RunnerListener): () => void {
     this.runners.set(runId, listener);
@@ -197,16 +229,18 @@ export class McpSupervisor {
   /** Forwards a runner's message, tagged with its run id. A call while the mcp-host cannot start ends as an error result. */
   sendRunner(runId: string, msg: RunnerToMcp): void {
     if (!msg || typeof msg !== 'object') return;
-    if (msg.type === 'call') {
-      let set = this.inFlight.get(runId);
-      if (!set) this.inFlight.set(runId, (set = new Set()));
-      set.add(msg.callId);
-    }
     this.start().then(
-      () => this.link?.send({ ch: 'mcp', msg: { type: 'runner', runId, msg } satisfies HostToMcpHost }),
+      () => {
+        // In flight from the moment it is sent: if the mcp-host dies now, the call is lost.
+        if (msg.type === 'call') {
+          let set = this.inFlight.get(runId);
+          if (!set) this.inFlight.set(runId, (set = new Set()));
+          set.add(msg.callId);
+        }
+        this.link?.send({ ch: 'mcp', msg: { type: 'runner', runId, msg } satisfies HostToMcpHost });
+      },
       (err: Error) => {
         if (msg.type !== 'call') return;
-        this.inFlight.get(runId)?.delete(msg.callId);
         this.runners.get(runId)?.({
           type: 'result',
           callId: msg.callId,

@@ -1,7 +1,8 @@
 /**
  * Child processes of the host (agent-runners, the mcp-host) behind one interface, so the
  * Electron shell can swap `utilityProcess.fork` in for `child_process.fork` (DESIGN §1).
- * Frames are `{ ch: 'run' | 'mcp', msg }` (see agent-runner/process-port.ts).
+ * Frames are `{ ch: 'run' | 'mcp', msg }` (see agent-runner/process-port.ts); where the shell
+ * can transfer ports (Electron), a frame may carry ports of a brokered channel.
  */
 export interface ChildFrame {
   ch: 'run' | 'mcp';
@@ -25,6 +26,27 @@ export interface ChildLink {
   /** Lines the child wrote to stderr (diagnostics). */
   onStderr(listener: (chunk: string) => void): () => void;
   kill(signal?: NodeJS.Signals): void;
+  /**
+   * Send a frame transferring ports from `ProcessSpawner.createChannel` (the child receives
+   * them as the message's `ports`). Present only where ports can cross processes (Electron);
+   * once the child is gone, the ports are closed and it returns false.
+   */
+  sendWithPorts?(frame: ChildFrame, ports: TransferablePort[]): boolean;
+}
+
+/**
+ * One end of a channel that can be transferred to a child process: Electron's
+ * `MessagePortMain`. Opaque to the host core, which only hands it on; `close()` releases an
+ * end that could not be delivered.
+ */
+export interface TransferablePort {
+  close(): void;
+}
+
+/** Two entangled ports (Electron's `MessageChannelMain`): what one end posts, the other receives. */
+export interface PortPair {
+  port1: TransferablePort;
+  port2: TransferablePort;
 }
 
 export interface SpawnOptions {
@@ -37,4 +59,9 @@ export interface SpawnOptions {
 /** Starts a child from a built entry file (out/main/*.js) or a TypeScript source (via tsx). */
 export interface ProcessSpawner {
   spawn(entry: string, options: SpawnOptions): ChildLink;
+  /**
+   * A new channel whose ends can go to two children (`ChildLink.sendWithPorts`), so they talk
+   * directly. Absent under Node, where ports cannot cross processes and the host relays.
+   */
+  createChannel?(): PortPair;
 }

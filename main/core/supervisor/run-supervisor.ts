@@ -2,17 +2,21 @@
  * RunSupervisor (DESIGN §1): one agent-runner process per run. Sends `start` with the
  * RunSpec, relays `cancel` / `input`, kills a runner that does not stop within the grace
  * period after a cancel, notices every exit at once (normal, crash, `kill -9`, OOM) and
- * relays the run's `mcp` channel to an McpRelay.
+ * connects the run's `mcp` channel to an McpRelay (relayed, or a brokered direct port).
  */
 import type { ChildExit, ChildLink, ProcessSpawner } from '../process/types';
 import type { HostToRunner, Port, RunSpec } from '../../../shared/protocol/runner';
+import type { McpTransportMode } from '../../../shared/protocol/mcp';
 
 /**
- * Brokers a run's `mcp` channel to the mcp-host (implemented in main/core/mcp/). `attach`
- * gets the run's end of the channel and returns a detach function, called when the run ends.
+ * Connects a run to the mcp-host (implemented in main/core/mcp/). `attach` gets the run's
+ * `mcp` channel and its process link (which can carry a brokered port) and returns a detach
+ * function, called when the run ends.
  */
 export interface McpRelay {
-  attach(runId: string, port: Port<unknown, unknown>): () => void;
+  /** Told to the runner as RunSpec.mcpTransport. Default `relay`. */
+  readonly transport?: McpTransportMode;
+  attach(runId: string, port: Port<unknown, unknown>, runner: ChildLink): () => void;
 }
 
 /** How a runner process ended. */
@@ -146,9 +150,10 @@ export class RunSupervisor {
           return () => run.mcpListeners.delete(listener);
         },
       };
-      run.detachMcp = this.opts.mcp.attach(spec.runId, port);
+      run.detachMcp = this.opts.mcp.attach(spec.runId, port, link);
     }
-    this.send(run, { type: 'start', spec: { ...spec, mcp: spec.mcp ?? Boolean(this.opts.mcp) } });
+    const mcp = spec.mcp ?? Boolean(this.opts.mcp);
+    this.send(run, { type: 'start', spec: { ...spec, mcp, ...(mcp ? { mcpTransport: this.opts.mcp?.transport ?? 'relay' } : {}) } });
     return run;
   }
 

@@ -4,11 +4,69 @@
 // and on('message', (e: { data, ports }) => …) — carried over the Node IPC channel. Like
 // Electron's parentPort, messages that arrive before the first 'message' listener is attached
 // are queued and delivered to it (Electron starts the port when that listener is added).
+// Ports transferred by utility-standin.ts arrive in `ports` as MessagePortMain-like objects:
+// postMessage(msg), on('message', (e: { data }) => …), on('close', …), start(), close().
+import { EventEmitter } from 'node:events';
+
 const listeners = new Set();
 const queued = [];
-process.on('message', (data) => {
-  if (listeners.size === 0) queued.push(data);
-  else for (const l of listeners) l({ data, ports: [] });
+/** id → this process's end of a stand-in channel. */
+const ports = new Map();
+
+class ChildPort extends EventEmitter {
+  constructor(id) {
+    super();
+    this.id = id;
+    this.started = false;
+    this.closed = false;
+    this.queue = [];
+  }
+  postMessage(data) {
+    if (this.closed) return;
+    process.send({ __standin: 'port-post', id: this.id, data });
+  }
+  start() {
+    this.started = true;
+    for (const data of this.queue.splice(0)) this.emit('message', { data, ports: [] });
+  }
+  close() {
+    if (this.closed) return;
+    this.closed = true;
+    ports.delete(this.id);
+    if (process.connected) process.send({ __standin: 'port-close', id: this.id });
+  }
+  receive(data) {
+    if (this.closed) return;
+    if (this.started) this.emit('message', { data, ports: [] });
+    else this.queue.push(data);
+  }
+  remoteClosed() {
+    if (this.closed) return;
+    this.closed = true;
+    ports.delete(this.id);
+    this.emit('close');
+  }
+}
+
+function dispatch(event) {
+  if (listeners.size === 0) queued.push(event);
+  else for (const l of listeners) l(event);
+}
+
+process.on('message', (m) => {
+  if (m && typeof m === 'object' && m.__standin) {
+    if (m.__standin === 'transfer') {
+      const transferred = m.ids.map((id) => {
+        const p = new ChildPort(id);
+        ports.set(id, p);
+        return p;
+      });
+      dispatch({ data: m.data, ports: transferred });
+    } else if (m.__standin === 'port-message') ports.get(m.id)?.receive(m.data);
+    else if (m.__standin === 'port-close') ports.get(m.id)?.remoteClosed();
+    return;
+  }
+  dispatch({ data: m, ports: [] });
 });
 const parentPort = {
   postMessage(message) {
@@ -20,7 +78,7 @@ const parentPort = {
     if (listeners.size === 1 && queued.length) {
       const pending = queued.splice(0);
       queueMicrotask(() => {
-        for (const data of pending) for (const l of listeners) l({ data, ports: [] });
+        for (const e of pending) for (const l of listeners) l(e);
       });
     }
     return parentPort;

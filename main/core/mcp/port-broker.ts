@@ -1,0 +1,82 @@
+/**
+ * The brokered MCP transport (DESIGN §1, Electron): instead of relaying a run's MCP traffic,
+ * the host hands the run and the mcp-host the two ends of a fresh `MessageChannelMain`, and
+ * the traffic (calls, progress, sampling, elicitation) flows between them directly. The host
+ * sees only the small control messages of shared/protocol/mcp.ts on the run's `mcp` channel:
+ *
+ *   runner → host  `port_request`            (before the first call; again after a restart)
+ *   host → runner  `port` + ports[0]         (the run's end; the mcp-host got the other one)
+ *                  `port_unavailable`        (the mcp-host cannot start)
+ *                  `port_lost`               (that mcp-host generation exited)
+ */
+import type { HostToRunnerMcpControl, RunnerToHostMcpControl } from '../../../shared/protocol/mcp';
+import type { Port } from '../../../shared/protocol/runner';
+import type { ChildLink, PortPair } from '../process/types';
+import type { McpSupervisor } from './supervisor';
+
+export interface PortBrokerDeps {
+  supervisor: McpSupervisor;
+  createChannel: () => PortPair;
+}
+
+/**
+ * Serves one run's `port_request`s until the returned detach function is called (when the run
+ * ends; that also tells the mcp-host `run_ended`, which closes its end).
+ *
+ * @param control the run's `mcp` channel on its process link (control messages only)
+ * @param runner the run's process link, which carries the transferred port
+ */
+export function brokerRunPorts(
+  runId: string,
+  control: Port<unknown, HostToRunnerMcpControl>,
+  runner: ChildLink,
+  deps: PortBrokerDeps,
+): () => void {
+  let ended = false;
+  let connecting = false;
+  /** Generation of the mcp-host the run's current port leads to; 0 when it holds none. */
+  let held = 0;
+  let detachRun: (() => void) | undefined;
+
+  const offExit = deps.supervisor.onHostExit((epoch, why) => {
+    if (ended || held !== epoch) return;
+    held = 0;
+    control.post({ type: 'port_lost', epoch, message: why });
+  });
+
+  const connect = async (): Promise<void> => {
+    if (connecting || ended) return;
+    connecting = true;
+    // Registering the run keeps a crashed mcp-host restarting while the run lives, and makes
+    // detach send `run_ended`.
+    detachRun ??= deps.supervisor.attachRun(runId, () => {});
+    let pair: PortPair | undefined;
+    try {
+      pair = deps.createChannel();
+      const epoch = await deps.supervisor.attachPort(runId, pair.port2);
+      if (ended) {
+        pair.port1.close();
+        return;
+      }
+      if (!runner.sendWithPorts?.({ ch: 'mcp', msg: { type: 'port', epoch } satisfies HostToRunnerMcpControl }, [pair.port1])) return;
+      held = epoch;
+    } catch (err) {
+      pair?.port1.close();
+      if (!ended) control.post({ type: 'port_unavailable', message: `could not start the mcp-host: ${err instanceof Error ? err.message : String(err)}` });
+    } finally {
+      connecting = false;
+    }
+  };
+
+  const offControl = control.onMessage((msg) => {
+    const m = msg as RunnerToHostMcpControl | null;
+    if (m && typeof m === 'object' && m.type === 'port_request') void connect();
+  });
+
+  return () => {
+    ended = true;
+    offControl();
+    offExit();
+    detachRun?.();
+  };
+}
