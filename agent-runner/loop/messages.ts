@@ -1,5 +1,5 @@
 /** Helpers over thread messages that the agent loop and the scripted model share. */
-import type { AssistantMessage, Message, Thread, Tool, ToolCall } from '../../shared/thread/schema';
+import type { Message, Thread, Tool } from '../../shared/thread/schema';
 import type { ToolSpec } from '../providers/types';
 
 /**
@@ -17,14 +17,7 @@ export function messageText(m: Message): string {
   return m.content.map((p) => (p.type === 'text' ? p.text : '')).join('');
 }
 
-/** The last assistant message's tool calls that have no output yet. */
-export function pendingToolCalls(thread: Thread): { message: AssistantMessage; calls: ToolCall[] } | undefined {
-  const msgs = thread.context.messages;
-  const last = msgs[msgs.length - 1];
-  if (!last || last.role !== 'assistant' || !last.toolCalls?.length) return undefined;
-  const calls = last.toolCalls.filter((c) => !c.output);
-  return calls.length ? { message: last, calls } : undefined;
-}
+export { pendingToolCalls } from '../../shared/thread/tool-calls';
 
 /** The tool definition a call refers to, by the name the model sees. */
 export function findTool(thread: Thread, name: string): Tool | undefined {

@@ -94,6 +94,22 @@ describe('stepwise run', () => {
     const mode = await runCli([file, '--mode', 'fast'], home);
     expect(mode.code).toBe(2);
     expect(mode.stderr).toMatch(/--mode must be step or react/);
+    // Nothing to execute is bad input too, refused before a runner starts (no run recorded).
+    const none = await runCli([file, '--execute-tools'], home);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('No pending tool calls to run: the last message has none without a result.');
+    expect(none.stdout).toBe('');
+    expect(read(file).runRefs).toEqual([]);
+  }, 60_000);
+
+  it('--execute-tools with an id that is not pending exits 2 and names the pending ones', async () => {
+    const home = makeHome();
+    const thread = scriptedThread([{ text: 'x' }], { tools: [sumTool] });
+    thread.context.messages.push({ id: 'a1', role: 'assistant', content: [], toolCalls: [{ id: 'call_1', name: 'get_sum', arguments: { a: 1, b: 2 } }] });
+    const file = threadFile(home, thread);
+    const r = await runCli([file, '--execute-tools', 'call_9'], home);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('Tool call call_9 is not pending in the last message (pending: call_1).');
   }, 60_000);
 
   it('Ctrl-C cancels the run, prints the terminal updates and exits 1', async () => {
