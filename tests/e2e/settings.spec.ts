@@ -51,4 +51,21 @@ test('add and test an MCP server, import its tools into a thread; provider keys 
   await importer.getByText('list_allowed_directories').click();
   await importer.getByRole('button', { name: 'Add 1 tool' }).click();
   await expect(page.getByText('list_allowed_directories (files)')).toBeVisible();
+
+  // Removing a server asks first; Cancel keeps it, confirming takes it out of mcp.json.
+  await page.getByRole('button', { name: 'Settings' }).click();
+  const settings = page.getByRole('dialog');
+  await settings.getByRole('tab', { name: 'MCP servers' }).click();
+  await settings.getByRole('button', { name: 'Remove files' }).click();
+  const confirm = settings.getByRole('group', { name: 'Confirm removing files' });
+  await expect(confirm).toContainText('Threads whose tools use it will get an error');
+  await confirm.getByRole('button', { name: 'Cancel' }).click();
+  await expect(confirm).toHaveCount(0);
+  const mcpJson = () => JSON.parse(readFileSync(path.join(serve.home, 'settings', 'mcp.json'), 'utf8')).mcpServers;
+  expect(mcpJson().files).toBeTruthy();
+  await settings.getByRole('button', { name: 'Remove files' }).click();
+  await confirm.getByRole('button', { name: 'Remove files' }).click();
+  await expect(settings.getByText('files', { exact: true })).toHaveCount(0);
+  expect(mcpJson().files).toBeUndefined();
+  expect(mcpJson().everything).toBeTruthy();
 });

@@ -84,6 +84,16 @@ function McpServers() {
   const [list, setList] = useState<McpServerInfo[] | null>(null);
   const [tests, setTests] = useState<Record<string, { ok: boolean; message: string; stderr?: string } | 'testing'>>({});
   const [error, setError] = useState<ErrorNoticeProps | null>(null);
+  /** The server whose Remove waits for confirmation. */
+  const [removing, setRemoving] = useState<string | null>(null);
+  const remove = async (name: string) => {
+    setRemoving(null);
+    try {
+      setList(await app.host.call('mcp.removeServer', { name }));
+    } catch (e) {
+      setError(errorProps(`Could not remove ${name}`, e));
+    }
+  };
   useEffect(() => {
     app.host.call('mcp.servers', {}).then(setList, (e) => { setList([]); setError(errorProps('Could not list MCP servers', e)); });
   }, [app]);
@@ -112,11 +122,17 @@ function McpServers() {
               <Badge size="xs" variant="light" color={s.status === 'connected' ? 'teal' : s.status === 'error' ? 'red' : 'gray'}>{s.status}</Badge>
               <div style={{ flex: 1 }} />
               <Button size="compact-xs" variant="light" loading={t === 'testing'} onClick={() => void test(s.name)} aria-label={`Test ${s.name}`}>Test</Button>
-              {!app.host.presentational && (
-                <Button size="compact-xs" variant="subtle" color="red" aria-label={`Remove ${s.name}`}
-                  onClick={() => app.host.call('mcp.removeServer', { name: s.name }).then(setList, (e) => setError(errorProps(`Could not remove ${s.name}`, e)))}>Remove</Button>
+              {!app.host.presentational && removing !== s.name && (
+                <Button size="compact-xs" variant="subtle" color="red" aria-label={`Remove ${s.name}`} onClick={() => setRemoving(s.name)}>Remove</Button>
               )}
             </Group>
+            {removing === s.name && (
+              <Group gap={6} role="group" aria-label={`Confirm removing ${s.name}`}>
+                <Text size="xs" style={{ flex: 1 }}>Remove “{s.name}” from settings/mcp.json? Threads whose tools use it will get an error when they call them.</Text>
+                <Button size="compact-xs" variant="default" onClick={() => setRemoving(null)}>Cancel</Button>
+                <Button size="compact-xs" color="red" onClick={() => void remove(s.name)}>Remove {s.name}</Button>
+              </Group>
+            )}
             {s.error && <Text size="xs" c="red">{s.error}</Text>}
             {t && t !== 'testing' && (
               <>
