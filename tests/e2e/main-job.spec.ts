@@ -71,9 +71,13 @@ test('the example MCP agent: run, edit an argument, run all tools, continue, und
 
   await page.getByRole('button', { name: 'Undo', exact: true }).click();
   await expect(answer).toHaveCount(0);
+  // The run stays shown, and says its result was undone.
+  const note = page.getByRole('note').filter({ hasText: "Undone: this run's result is no longer in the thread" });
+  await expect(note).toContainText('Redo brings its result back');
   await shot(page, '06-undone');
   await page.getByRole('button', { name: 'Redo', exact: true }).click();
   await expect(page.getByLabel('assistant message 3')).toContainText('Both tools have answered');
+  await expect(note).toHaveCount(0);
   await shot(page, '07-redone');
 });
 

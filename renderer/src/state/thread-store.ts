@@ -27,6 +27,8 @@ export interface ThreadMeta {
   error?: { message: string; details?: string };
   /** Bumped when the document was replaced wholesale (reload): editors reset their text. */
   generation: number;
+  /** Runs whose result was undone in this window (their records stay in run history). */
+  undoneRuns: string[];
 }
 
 /** Edit session of one thread. */
@@ -57,6 +59,7 @@ export class ThreadSession {
       canUndo: false,
       canRedo: false,
       generation: 0,
+      undoneRuns: [],
     });
   }
 
@@ -111,7 +114,8 @@ export class ThreadSession {
     if (!step) return false;
     this.store.set(this.threadAtom, applyPatches(this.thread, step.inverse));
     this.send(step.inverse);
-    this.setMeta({ generation: this.meta.generation + 1 });
+    const undoneRuns = step.runId ? [...this.meta.undoneRuns.filter((r) => r !== step.runId), step.runId] : this.meta.undoneRuns;
+    this.setMeta({ generation: this.meta.generation + 1, undoneRuns });
     return true;
   }
 
@@ -127,7 +131,8 @@ export class ThreadSession {
     if (!step) return false;
     this.store.set(this.threadAtom, applyPatches(this.thread, step.forward));
     this.send(step.forward);
-    this.setMeta({ generation: this.meta.generation + 1 });
+    const undoneRuns = step.runId ? this.meta.undoneRuns.filter((r) => r !== step.runId) : this.meta.undoneRuns;
+    this.setMeta({ generation: this.meta.generation + 1, undoneRuns });
     return true;
   }
 
@@ -161,7 +166,7 @@ export class ThreadSession {
       });
       this.store.set(this.threadAtom, next);
       if (!this.inFlight) this.version = tp.version;
-      if (isRun) this.history.record(forward, inverse, { origin: 'run', current: next });
+      if (isRun) this.history.record(forward, inverse, { origin: 'run', runId: tp.origin.slice('run:'.length), current: next });
       this.setMeta({ generation: this.meta.generation + 1 });
     } catch {
       void this.reload();

@@ -18,6 +18,8 @@ export interface UndoStep {
   inverse: Patch[];
   key?: string;
   origin: 'edit' | 'run';
+  /** For a run's result: the run. */
+  runId?: string;
 }
 
 /** A step as the history keeps it: sealed steps hold text edits as splices. */
@@ -33,6 +35,7 @@ interface StoredStep {
   /** ms timestamp of the last edit merged into this step. */
   at: number;
   origin: 'edit' | 'run';
+  runId?: string;
   /** Base64 image data strings the step's patches carry. */
   images: string[];
 }
@@ -109,7 +112,7 @@ export class UndoHistory {
    * window extends the top step instead of adding one. `current` is the thread after the edit
    * (for the image budget). A new edit clears the redo stack.
    */
-  record(forward: Patch[], inverse: Patch[], opts: { key?: string; origin?: 'edit' | 'run'; current?: unknown } = {}): void {
+  record(forward: Patch[], inverse: Patch[], opts: { key?: string; origin?: 'edit' | 'run'; runId?: string; current?: unknown } = {}): void {
     if (forward.length === 0) return;
     const now = this.now();
     const origin = opts.origin ?? 'edit';
@@ -133,6 +136,7 @@ export class UndoHistory {
         key: origin === 'edit' ? opts.key : undefined,
         at: now,
         origin,
+        ...(opts.runId ? { runId: opts.runId } : {}),
         images: [...new Set([...patchImages(forward), ...patchImages(inverse)])],
       });
     }
@@ -163,7 +167,7 @@ export class UndoHistory {
     this.seal(step);
     this.redoStack.push(step);
     const inverse = step.textOnly ? (step.forward as TextPatch[]).map(invertText).reverse() : step.inverse;
-    return { forward: [], inverse: expand(inverse, current), key: step.key, origin: step.origin };
+    return { forward: [], inverse: expand(inverse, current), key: step.key, origin: step.origin, runId: step.runId };
   }
 
   /** Take the next step for redoing: apply its `forward` to `current`. Moves it back to the undo stack. */
@@ -172,7 +176,7 @@ export class UndoHistory {
     if (!step) return undefined;
     step.at = -Infinity; // a redone step never merges with the next edit
     this.undoStack.push(step);
-    return { forward: expand(step.forward, current), inverse: [], key: step.key, origin: step.origin };
+    return { forward: expand(step.forward, current), inverse: [], key: step.key, origin: step.origin, runId: step.runId };
   }
 
   /** Drop everything (after a reload). */

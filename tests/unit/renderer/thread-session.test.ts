@@ -78,8 +78,14 @@ describe('ThreadSession', () => {
     expect(s.thread.context.messages).toHaveLength(3);
     expect(s.history.undoCount).toBe(1);
     expect(s.meta.version).toBe(2);
+    expect(s.meta.undoneRuns).toEqual([]);
     s.undo();
     expect(s.thread.context.messages).toHaveLength(2);
+    // The execution pane says which shown run's result was undone, until it is redone.
+    expect(s.meta.undoneRuns).toEqual(['r1']);
+    s.redo();
+    expect(s.thread.context.messages).toHaveLength(3);
+    expect(s.meta.undoneRuns).toEqual([]);
   });
 
   it('on version_mismatch replays its own edits on the other window\'s version: both survive', async () => {

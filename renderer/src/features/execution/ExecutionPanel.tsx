@@ -4,7 +4,7 @@ import { useAtomValue } from 'jotai';
 import { Badge, Button, Group, Select, Stack, Tabs, Text } from '@mantine/core';
 import { Group as PanelGroup, Panel, Separator, useDefaultLayout } from 'react-resizable-panels';
 import { useApp } from '../../state/context';
-import { useSession } from '../../state/hooks';
+import { useSession, useThreadMeta } from '../../state/hooks';
 import { StatusBadge } from '../../ui/status';
 import { ExecutionTree } from './ExecutionTree';
 import { DetailPanel } from '../detail/DetailPanel';
@@ -20,6 +20,8 @@ export function ExecutionPanel() {
   const mine = runs.filter((r) => r.runId === shown || (session && r.threadId === session.id));
   const info = runs.find((r) => r.runId === shown);
   const selected = useAtomValue(app.selectedAtom);
+  const meta = useThreadMeta();
+  const undone = !!shown && !!meta?.undoneRuns.includes(shown);
   const [tab, setTab] = useState<string>('detail');
   // Selecting a row shows its detail, even when Run history was the open tab.
   useEffect(() => {
@@ -42,6 +44,12 @@ export function ExecutionPanel() {
               <Button size="compact-xs" variant="subtle" onClick={() => { app.store.set(app.selectedAtom, null); app.showRun(null); }}>Clear</Button>
             )}
           </Group>
+          {undone && (
+            <Text size="xs" c="dimmed" role="note">
+              Undone: this run's result is no longer in the thread. The run itself stays here and in Run history
+              {meta?.canRedo ? '; Redo brings its result back.' : '.'}
+            </Text>
+          )}
           {shown ? <ExecutionTree key={shown} runId={shown} /> : (
             <Text size="sm" c="dimmed">No run shown — Run the thread, or open a past run from Run history.</Text>
           )}
