@@ -47,13 +47,22 @@ function ensureBuilt() {
 
 /**
  * Runs a long-lived command. Ctrl-C reaches the whole process group already, so SIGINT is only
- * waited out here; SIGTERM and SIGHUP sent to this process alone are passed on.
+ * waited out here; SIGTERM and SIGHUP sent to this process alone are passed on. If whatever
+ * started this process (npm) goes away without passing a signal on, the server is stopped too
+ * rather than left running unowned.
  */
 function serve(bin, args) {
   const child = spawn(bin, args, { cwd: root, stdio: 'inherit' });
   process.on('SIGINT', () => {});
   for (const sig of ['SIGTERM', 'SIGHUP']) process.on(sig, () => child.exitCode === null && child.kill(sig));
   child.on('exit', (code, signal) => process.exit(code ?? (signal === 'SIGINT' ? 130 : 1)));
+  const parent = process.ppid;
+  const watch = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(watch);
+    if (child.exitCode === null) child.kill('SIGTERM');
+  }, 1000);
+  watch.unref();
 }
 
 /** Runs a step and returns whether it passed (the test command runs every suite, then fails). */

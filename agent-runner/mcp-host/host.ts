@@ -64,6 +64,7 @@ export class McpHost {
       this.runPorts.delete(runId);
       this.endRun(runId, 'the run closed its connection');
     });
+    port.post({ type: 'ready' });
   }
 
   private endRun(runId: string, why: string): void {
@@ -223,6 +224,23 @@ export class McpHost {
     const key = this.key(runId, msg.callId);
     const abort = new AbortController();
     this.calls.set(key, { runId, server: msg.server, abort });
+    let release: () => void;
+    try {
+      release = await session.turns.acquire(runId, abort.signal, () =>
+        this.toRunner(runId, {
+          type: 'log',
+          callId: msg.callId,
+          level: 'info',
+          logger: 'stepwise',
+          data: `Waiting for another run's calls to "${msg.server}" to end: one run at a time per MCP server, so the server's sampling and elicitation requests reach the run that caused them.`,
+        }),
+      );
+    } catch (err) {
+      this.calls.delete(key);
+      const why = err instanceof Error ? err.message : String(err);
+      this.toRunner(runId, { type: 'result', callId: msg.callId, output: errorOutput(`MCP tool "${msg.tool}" on server "${msg.server}": cancelled while waiting for another run's calls to this server (${why}).`), mcpLog: [] });
+      return;
+    }
     const { output, mcpLog } = await runCall(session, {
       callId: key,
       tool: msg.tool,
@@ -232,6 +250,7 @@ export class McpHost {
       signal: abort.signal,
       onProgress: (progress, total, message) => this.toRunner(runId, { type: 'progress', callId: msg.callId, progress, total, message }),
     });
+    release();
     this.calls.delete(key);
     this.toRunner(runId, { type: 'result', callId: msg.callId, output, mcpLog });
   }

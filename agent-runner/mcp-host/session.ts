@@ -23,6 +23,7 @@ import type { McpServerInfo, McpToolInfo } from '../../shared/protocol/host-api'
 import { createTransport, LoggingTransport } from './transport';
 import { CallAttributor, logEntry, MCP_LOG_RING } from './protocol-log';
 import { diagnoseConnect, type Diagnosis } from './diagnose';
+import { RunTurns } from './run-turns';
 
 /** Handshake timeout (ms); a server's own `timeoutMs`, when shorter, applies to the handshake too. */
 export const CONNECT_TIMEOUT_MS = 20_000;
@@ -71,6 +72,8 @@ export class ServerSession {
   private rootsWaiters: (() => void)[] = [];
   private rootsAware = false;
   private closed = false;
+  /** One run's calls at a time (run-turns.ts), so server requests reach the right run. */
+  readonly turns = new RunTurns();
 
   constructor(
     readonly name: string,
@@ -171,6 +174,8 @@ export class ServerSession {
   /** A stdio line that is not JSON-RPC: fail the calls in flight (their answer may be lost). */
   private onTransportError(err: Error): void {
     const garbage = err instanceof SyntaxError || err.name === 'ZodError' || /JSON/.test(err.message);
+    // Progress for a call that already ended (cancelled, timed out) is expected, not an error.
+    if (/progress notification for an unknown token/i.test(err.message)) return;
     this.appendStderr(`[stepwise] transport error: ${err.message.replace(/\s+/g, ' ').slice(0, 300)}\n`);
     if (!garbage || this.calls.size === 0) return;
     const e = new Error(`protocol error: MCP server "${this.name}" wrote output that is not JSON-RPC: ${err.message.slice(0, 300)}`);

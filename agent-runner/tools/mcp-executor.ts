@@ -66,7 +66,7 @@ export class McpToolExecutor implements ToolExecutor {
         graceTimer = setTimeout(() => finish(errorOutput(`MCP tool "${tool.toolName}": cancelled (the mcp-host did not confirm).`)), CANCEL_GRACE_MS);
       };
       const off = this.port.onMessage((m) => {
-        if (!m || typeof m !== 'object' || m.callId !== callId || done) return;
+        if (!m || typeof m !== 'object' || m.type === 'ready' || m.callId !== callId || done) return;
         switch (m.type) {
           case 'progress':
             ctx.progress(m.progress, m.total, m.message);

@@ -115,7 +115,11 @@ class UtilityChildLink extends ChildLinkBase implements ChildLink {
     this.sendWithPorts(frame, []);
   }
 
-  /** `child.postMessage(frame, ports)`; ports that cannot be delivered are closed, so their partners see 'close'. */
+  /**
+   * `child.postMessage(frame, ports)`. False, with the ports closed (their partners see
+   * 'close'), once the exit was seen. A process that died just before its 'exit' event
+   * drops the message silently (Electron's behaviour), and its ports die with it.
+   */
   sendWithPorts(frame: ChildFrame, ports: TransferablePort[]): boolean {
     if (!this.exit) {
       try {

@@ -61,6 +61,12 @@ export type RunnerToMcp =
 
 /** mcp-host → runner. */
 export type McpToRunner =
+  /**
+   * Brokered transport only: the first message on a new channel, saying the mcp-host serves
+   * it. The runner sends nothing on a channel before this, so a channel that dies earlier
+   * carried no call and the calls can safely go on the next one.
+   */
+  | { type: 'ready' }
   | { type: 'progress'; callId: string; progress: number; total?: number; message?: string }
   | { type: 'log'; callId: string; level: string; logger?: string; data: unknown }
   | {

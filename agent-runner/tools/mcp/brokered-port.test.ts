@@ -51,9 +51,11 @@ function setup() {
     control,
     received,
     host: (m: HostToRunnerMcpControl) => controlListeners.forEach((l) => l(m)),
-    give: (epoch: number) => {
+    /** Hands the runner a channel; `greet: false` leaves it before the mcp-host's `ready`. */
+    give: (epoch: number, greet = true) => {
       const ch = fakeChannel();
       portListener!({ type: 'port', epoch }, ch.port);
+      if (greet) ch.answer({ type: 'ready' });
       return ch;
     },
   };
@@ -63,20 +65,20 @@ const call = (callId: string): RunnerToMcp => ({ type: 'call', callId, server: '
 const resultText = (m: McpToRunner | undefined) => (m?.type === 'result' ? (m.output.content[0] as { text: string }).text : undefined);
 
 describe('brokeredMcpPort', () => {
-  it('asks for a channel once, holds calls until it arrives, then sends them in order', () => {
+  it('asks for a channel once, holds calls until the mcp-host greets on it, then sends them in order', () => {
     const s = setup();
     s.port.post(call('a'));
-    s.port.post({ type: 'cancel', callId: 'a' });
     s.port.post(call('b'));
     expect(s.control).toEqual([{ type: 'port_request' }]);
-    const ch = s.give(1);
+    const ch = s.give(1, false);
+    expect(ch.posted).toEqual([]);
+    ch.answer({ type: 'ready' });
     expect(ch.posted.map((m) => [m.type, 'callId' in m ? m.callId : undefined])).toEqual([
       ['call', 'a'],
-      ['cancel', 'a'],
       ['call', 'b'],
     ]);
     s.port.post(call('c'));
-    expect(ch.posted).toHaveLength(4);
+    expect(ch.posted).toHaveLength(3);
     expect(s.control).toHaveLength(1);
     ch.answer({ type: 'progress', callId: 'c', progress: 1 });
     expect(s.received).toEqual([{ type: 'progress', callId: 'c', progress: 1 }]);
@@ -113,6 +115,30 @@ describe('brokeredMcpPort', () => {
     expect(s.received).toHaveLength(0);
     await new Promise((r) => setTimeout(r, 40));
     expect(resultText(s.received[0])).toMatch(/^MCP call lost: the connection to the mcp-host closed while the call ran/);
+  });
+
+  it('a channel that dies before its greeting carried nothing: the held calls go on the next one', () => {
+    const s = setup();
+    s.port.post(call('a'));
+    const dead = s.give(1, false);
+    dead.remoteClose();
+    expect(s.received).toEqual([]);
+    expect(s.control).toHaveLength(2); // asked again at once
+    const ch = s.give(2);
+    expect(ch.posted.map((m) => m.type === 'call' && m.callId)).toEqual(['a']);
+    expect(dead.posted).toEqual([]);
+  });
+
+  it('a held call cancelled before any channel greets ends at once, and is never sent', () => {
+    const s = setup();
+    s.port.post(call('a'));
+    s.port.post(call('b'));
+    s.port.post({ type: 'cancel', callId: 'a', reason: 'the run was cancelled' });
+    expect(s.received.map((m) => [m.type === 'result' && m.callId, resultText(m)])).toEqual([
+      ['a', 'MCP call cancelled before it reached the mcp-host (the run was cancelled).'],
+    ]);
+    const ch = s.give(1);
+    expect(ch.posted.map((m) => [m.type, 'callId' in m ? m.callId : undefined])).toEqual([['call', 'b']]);
   });
 
   it('fails the held calls clearly when the mcp-host cannot start', () => {

@@ -1,9 +1,10 @@
 /**
  * The runner's end of the brokered MCP transport (DESIGN §1, Electron): a Port to the
- * mcp-host that asks the host for a direct channel before the first message
- * (`port_request`), holds messages until the channel arrives, and — when that mcp-host
+ * mcp-host that asks the host for a direct channel before the first call (`port_request`),
+ * holds messages until the mcp-host greets on the channel (`ready`), and — when that mcp-host
  * generation dies — ends the calls in flight on it with a clear `isError` result and asks for a
- * new channel on the next call. McpToolExecutor sees an ordinary Port either way.
+ * new channel on the next call. A channel that dies before its greeting carried nothing, so
+ * the held calls simply wait for the next one. McpToolExecutor sees an ordinary Port.
  * Control messages: shared/protocol/mcp.ts (`RunnerToHostMcpControl`, `HostToRunnerMcpControl`).
  */
 import type { HostToRunnerMcpControl, McpToRunner, RunnerToHostMcpControl, RunnerToMcp } from '../../../shared/protocol/mcp';
@@ -23,8 +24,15 @@ export interface BrokeredPortDeps {
   lostReasonWaitMs?: number;
 }
 
-function lostOutput(why: string): ToolOutput {
-  return { content: [{ type: 'text', text: `MCP call lost: ${why} while the call ran. It restarts automatically; run the tool again.` }], isError: true };
+function errorOutput(text: string): ToolOutput {
+  return { content: [{ type: 'text', text }], isError: true };
+}
+
+interface Channel {
+  port: ClosablePort<McpToRunner, RunnerToMcp>;
+  epoch: number;
+  /** The mcp-host greeted: messages go out directly. */
+  ready: boolean;
 }
 
 /** A Port<McpToRunner, RunnerToMcp> over channels brokered by the host. */
@@ -33,39 +41,53 @@ export function brokeredMcpPort(deps: BrokeredPortDeps): Port<McpToRunner, Runne
   const emit = (m: McpToRunner) => {
     for (const l of listeners) l(m);
   };
-  let current: { port: ClosablePort<McpToRunner, RunnerToMcp>; epoch: number } | undefined;
+  const fail = (callId: string, text: string) => emit({ type: 'result', callId, output: errorOutput(text), mcpLog: [] });
+  let current: Channel | undefined;
+  /** A port request is out; its answer (`port` or `port_unavailable`) has not come. */
   let waiting = false;
-  /** Messages posted while no channel is open, sent in order once one arrives. */
+  /** Messages not yet sent: no channel, or one that has not greeted. */
   let held: RunnerToMcp[] = [];
   /** Calls sent on the current channel that have no result yet. */
   const inFlight = new Set<string>();
   let lostTimer: NodeJS.Timeout | undefined;
 
-  const lose = (port: ClosablePort<McpToRunner, RunnerToMcp>, why: string) => {
+  const request = () => {
+    if (waiting) return;
+    waiting = true;
+    deps.control.post({ type: 'port_request' });
+  };
+
+  /** The current channel is gone: calls sent on it are lost; held ones go on a new channel. */
+  const drop = (channel: Channel, why: string) => {
     clearTimeout(lostTimer);
-    if (current?.port !== port) return;
+    if (current !== channel) return;
     current = undefined;
-    port.close();
+    channel.port.close();
     const calls = [...inFlight];
     inFlight.clear();
-    for (const callId of calls) emit({ type: 'result', callId, output: lostOutput(why), mcpLog: [] });
+    for (const callId of calls) fail(callId, `MCP call lost: ${why} while the call ran. It restarts automatically; run the tool again.`);
+    if (held.some((h) => h.type === 'call')) request();
   };
 
   const send = (msg: RunnerToMcp) => {
-    if (current) {
+    if (current?.ready) {
       if (msg.type === 'call') inFlight.add(msg.callId);
       current.port.post(msg);
       return;
     }
-    // Without a channel, only calls (and cancels of held calls) wait; an answer to a server
-    // request, or a cancel of a call, that was on a lost channel has no one to go to.
-    const waits = msg.type === 'call' || (msg.type === 'cancel' && held.some((h) => h.type === 'call' && h.callId === msg.callId));
-    if (!waits) return;
-    held.push(msg);
-    if (!waiting) {
-      waiting = true;
-      deps.control.post({ type: 'port_request' });
+    if (msg.type === 'cancel') {
+      // A held call is cancelled here: it never reached the mcp-host.
+      const i = held.findIndex((h) => h.type === 'call' && h.callId === msg.callId);
+      if (i >= 0) {
+        held.splice(i, 1);
+        fail(msg.callId, `MCP call cancelled before it reached the mcp-host${msg.reason ? ` (${msg.reason})` : ''}.`);
+      }
+      return;
     }
+    // An answer to a server request from a lost channel has no one to go to.
+    if (msg.type !== 'call') return;
+    held.push(msg);
+    if (!current) request();
   };
 
   deps.onPort((msg, port) => {
@@ -74,36 +96,45 @@ export function brokeredMcpPort(deps: BrokeredPortDeps): Port<McpToRunner, Runne
       port.close();
       return;
     }
-    if (current) lose(current.port, 'the host replaced the connection to the mcp-host');
-    current = { port, epoch: m.epoch };
     waiting = false;
+    if (current) drop(current, 'the host replaced the connection to the mcp-host');
+    const channel: Channel = { port, epoch: m.epoch, ready: false };
+    current = channel;
     port.onMessage((r) => {
-      if (r && typeof r === 'object' && r.type === 'result') inFlight.delete(r.callId);
+      if (!r || typeof r !== 'object') return;
+      if (r.type === 'ready') {
+        if (channel.ready || current !== channel) return;
+        channel.ready = true;
+        const pending = held;
+        held = [];
+        for (const h of pending) send(h);
+        return;
+      }
+      if (r.type === 'result') inFlight.delete(r.callId);
       emit(r);
     });
     port.onClose(() => {
-      if (current?.port !== port) return;
+      if (current !== channel) return;
+      if (!channel.ready) {
+        drop(channel, 'the connection to the mcp-host closed');
+        return;
+      }
       clearTimeout(lostTimer);
-      lostTimer = setTimeout(() => lose(port, 'the connection to the mcp-host closed'), deps.lostReasonWaitMs ?? 500);
+      lostTimer = setTimeout(() => drop(channel, 'the connection to the mcp-host closed'), deps.lostReasonWaitMs ?? 500);
       lostTimer.unref?.();
     });
-    const pending = held;
-    held = [];
-    for (const h of pending) send(h);
   });
 
   deps.control.onMessage((m) => {
     if (!m || typeof m !== 'object') return;
     if (m.type === 'port_lost') {
-      if (current && current.epoch === m.epoch) lose(current.port, m.message);
+      if (current && current.epoch === m.epoch) drop(current, m.message);
     } else if (m.type === 'port_unavailable') {
       waiting = false;
+      if (current) return; // an older request failed, but a channel is here
       const pending = held;
       held = [];
-      for (const h of pending) {
-        if (h.type !== 'call') continue;
-        emit({ type: 'result', callId: h.callId, output: { content: [{ type: 'text', text: `MCP unavailable: ${m.message}` }], isError: true }, mcpLog: [] });
-      }
+      for (const h of pending) if (h.type === 'call') fail(h.callId, `MCP unavailable: ${m.message}`);
     }
   });
 

@@ -50,18 +50,15 @@ export function brokerRunPorts(
     // Registering the run keeps a crashed mcp-host restarting while the run lives, and makes
     // detach send `run_ended`.
     detachRun ??= deps.supervisor.attachRun(runId, () => {});
-    let pair: PortPair | undefined;
     try {
-      pair = deps.createChannel();
-      const epoch = await deps.supervisor.attachPort(runId, pair.port2);
+      const { epoch, runnerEnd } = await deps.supervisor.attachChannel(runId, deps.createChannel);
       if (ended) {
-        pair.port1.close();
+        runnerEnd.close();
         return;
       }
-      if (!runner.sendWithPorts?.({ ch: 'mcp', msg: { type: 'port', epoch } satisfies HostToRunnerMcpControl }, [pair.port1])) return;
+      if (!runner.sendWithPorts?.({ ch: 'mcp', msg: { type: 'port', epoch } satisfies HostToRunnerMcpControl }, [runnerEnd])) return;
       held = epoch;
     } catch (err) {
-      pair?.port1.close();
       if (!ended) control.post({ type: 'port_unavailable', message: `could not start the mcp-host: ${err instanceof Error ? err.message : String(err)}` });
     } finally {
       connecting = false;

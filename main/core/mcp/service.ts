@@ -7,10 +7,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Port } from '../../../shared/protocol/runner';
 import type { McpServerInfo, McpToolInfo } from '../../../shared/protocol/host-api';
-import type { McpLogEntry, McpToRunner, McpTransportMode, RunnerToMcp } from '../../../shared/protocol/mcp';
+import type { McpLogEntry, McpToRunner, RunnerToMcp } from '../../../shared/protocol/mcp';
 import type { ToolOutput } from '../../../shared/thread/schema';
 import type { ChildLink, ProcessSpawner } from '../process/types';
-import type { McpRelay } from '../supervisor/run-supervisor';
+import type { McpAttachment, McpRelay } from '../supervisor/run-supervisor';
 import { stat } from 'node:fs/promises';
 import { loadMcpConfig, mcpConfigPath, type LoadedMcpConfig } from './config';
 import { McpSupervisor } from './supervisor';
@@ -118,29 +118,25 @@ export class McpService implements McpRelay {
   }
 
   /**
-   * McpRelay: `port` when the spawner can transfer ports between children (Electron's
-   * MessageChannelMain), so runs talk to the mcp-host directly; `relay` otherwise (Node).
+   * McpRelay: connects run `runId` to the mcp-host. Where the spawner can transfer ports
+   * between children (Electron's MessageChannelMain) and the run's link carries them, the run
+   * gets direct channels on request (`port`, port-broker.ts); otherwise the run's `mcp` channel
+   * is relayed to the mcp-host tagged with its run id, and the answers back (`relay`).
    */
-  get transport(): McpTransportMode {
-    return this.opts.spawner.createChannel ? 'port' : 'relay';
-  }
-
-  /**
-   * McpRelay: connects run `runId` to the mcp-host. Brokered: answers the run's port requests
-   * on `port` with a direct channel (port-broker.ts). Relayed: forwards the run's `mcp` channel
-   * to the mcp-host tagged with its run id, and the answers back.
-   */
-  attach(runId: string, port: Port<unknown, unknown>, runner?: ChildLink): () => void {
+  attach(runId: string, port: Port<unknown, unknown>, runner?: ChildLink): McpAttachment {
     void this.loadConfig().catch(() => {}); // a run starting is a good moment to notice an edited mcp.json
     const createChannel = this.opts.spawner.createChannel?.bind(this.opts.spawner);
     if (createChannel && runner?.sendWithPorts) {
-      return brokerRunPorts(runId, port, runner, { supervisor: this.supervisor, createChannel });
+      return { transport: 'port', detach: brokerRunPorts(runId, port, runner, { supervisor: this.supervisor, createChannel }) };
     }
     const detachRun = this.supervisor.attachRun(runId, (msg) => port.post(msg));
     const off = port.onMessage((msg) => this.supervisor.sendRunner(runId, msg as RunnerToMcp));
-    return () => {
-      off();
-      detachRun();
+    return {
+      transport: 'relay',
+      detach: () => {
+        off();
+        detachRun();
+      },
     };
   }
 

@@ -4,7 +4,7 @@
  * with backoff after a crash. Calls in flight when it dies end at once with a clear
  * `isError` result on their tool nodes; pending host requests reject.
  */
-import type { ChildExit, ChildLink, ProcessSpawner, TransferablePort } from '../process/types';
+import type { ChildExit, ChildLink, PortPair, ProcessSpawner, TransferablePort } from '../process/types';
 import type {
   HostToMcpHost,
   McpHostMethod,
@@ -40,6 +40,8 @@ export class McpSupervisor {
   private nextId = 1;
   private readonly pending = new Map<number, { resolve(v: unknown): void; reject(e: Error): void; timer: NodeJS.Timeout }>();
   private readonly runners = new Map<string, RunnerListener>();
+  /** runId → call ids waiting for the mcp-host to start (not sent yet). */
+  private readonly waitingStart = new Map<string, Set<string>>();
   /** runId → call ids in flight (sent `call`, no `result` yet). */
   private readonly inFlight = new Map<string, Set<string>>();
   private restartTimer?: NodeJS.Timeout;
@@ -189,21 +191,24 @@ export class McpSupervisor {
   }
 
   /**
-   * Brokered transport: hands `port` (one end of a channel whose other end goes to the run) to
-   * the mcp-host, starting it first if needed. Resolves with the mcp-host's generation; rejects
-   * when it cannot start or the spawner cannot transfer ports.
+   * Brokered transport: creates a channel with `createChannel`, hands its `port2` to the
+   * mcp-host for run `runId` (starting the mcp-host first if needed) and resolves with the
+   * run's end (`port1`) and the mcp-host's generation. Nothing is created when the mcp-host
+   * cannot start; ends that cannot be delivered are closed. Rejects with the reason.
    */
-  async attachPort(runId: string, port: TransferablePort): Promise<number> {
+  async attachChannel(runId: string, createChannel: () => PortPair): Promise<{ epoch: number; runnerEnd: TransferablePort }> {
     // Two tries: an mcp-host that has just died (its exit not yet reported) takes no ports;
-    // wait for its exit to be handled, then start the next one.
+    // wait for its exit to be handled, then start the next one with a fresh channel.
     for (let attempt = 0; ; attempt++) {
       await this.start();
       const link = this.link;
-      if (!link?.sendWithPorts) {
-        port.close();
-        throw new Error(link ? 'this shell cannot transfer ports to the mcp-host' : 'the mcp-host exited while starting');
+      if (!link) throw new Error('the mcp-host exited while starting');
+      if (!link.sendWithPorts) throw new Error('this shell cannot transfer ports to the mcp-host');
+      const pair = createChannel();
+      if (link.sendWithPorts({ ch: 'mcp', msg: { type: 'attach_port', runId } satisfies HostToMcpHost }, [pair.port2])) {
+        return { epoch: this.epoch, runnerEnd: pair.port1 };
       }
-      if (link.sendWithPorts({ ch: 'mcp', msg: { type: 'attach_port', runId } satisfies HostToMcpHost }, [port])) return this.epoch;
+      pair.port1.close();
       if (attempt > 0) throw new Error('the mcp-host exited before it could take the port');
       await new Promise<void>((r) => link.onExit(() => r()));
     }
@@ -222,15 +227,42 @@ export class McpSupervisor {
       if (this.runners.get(runId) !== listener) return;
       this.runners.delete(runId);
       this.inFlight.delete(runId);
+      this.waitingStart.delete(runId);
       this.link?.send({ ch: 'mcp', msg: { type: 'run_ended', runId } satisfies HostToMcpHost });
     };
   }
 
-  /** Forwards a runner's message, tagged with its run id. A call while the mcp-host cannot start ends as an error result. */
+  /**
+   * Forwards a runner's message, tagged with its run id. A call while the mcp-host cannot start
+   * ends as an error result; a cancel of a call still waiting for the mcp-host to start ends
+   * that call at once (it never reaches the mcp-host).
+   */
   sendRunner(runId: string, msg: RunnerToMcp): void {
     if (!msg || typeof msg !== 'object') return;
+    const waiting = this.waitingStart.get(runId);
+    if (msg.type === 'cancel' && waiting?.delete(msg.callId)) {
+      this.runners.get(runId)?.({
+        type: 'result',
+        callId: msg.callId,
+        output: { content: [{ type: 'text', text: `MCP call cancelled before it reached the mcp-host${msg.reason ? ` (${msg.reason})` : ''}.` }], isError: true },
+        mcpLog: [],
+      });
+      return;
+    }
+    if (msg.type === 'call') {
+      if (waiting) waiting.add(msg.callId);
+      else this.waitingStart.set(runId, new Set([msg.callId]));
+    }
+    const stillWanted = () => {
+      if (msg.type !== 'call') return true;
+      const set = this.waitingStart.get(runId);
+      const wanted = set?.delete(msg.callId) ?? false;
+      if (set?.size === 0) this.waitingStart.delete(runId);
+      return wanted;
+    };
     this.start().then(
       () => {
+        if (!stillWanted()) return;
         // In flight from the moment it is sent: if the mcp-host dies now, the call is lost.
         if (msg.type === 'call') {
           let set = this.inFlight.get(runId);
@@ -240,7 +272,7 @@ export class McpSupervisor {
         this.link?.send({ ch: 'mcp', msg: { type: 'runner', runId, msg } satisfies HostToMcpHost });
       },
       (err: Error) => {
-        if (msg.type !== 'call') return;
+        if (msg.type !== 'call' || !stillWanted()) return;
         this.runners.get(runId)?.({
           type: 'result',
           callId: msg.callId,

@@ -10,13 +10,18 @@ import type { McpTransportMode } from '../../../shared/protocol/mcp';
 
 /**
  * Connects a run to the mcp-host (implemented in main/core/mcp/). `attach` gets the run's
- * `mcp` channel and its process link (which can carry a brokered port) and returns a detach
- * function, called when the run ends.
+ * `mcp` channel and its process link (which can carry a brokered port).
  */
 export interface McpRelay {
-  /** Told to the runner as RunSpec.mcpTransport. Default `relay`. */
-  readonly transport?: McpTransportMode;
-  attach(runId: string, port: Port<unknown, unknown>, runner: ChildLink): () => void;
+  attach(runId: string, port: Port<unknown, unknown>, runner: ChildLink): McpAttachment;
+}
+
+/** One run's connection to the mcp-host. */
+export interface McpAttachment {
+  /** How this run reaches the mcp-host; told to the runner as RunSpec.mcpTransport. */
+  transport: McpTransportMode;
+  /** Called when the run ends. */
+  detach(): void;
 }
 
 /** How a runner process ended. */
@@ -142,6 +147,7 @@ export class RunSupervisor {
       }
     });
 
+    let mcpTransport: McpTransportMode | undefined;
     if (this.opts.mcp) {
       const port: Port<unknown, unknown> = {
         post: (msg) => link.send({ ch: 'mcp', msg }),
@@ -150,10 +156,12 @@ export class RunSupervisor {
           return () => run.mcpListeners.delete(listener);
         },
       };
-      run.detachMcp = this.opts.mcp.attach(spec.runId, port, link);
+      const attachment = this.opts.mcp.attach(spec.runId, port, link);
+      run.detachMcp = () => attachment.detach();
+      mcpTransport = attachment.transport;
     }
     const mcp = spec.mcp ?? Boolean(this.opts.mcp);
-    this.send(run, { type: 'start', spec: { ...spec, mcp, ...(mcp ? { mcpTransport: this.opts.mcp?.transport ?? 'relay' } : {}) } });
+    this.send(run, { type: 'start', spec: { ...spec, mcp, ...(mcp && mcpTransport ? { mcpTransport } : {}) } });
     return run;
   }
 

@@ -18,140 +18,22 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createHostCore, type HostCore } from '../../../main/core/host-core';
-import { McpService } from '../../../main/core/mcp/service';
-import { NodeSpawner } from '../../../main/core/process/node-spawner';
-import type { ChildFrame, ChildLink, ProcessSpawner } from '../../../main/core/process/types';
-import { UtilityProcessSpawner } from '../../../main/electron/utility-spawner';
-import type { ExecNode as Node } from '../../../shared/protocol/nodes';
-import type { Thread, ToolOutput } from '../../../shared/thread/schema';
-import { makeHome, RecordingClient, waitFor, writeThread } from '../../support/host-harness';
-import { bundledEntry } from './bundle';
-import { channelTraffic, standInFork, standInMessageChannel } from './utility-standin';
+import type { ProcessSpawner } from '../../../main/core/process/types';
+import type { ToolOutput } from '../../../shared/thread/schema';
+import { waitFor } from '../../support/host-harness';
+import { adapters, msgType, startHost, text, type McpHost } from './mcp-host-harness';
+import { channelTraffic } from './utility-standin';
 
-const EVERYTHING = path.resolve('node_modules/@modelcontextprotocol/server-everything/dist/index.js');
-const FAULTY = path.resolve('tests/support/mcp-servers/faulty.mjs');
-const example = JSON.parse(fs.readFileSync(path.resolve('resources/examples/MCP agent, step by step.json'), 'utf8')) as Thread;
-
-type Mode = 'relay' | 'port';
-const adapters: [string, Mode, () => ProcessSpawner][] = [
-  ['NodeSpawner: the host relays', 'relay', () => new NodeSpawner({ stdout: 'pipe' })],
-  ['UtilityProcessSpawner + MessageChannelMain (stand-ins): brokered ports', 'port', () => new UtilityProcessSpawner(standInFork, { messageChannel: standInMessageChannel })],
-];
-
-/** What crossed the host's process links, per child name prefix. */
-interface Seen {
-  toChild: { name: string; frame: ChildFrame; ports: number }[];
-  fromChild: { name: string; frame: ChildFrame }[];
-  links: { name: string; link: ChildLink }[];
-}
-
-/** Wraps a spawner so the test sees every frame on every process link. */
-function spying(inner: ProcessSpawner): { spawner: ProcessSpawner; seen: Seen } {
-  const seen: Seen = { toChild: [], fromChild: [], links: [] };
-  const spawner: ProcessSpawner = {
-    spawn(entry, options) {
-      const link = inner.spawn(entry, options);
-      const name = options.name;
-      link.onFrame((frame) => seen.fromChild.push({ name, frame }));
-      const wrapped: ChildLink = {
-        get pid() {
-          return link.pid;
-        },
-        send: (frame) => {
-          seen.toChild.push({ name, frame, ports: 0 });
-          link.send(frame);
-        },
-        onFrame: (l) => link.onFrame(l),
-        onExit: (l) => link.onExit(l),
-        onStderr: (l) => link.onStderr(l),
-        kill: (s) => link.kill(s),
-        ...(link.sendWithPorts
-          ? {
-              sendWithPorts: (frame: ChildFrame, ports: Parameters<NonNullable<ChildLink['sendWithPorts']>>[1]) => {
-                seen.toChild.push({ name, frame, ports: ports.length });
-                return link.sendWithPorts!(frame, ports);
-              },
-            }
-          : {}),
-      };
-      seen.links.push({ name, link: wrapped });
-      return wrapped;
-    },
-    ...(inner.createChannel ? { createChannel: () => inner.createChannel!() } : {}),
-  };
-  return { spawner, seen };
-}
-
-const msgType = (f: ChildFrame) => (f.msg as { type?: string } | null)?.type;
-
-let core: HostCore | undefined;
-let mcp: McpService | undefined;
+const hosts: McpHost[] = [];
 afterEach(async () => {
-  await core?.close();
-  core = undefined;
-  await mcp?.close();
-  mcp = undefined;
+  for (const h of hosts.splice(0)) await h.close();
 });
 
-async function setup(make: () => ProcessSpawner, opts: { mcpHostEntry?: string } = {}) {
-  const home = makeHome();
-  fs.mkdirSync(path.join(home, 'settings'));
-  fs.writeFileSync(
-    path.join(home, 'settings', 'mcp.json'),
-    JSON.stringify({
-      mcpServers: {
-        everything: { command: process.execPath, args: [EVERYTHING, 'stdio'] },
-        faulty: { command: process.execPath, args: [FAULTY] },
-      },
-    }),
-  );
-  const { spawner, seen } = spying(make());
-  mcp = new McpService({ home, spawner, entry: opts.mcpHostEntry ?? bundledEntry('agent-runner/mcp-host/index.ts'), backoffMs: { initial: 50, max: 200 } });
-  core = await createHostCore({ home, spawner, runnerEntry: bundledEntry('agent-runner/index.ts'), mcp, mcpRelay: mcp, log: () => {}, saveDebounceMs: 20 });
-  const client = new RecordingClient();
-  const conn = core.connect(client.send);
-  await conn.request('stream.subscribe', {});
-  const nodes = (runId: string) => {
-    const byId = new Map<string, Node>();
-    for (const p of client.pushes) if (p.type === 'tree_update') for (const n of p.nodes) if (n.runId === runId) byId.set(n.id, n);
-    return [...byId.values()];
-  };
-  /** Opens a copy of the example with these pending tool calls and runs the tool step. */
-  const open = async (calls: { name: string; arguments: Record<string, unknown> }[], file = `t-${Math.random().toString(36).slice(2)}.json`) => {
-    const thread: Thread = structuredClone(example);
-    thread.id = crypto.randomUUID();
-    thread.model.params.tokensPerSecond = 2000;
-    thread.context.tools.push({ type: 'mcp', name: 'hang', server: 'faulty', toolName: 'hang', inputSchema: { type: 'object' } });
-    thread.context.messages.push({
-      id: crypto.randomUUID(),
-      role: 'assistant',
-      content: [{ type: 'text', text: 'Calling tools.' }],
-      toolCalls: calls.map((c, i) => ({ id: `call-${i}`, ...c })),
-    });
-    writeThread(home, file, thread);
-    await conn.request('thread.open', { path: file });
-    return thread;
-  };
-  const runTools = async (thread: Thread) => {
-    const { runId } = (await conn.request('run.start', { threadId: thread.id, mode: 'tool' })) as { runId: string };
-    return runId;
-  };
-  const ended = (runId: string) => waitFor(() => client.ended.get(runId), 60_000, `run ${runId} ended`);
-  const output = (runId: string, name: string) => nodes(runId).find((n) => n.kind === 'tool' && n.name === name)?.output as ToolOutput | undefined;
-  return { home, seen, client, conn, nodes, open, runTools, ended, output };
+async function setup(make: () => ProcessSpawner, opts: Parameters<typeof startHost>[1] = {}): Promise<McpHost> {
+  const h = await startHost(make(), opts);
+  hosts.push(h);
+  return h;
 }
-
-/** Waits until the faulty server has received a `tools/call`. */
-async function waitForServerCall(): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    if (mcp!.supervisor.pid && (await mcp!.serverLog('faulty')).messages.some((m) => m.dir === 'out' && m.method === 'tools/call')) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error('the call never reached the server');
-}
-
-const text = (o: ToolOutput | undefined) => (o?.content ?? []).map((p) => (p.type === 'text' ? p.text : `[${p.type}]`)).join('\n');
 
 describe.each(adapters)('%s', (_name, mode, make) => {
   it('runs MCP tool calls with nested sampling; brokered, no MCP message passes through the host', async () => {
@@ -199,8 +81,8 @@ describe.each(adapters)('%s', (_name, mode, make) => {
     const thread = await h.open([{ name: 'hang', arguments: {} }]);
     const runId = await h.runTools(thread);
     await waitFor(() => h.nodes(runId).some((n) => n.name === 'hang' && n.status === 'running'), 30_000, 'hang running');
-    await waitForServerCall();
-    const firstPid = mcp!.supervisor.pid!;
+    await h.waitForServerCall();
+    const firstPid = h.mcp.supervisor.pid!;
     process.kill(firstPid, 'SIGKILL');
     await h.ended(runId);
     // Electron reports only an exit code for a process killed from outside (128 + 9 here).
@@ -211,7 +93,7 @@ describe.each(adapters)('%s', (_name, mode, make) => {
     const second = await h.runTools(again);
     expect(await h.ended(second)).toBe('completed');
     expect(text(h.output(second, 'get-sum'))).toBe('The sum of 2 and 3 is 5.');
-    expect(mcp!.supervisor.pid).not.toBe(firstPid);
+    expect(h.mcp.supervisor.pid).not.toBe(firstPid);
     if (mode === 'port') expect(h.seen.toChild.filter((s) => s.ports > 0 && msgType(s.frame) === 'port').map((s) => (s.frame.msg as { epoch: number }).epoch)).toEqual([1, 2]);
   }, 90_000);
 
@@ -220,13 +102,13 @@ describe.each(adapters)('%s', (_name, mode, make) => {
     const thread = await h.open([{ name: 'hang', arguments: {} }]);
     const runId = await h.runTools(thread);
     await waitFor(() => h.nodes(runId).some((n) => n.name === 'hang' && n.status === 'running'), 30_000, 'hang running');
-    await waitForServerCall();
+    await h.waitForServerCall();
     const runner = h.seen.links.find((l) => l.name === `stepwise-run-${runId}`)!.link;
     process.kill(runner.pid!, 'SIGKILL');
     expect(await h.ended(runId)).toBe('interrupted');
     let cancelled = false;
     for (let i = 0; i < 100 && !cancelled; i++) {
-      cancelled = (await mcp!.serverLog('faulty')).messages.some((m) => m.dir === 'out' && m.method === 'notifications/cancelled');
+      cancelled = (await h.mcp.serverLog('faulty')).messages.some((m) => m.dir === 'out' && m.method === 'notifications/cancelled');
       if (!cancelled) await new Promise((r) => setTimeout(r, 50));
     }
     expect(cancelled).toBe(true);

@@ -115,10 +115,14 @@ export const standInFork: UtilityFork = (modulePath, args, options) => {
     stderr: { value: child.stderr },
   });
   proc.postMessage = (message: unknown, transfer?: unknown[]) => {
-    if (!child.connected) throw new Error('utility process is gone');
-    // Like Electron's postMessage, a message to a process that is just exiting is dropped
-    // (its exit is reported separately), never an asynchronous EPIPE.
     const ports = (transfer ?? []) as StandInPort[];
+    // Like Electron's postMessage, a message to a process that is gone or just exiting is
+    // dropped silently (its exit is reported separately), never an asynchronous EPIPE; ports
+    // sent with it die, so their partners see 'close'.
+    if (!child.connected) {
+      for (const p of ports) if (p instanceof StandInPort) closePort(p);
+      return;
+    }
     if (!ports.length) {
       child.send(message as never, undefined, {}, () => {});
       return;

@@ -98,7 +98,7 @@ export function context(opts: {
 /** Executor + relay for one run; `call` runs one tool by name through the whole chain. */
 export async function harness(svc: McpService, server: string, runId = 'run-1') {
   const [runnerEnd, hostEnd] = portPair();
-  const detach = svc.attach(runId, hostEnd);
+  const { detach } = svc.attach(runId, hostEnd);
   const executor = new McpToolExecutor(runnerEnd);
   const tools = await svc.tools(server);
   let n = 0;
