@@ -8,6 +8,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { serverEverythingEntry } from '../web/seed';
+import { repointSeededServer } from '../core/mcp/edit';
 
 /** A stdio server entry running `script` with `execPath`; Electron's executable runs it as Node. */
 export function nodeScriptServer(execPath: string, script: string, args: string[], electron: boolean): { command: string; args: string[]; env?: Record<string, string> } {
@@ -16,7 +17,8 @@ export function nodeScriptServer(execPath: string, script: string, args: string[
 
 /**
  * Writes settings/mcp.json (mode 0600) with the `everything` server when there is no mcp.json
- * yet and server-everything is installed (development; it is not packed into the app).
+ * yet and server-everything is installed (development; it is not packed into the app); an
+ * existing seeded entry whose script is gone is pointed at this installation.
  * Returns whether it wrote.
  */
 export async function seedDesktopMcpConfig(
@@ -25,6 +27,7 @@ export async function seedDesktopMcpConfig(
 ): Promise<boolean> {
   const file = path.join(home, 'settings', 'mcp.json');
   const entry = 'entry' in o ? o.entry : serverEverythingEntry();
+  if (existsSync(file) && entry) await repointSeededServer(home, entry, o.execPath ?? process.execPath);
   if (existsSync(file) || !entry) return false;
   await mkdir(path.dirname(file), { recursive: true });
   const execPath = o.execPath ?? process.execPath;

@@ -36,7 +36,7 @@ export async function launchWebHost(o: LaunchOptions = {}): Promise<Launched> {
   const log = o.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const workspace = new WorkspaceStore(path.join(home, 'workspace'));
   if (o.seed !== false) {
-    await seedMcpConfig(home);
+    await seedMcpConfig(home, (line) => log(`[stepwise] ${line}`));
     const ex = examplesDir();
     if (ex) await workspace.seedExamples(ex);
   }

@@ -8,6 +8,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { repointSeededServer } from '../core/mcp/edit';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -45,11 +46,21 @@ export function serverEverythingEntry(): string | undefined {
   }
 }
 
-/** Writes settings/mcp.json with the `everything` server when there is no mcp.json yet. Returns whether it wrote. */
-export async function seedMcpConfig(home: string): Promise<boolean> {
+/**
+ * Writes settings/mcp.json with the `everything` server when there is no mcp.json yet, or
+ * points the seeded entry at this installation when the file it named is gone (`notice` gets
+ * a line saying so). Returns whether it wrote a new file.
+ */
+export async function seedMcpConfig(home: string, notice?: (line: string) => void): Promise<boolean> {
   const file = path.join(home, 'settings', 'mcp.json');
-  if (existsSync(file)) return false;
   const entry = serverEverythingEntry();
+  if (existsSync(file)) {
+    if (entry) {
+      const changed = await repointSeededServer(home, entry);
+      if (changed) notice?.(changed);
+    }
+    return false;
+  }
   if (!entry) return false;
   await mkdir(path.dirname(file), { recursive: true });
   const config = { mcpServers: { everything: { command: process.execPath, args: [entry, 'stdio'] } } };

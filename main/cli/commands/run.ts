@@ -55,7 +55,7 @@ export async function runThreadFile(file: string, o: RunOptions): Promise<number
     if (level === 'warn' || level === 'error') process.stderr.write(`stepwise run: ${level}: ${message}\n`);
   };
   const home = path.resolve(o.home ?? defaultHome());
-  await seedMcpConfig(home); // a new home gets the `everything` server, as with `serve`
+  await seedMcpConfig(home, (line) => process.stderr.write(`stepwise run: ${line}\n`)); // a new home gets the `everything` server, as with `serve`
   const spawner = new NodeSpawner({ detached: true, stdout: 'pipe' });
   const mcp = new McpService({ home, spawner, entry: mcpHostEntry() });
   const core: HostCore = await createHostCore({ home, spawner, mcp, mcpRelay: mcp, log });

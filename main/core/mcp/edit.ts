@@ -50,3 +50,35 @@ export async function removeMcpServer(home: string, name: string): Promise<void>
   delete servers[name];
   await writeDoc(file, { ...doc, mcpServers: servers });
 }
+
+/**
+ * The seeded `everything` server points into an installation (node_modules of a checkout, or
+ * the app). When that file is gone (the checkout moved, a new install) and `entry` is where it
+ * is now, point the entry there, keeping everything else. Servers the user configured
+ * otherwise are never touched. Resolves with a line saying what changed, or undefined.
+ */
+export async function repointSeededServer(home: string, entry: string, execPath = process.execPath): Promise<string | undefined> {
+  const file = mcpConfigPath(home);
+  let doc: Doc;
+  try {
+    doc = await readDoc(file);
+  } catch {
+    return undefined; // a broken file is reported where it is loaded
+  }
+  const server = doc.mcpServers?.everything as { command?: unknown; args?: unknown } | undefined;
+  const args = Array.isArray(server?.args) ? [...(server.args as unknown[])] : undefined;
+  const script = typeof args?.[0] === 'string' ? args[0] : undefined;
+  if (!server || !args || !script) return undefined;
+  if (!/[\\/]server-everything[\\/]dist[\\/]index\.js$/.test(script) || script === entry || (await exists(script))) return undefined;
+  args[0] = entry;
+  const command = typeof server.command === 'string' && (await exists(server.command)) ? server.command : execPath;
+  await writeDoc(file, { ...doc, mcpServers: { ...doc.mcpServers, everything: { ...server, command, args } } });
+  return `The "everything" MCP server in ${file} pointed to ${script}, which is gone; it now runs ${entry}.`;
+}
+
+async function exists(p: string): Promise<boolean> {
+  return fs.access(p).then(
+    () => true,
+    () => false,
+  );
+}
