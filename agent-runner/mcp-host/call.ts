@@ -1,12 +1,16 @@
 /**
- * One `tools/call` on a server session: connect if needed, roots, timeout that resets on
- * progress, cancel (`notifications/cancelled` via the abort signal), and the result converted
+ * One `tools/call` on a server session: connect if needed, roots, a timeout that restarts on
+ * progress and stands still while a server request waits on a model or a person (call-clock.ts), cancel (`notifications/cancelled` via the abort signal), and the result converted
  * into the thread's `ToolOutput` with every content kind kept. Failures become `isError` output.
  */
 import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { MCP_DEFAULT_TIMEOUT_MS, type McpLogEntry } from '../../shared/protocol/mcp';
 import type { ToolOutput, ToolResultPart } from '../../shared/thread/schema';
 import { ConnectError, type ServerSession } from './session';
+import { CallClock } from './call-clock';
+
+/** The largest timer Node accepts (about 24.8 days): effectively no SDK timeout. */
+const NO_SDK_TIMEOUT_MS = 2 ** 31 - 1;
 
 export interface CallRequest {
   callId: string;
@@ -30,8 +34,18 @@ export async function runCall(session: ServerSession, req: CallRequest): Promise
   const onOuterAbort = () => local.abort(req.signal.reason ?? new Error('cancelled'));
   if (req.signal.aborted) onOuterAbort();
   req.signal.addEventListener('abort', onOuterAbort, { once: true });
-  const end = session.begin({ callId: req.callId, mcpLog, abort: (reason) => local.abort(reason), progress: req.onProgress });
   const timeout = req.timeoutMs ?? session.config.timeoutMs ?? MCP_DEFAULT_TIMEOUT_MS;
+  const clock = new CallClock(timeout, () => local.abort(new McpError(ErrorCode.RequestTimeout, `timed out after ${timeout} ms`)));
+  const end = session.begin({
+    callId: req.callId,
+    mcpLog,
+    abort: (reason) => local.abort(reason),
+    progress: (progress, total, message) => {
+      clock.touch();
+      req.onProgress(progress, total, message);
+    },
+    hold: () => clock.hold(),
+  });
   const stderrBefore = session.stderr().length;
   try {
     const fresh = !session.isConnected();
@@ -39,11 +53,12 @@ export async function runCall(session: ServerSession, req: CallRequest): Promise
     const client = await session.connect();
     await session.settleRoots(fresh);
     if (local.signal.aborted) throw local.signal.reason;
+    clock.touch();
     const result = (await client.callTool({ name: req.tool, arguments: req.arguments }, undefined, {
       signal: local.signal,
-      timeout,
-      resetTimeoutOnProgress: true,
-      // Asks the server for progress and resets the timeout on it; the session reports progress.
+      // The call's own clock (CallClock) times it out; the SDK's must never fire first.
+      timeout: NO_SDK_TIMEOUT_MS,
+      // Asks the server for progress; the session reports it (and touches the clock).
       onprogress: () => {},
     })) as CallToolResult;
     return { output: toToolOutput(result), mcpLog };
@@ -53,6 +68,7 @@ export async function runCall(session: ServerSession, req: CallRequest): Promise
     const cancelled = req.signal.aborted;
     return { output: errorOutput(describeCallError(session, req.tool, cause, cancelled, timeout, session.stderr().slice(stderrBefore))), mcpLog };
   } finally {
+    clock.stop();
     end();
     req.signal.removeEventListener('abort', onOuterAbort);
   }

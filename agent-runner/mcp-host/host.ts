@@ -128,7 +128,8 @@ export class McpHost {
         closing.push(s.close());
       }
     }
-    await Promise.all(closing);
+    // The new sessions are in place before the old ones finish closing, so calls waiting for a
+    // turn on an old session move on to the new one.
     for (const [name, config] of Object.entries(servers)) {
       if (this.sessions.has(name)) continue;
       this.sessions.set(
@@ -143,6 +144,7 @@ export class McpHost {
         }),
       );
     }
+    await Promise.all(closing);
   }
 
   private async test(s: ServerSession): Promise<{ ok: boolean; message: string; stderr?: string }> {
@@ -210,38 +212,52 @@ export class McpHost {
   }
 
   private async call(runId: string, msg: Extract<RunnerToMcp, { type: 'call' }>): Promise<void> {
-    const session = this.sessions.get(msg.server);
-    if (!session) {
-      const configured = [...this.sessions.keys()].join(', ') || 'none';
+    const notConfigured = () =>
       this.toRunner(runId, {
         type: 'result',
         callId: msg.callId,
-        output: errorOutput(`MCP server "${msg.server}" is not configured (configured: ${configured}). Add it in settings/mcp.json.`),
+        output: errorOutput(`MCP server "${msg.server}" is not configured (configured: ${[...this.sessions.keys()].join(', ') || 'none'}). Add it in settings/mcp.json.`),
         mcpLog: [],
       });
-      return;
-    }
+    if (!this.sessions.has(msg.server)) return notConfigured();
     const key = this.key(runId, msg.callId);
     const abort = new AbortController();
     this.calls.set(key, { runId, server: msg.server, abort });
-    let release: () => void;
-    try {
-      release = await session.turns.acquire(runId, abort.signal, () =>
-        this.toRunner(runId, {
-          type: 'log',
-          callId: msg.callId,
-          level: 'info',
-          logger: 'stepwise',
-          data: `Waiting for another run's calls to "${msg.server}" to end: one run at a time per MCP server, so the server's sampling and elicitation requests reach the run that caused them.`,
-        }),
-      );
-    } catch (err) {
-      this.calls.delete(key);
-      const why = err instanceof Error ? err.message : String(err);
-      this.toRunner(runId, { type: 'result', callId: msg.callId, output: errorOutput(`MCP tool "${msg.tool}" on server "${msg.server}": cancelled while waiting for another run's calls to this server (${why}).`), mcpLog: [] });
-      return;
+    // Wait for this run's turn on the server (run-turns.ts). A call that waited through a
+    // reconfiguration takes its turn on the server's new session.
+    let session: ServerSession | undefined;
+    let release: (() => void) | undefined;
+    let told = false;
+    while (!release) {
+      session = this.sessions.get(msg.server);
+      if (!session) {
+        this.calls.delete(key);
+        return notConfigured();
+      }
+      try {
+        release = await session.turns.acquire(runId, abort.signal, () => {
+          if (told) return;
+          told = true;
+          this.toRunner(runId, {
+            type: 'log',
+            callId: msg.callId,
+            level: 'info',
+            logger: 'stepwise',
+            data: `Waiting for another run's calls to "${msg.server}" to end: one run at a time per MCP server, so the server's sampling and elicitation requests reach the run that caused them.`,
+          });
+        });
+      } catch (err) {
+        this.calls.delete(key);
+        const why = err instanceof Error ? err.message : String(err);
+        this.toRunner(runId, { type: 'result', callId: msg.callId, output: errorOutput(`MCP tool "${msg.tool}" on server "${msg.server}": cancelled while waiting for another run's calls to this server (${why}).`), mcpLog: [] });
+        return;
+      }
+      if (this.sessions.get(msg.server) !== session) {
+        release();
+        release = undefined;
+      }
     }
-    const { output, mcpLog } = await runCall(session, {
+    const { output, mcpLog } = await runCall(session!, {
       callId: key,
       tool: msg.tool,
       arguments: msg.arguments ?? {},

@@ -42,6 +42,11 @@ export interface ActiveCall {
    * a tick after responses, so its own `onprogress` misses a progress sent right before the result.)
    */
   progress(progress: number, total?: number, message?: string): void;
+  /**
+   * A server request caused by the call (sampling, elicitation) waits on a model or a person:
+   * the call's timeout stops until the returned function is called.
+   */
+  hold?(): () => void;
 }
 
 /** What the session asks its owner for (the McpHost routes these to the calling runner). */
@@ -98,6 +103,7 @@ export class ServerSession {
   /** The connected client, connecting first if needed (lazily, once at a time). */
   async connect(): Promise<Client> {
     if (this.client) return this.client;
+    if (this.closed) throw new ConnectError({ kind: 'error', message: `MCP server "${this.name}" was reconfigured or removed; this connection is closed.` });
     if (!this.connecting) {
       this.connecting = this.open().finally(() => (this.connecting = undefined));
     }
@@ -127,7 +133,7 @@ export class ServerSession {
     }
     if (this.closed) {
       await client.close().catch(() => {});
-      throw new ConnectError({ kind: 'error', message: `MCP server "${this.name}" was removed from the configuration.` });
+      throw new ConnectError({ kind: 'error', message: `MCP server "${this.name}" was reconfigured or removed while connecting.` });
     }
     client.onclose = () => {
       if (this.client !== client) return;
@@ -155,12 +161,12 @@ export class ServerSession {
     client.setRequestHandler(CreateMessageRequestSchema, async (req, extra) => {
       const callId = await this.settledCall();
       if (!callId) throw new McpError(ErrorCode.InvalidRequest, 'Stepwise answers sampling/createMessage only while one of this server\'s tool calls runs.');
-      return (await this.hooks.serverRequest(callId, 'sampling', req.params as Record<string, unknown>, extra.signal)) as never;
+      return (await this.held(callId, () => this.hooks.serverRequest(callId, 'sampling', req.params as Record<string, unknown>, extra.signal))) as never;
     });
     client.setRequestHandler(ElicitRequestSchema, async (req, extra) => {
       const callId = await this.settledCall();
       if (!callId) throw new McpError(ErrorCode.InvalidRequest, 'Stepwise answers elicitation/create only while one of this server\'s tool calls runs.');
-      return (await this.hooks.serverRequest(callId, 'elicitation', req.params as Record<string, unknown>, extra.signal)) as never;
+      return (await this.held(callId, () => this.hooks.serverRequest(callId, 'elicitation', req.params as Record<string, unknown>, extra.signal))) as never;
     });
     client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
       this.hooks.log(this.currentCall(), n.params.level, n.params.logger, n.params.data);
@@ -199,6 +205,16 @@ export class ServerSession {
     if (dir === 'in' && m.method === 'notifications/progress' && typeof m.params?.progress === 'number') {
       const { progress, total, message } = m.params;
       call.progress(progress as number, typeof total === 'number' ? total : undefined, typeof message === 'string' ? message : undefined);
+    }
+  }
+
+  /** Runs `answer` with call `callId`'s timeout stopped (the answer waits on a model or a person). */
+  private async held<T>(callId: string, answer: () => Promise<T>): Promise<T> {
+    const release = this.calls.get(callId)?.hold?.();
+    try {
+      return await answer();
+    } finally {
+      release?.();
     }
   }
 

@@ -27,7 +27,7 @@ export async function seedDesktopMcpConfig(
 ): Promise<boolean> {
   const file = path.join(home, 'settings', 'mcp.json');
   const entry = 'entry' in o ? o.entry : serverEverythingEntry();
-  if (existsSync(file) && entry) await repointSeededServer(home, entry, o.execPath ?? process.execPath);
+  if (existsSync(file) && entry) await repointSeededServer(home, entry, { execPath: o.execPath ?? process.execPath, electron: o.electron ?? Boolean(process.versions.electron) }).catch(() => undefined);
   if (existsSync(file) || !entry) return false;
   await mkdir(path.dirname(file), { recursive: true });
   const execPath = o.execPath ?? process.execPath;

@@ -36,9 +36,10 @@ export async function launchWebHost(o: LaunchOptions = {}): Promise<Launched> {
   const log = o.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const workspace = new WorkspaceStore(path.join(home, 'workspace'));
   if (o.seed !== false) {
-    await seedMcpConfig(home, (line) => log(`[stepwise] ${line}`));
+    // Seeding is a convenience: a failure is said, and the app starts anyway.
+    await seedMcpConfig(home, (line) => log(`[stepwise] ${line}`)).catch((err: Error) => log(`[stepwise] could not write settings/mcp.json: ${err.message}`));
     const ex = examplesDir();
-    if (ex) await workspace.seedExamples(ex);
+    if (ex) await workspace.seedExamples(ex).catch((err: Error) => log(`[stepwise] could not copy the examples: ${err.message}`));
   }
   const spawner = new NodeSpawner();
   const mcp = new McpService({ home, spawner, entry: mcpHostEntry() });

@@ -51,12 +51,12 @@ export function serverEverythingEntry(): string | undefined {
  * points the seeded entry at this installation when the file it named is gone (`notice` gets
  * a line saying so). Returns whether it wrote a new file.
  */
-export async function seedMcpConfig(home: string, notice?: (line: string) => void): Promise<boolean> {
+export async function seedMcpConfig(home: string, notice?: (line: string) => void, o: { repoint?: boolean } = {}): Promise<boolean> {
   const file = path.join(home, 'settings', 'mcp.json');
   const entry = serverEverythingEntry();
   if (existsSync(file)) {
-    if (entry) {
-      const changed = await repointSeededServer(home, entry);
+    if (entry && o.repoint !== false) {
+      const changed = await repointSeededServer(home, entry).catch((err: Error) => `Could not update ${file}: ${err.message}`);
       if (changed) notice?.(changed);
     }
     return false;

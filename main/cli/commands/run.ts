@@ -55,7 +55,8 @@ export async function runThreadFile(file: string, o: RunOptions): Promise<number
     if (level === 'warn' || level === 'error') process.stderr.write(`stepwise run: ${level}: ${message}\n`);
   };
   const home = path.resolve(o.home ?? defaultHome());
-  await seedMcpConfig(home, (line) => process.stderr.write(`stepwise run: ${line}\n`)); // a new home gets the `everything` server, as with `serve`
+  // A new home gets the `everything` server, as with `serve`; a dry run changes no settings.
+  await seedMcpConfig(home, (line) => process.stderr.write(`stepwise run: ${line}\n`), { repoint: !o.dryRun });
   const spawner = new NodeSpawner({ detached: true, stdout: 'pipe' });
   const mcp = new McpService({ home, spawner, entry: mcpHostEntry() });
   const core: HostCore = await createHostCore({ home, spawner, mcp, mcpRelay: mcp, log });

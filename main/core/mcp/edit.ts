@@ -54,10 +54,12 @@ export async function removeMcpServer(home: string, name: string): Promise<void>
 /**
  * The seeded `everything` server points into an installation (node_modules of a checkout, or
  * the app). When that file is gone (the checkout moved, a new install) and `entry` is where it
- * is now, point the entry there, keeping everything else. Servers the user configured
- * otherwise are never touched. Resolves with a line saying what changed, or undefined.
+ * is now, point the entry there, keeping everything else. A relative script counts from the
+ * entry's `cwd`; a command that is a bare name (found on PATH) is kept, an absolute one that is
+ * gone becomes `execPath` (with `ELECTRON_RUN_AS_NODE=1` when that is an Electron app). Servers
+ * the user configured otherwise are never touched. Resolves with a line saying what changed.
  */
-export async function repointSeededServer(home: string, entry: string, execPath = process.execPath): Promise<string | undefined> {
+export async function repointSeededServer(home: string, entry: string, o: { execPath?: string; electron?: boolean } = {}): Promise<string | undefined> {
   const file = mcpConfigPath(home);
   let doc: Doc;
   try {
@@ -65,15 +67,26 @@ export async function repointSeededServer(home: string, entry: string, execPath 
   } catch {
     return undefined; // a broken file is reported where it is loaded
   }
-  const server = doc.mcpServers?.everything as { command?: unknown; args?: unknown } | undefined;
+  const server = doc.mcpServers?.everything as { command?: unknown; args?: unknown; cwd?: unknown; env?: unknown } | undefined;
   const args = Array.isArray(server?.args) ? [...(server.args as unknown[])] : undefined;
   const script = typeof args?.[0] === 'string' ? args[0] : undefined;
-  if (!server || !args || !script) return undefined;
-  if (!/[\\/]server-everything[\\/]dist[\\/]index\.js$/.test(script) || script === entry || (await exists(script))) return undefined;
+  if (!server || !args || !script || typeof server.command !== 'string') return undefined;
+  const base = typeof server.cwd === 'string' ? server.cwd : process.cwd();
+  if (!/[\\/]server-everything[\\/]dist[\\/]index\.js$/.test(script) || path.resolve(base, script) === entry || (await exists(path.resolve(base, script)))) return undefined;
   args[0] = entry;
-  const command = typeof server.command === 'string' && (await exists(server.command)) ? server.command : execPath;
-  await writeDoc(file, { ...doc, mcpServers: { ...doc.mcpServers, everything: { ...server, command, args } } });
-  return `The "everything" MCP server in ${file} pointed to ${script}, which is gone; it now runs ${entry}.`;
+  const next: Record<string, unknown> = { ...server, args };
+  const changes = [`it now runs ${entry}`];
+  if (path.isAbsolute(server.command) && !(await exists(server.command))) {
+    const execPath = o.execPath ?? process.execPath;
+    next.command = execPath;
+    changes.push(`with ${execPath}`);
+    if (o.electron) {
+      const env = server.env && typeof server.env === 'object' && !Array.isArray(server.env) ? server.env : {};
+      next.env = { ...env, ELECTRON_RUN_AS_NODE: '1' };
+    }
+  }
+  await writeDoc(file, { ...doc, mcpServers: { ...doc.mcpServers, everything: next } });
+  return `The "everything" MCP server in ${file} pointed to ${script}, which is gone; ${changes.join(' ')}.`;
 }
 
 async function exists(p: string): Promise<boolean> {
