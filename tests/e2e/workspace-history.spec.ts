@@ -74,6 +74,13 @@ test('ReAct runs the tools on its own; the detail panel shows the raw request an
   await expect(page.getByText(/Raw request \(scripted\)/)).toBeVisible();
   await expect(page.getByText(/Recorded stream \(\d+ events\)/)).toBeVisible();
   await shot(page, '14-detail');
+  // An MCP tool's detail lists the JSON-RPC messages its call caused.
+  await page.getByRole('treeitem', { name: 'tool get-sum, completed' }).click();
+  await page.getByText(/^MCP protocol \(\d+ messages?\)$/).click();
+  const messages = page.getByLabel('MCP messages');
+  await expect(messages).toContainText('→ tools/call');
+  await expect(messages).toContainText('← response');
+  await shot(page, '14b-tool-protocol');
 
   // A second run, so history has two.
   await page.getByRole('button', { name: 'Undo', exact: true }).click();

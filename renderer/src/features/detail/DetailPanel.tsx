@@ -1,7 +1,7 @@
 /**
- * Detail of the selected node: input/prompt, reply, thinking, tool arguments and result, raw
- * request and recorded stream (from the run record), usage, timing, and the error with its
- * raw details behind a disclosure.
+ * Detail of the selected node: input/prompt, reply, thinking, tool arguments and result (with
+ * a tool's log, structured content and MCP protocol log), raw request and recorded stream
+ * (from the run record), usage, timing, and the error with its raw details behind a disclosure.
  */
 import { useEffect, useState } from 'react';
 import { useAtomValue } from 'jotai';
@@ -14,6 +14,7 @@ import { JsonEditor } from '../../ui/editors';
 import { ErrorNotice } from '../../ui/ErrorNotice';
 import { formatMs, toJson } from '../../ui/format';
 import { ImagePreview } from '../playground/images';
+import { toolSections } from './tool-sections';
 
 /** Detail of `app.selectedAtom`. */
 export function DetailPanel() {
@@ -61,6 +62,7 @@ function NodeDetail({ runId, nodeId }: { runId: string; nodeId: string }) {
       {out.content.map((p, i) => p.type === 'image' && p.data ? <ImagePreview key={i} part={{ mimeType: p.mimeType ?? 'image/png', data: p.data }} /> : <Text key={i} size="sm" ff="monospace" style={{ whiteSpace: 'pre-wrap' }}>{p.type === 'text' ? p.text : toJson(p)}</Text>)}
     </Stack>
   ) });
+  if (n?.kind === 'tool') sections.push(...toolSections(n.attrs, n.output, n.startedAt));
   if (llm) {
     sections.push({ value: 'request', label: `Raw request (${llm.api})`, body: <JsonEditor label="Raw provider request" value={toJson(llm.request)} readOnly maxHeight={400} /> });
     sections.push({ value: 'stream', label: `Recorded stream (${llm.events.length} events)`, body: <JsonEditor label="Recorded stream" value={toJson(llm.events)} readOnly maxHeight={400} /> });
@@ -86,7 +88,7 @@ function NodeDetail({ runId, nodeId }: { runId: string; nodeId: string }) {
           {(n?.usage?.cacheReadTokens || n?.usage?.reasoningTokens) ? <Table.Tr><Table.Td c="dimmed">cache read</Table.Td><Table.Td>{n?.usage?.cacheReadTokens ?? 0}</Table.Td><Table.Td c="dimmed">reasoning</Table.Td><Table.Td>{n?.usage?.reasoningTokens ?? 0}</Table.Td></Table.Tr> : null}
         </Table.Tbody>
       </Table>
-      <Accordion multiple defaultValue={['input', 'reply', 'result']} variant="contained" chevronPosition="left">
+      <Accordion multiple defaultValue={['input', 'reply', 'result', 'log']} variant="contained" chevronPosition="left">
         {sections.map((s) => (
           <Accordion.Item key={s.value} value={s.value}>
             <Accordion.Control><Text size="xs" fw={600}>{s.label}</Text></Accordion.Control>

@@ -11,6 +11,7 @@ import type { NodeView } from '../../state/stream-store';
 import { StatusBadge, statusWord, statusColor } from '../../ui/status';
 import { foldedThinking, formatMs, truncate } from '../../ui/format';
 import { ElicitationForm, type ElicitationRequest } from './ElicitationForm';
+import { logText } from '../detail/tool-sections';
 
 export interface RowProps {
   nodeId: string;
@@ -50,6 +51,8 @@ export const NodeRow = memo(function NodeRow(p: RowProps) {
   const isLlm = p.kind === 'llm' || p.kind === 'sampling';
   const duration = node?.endedAt !== undefined ? node.endedAt - node.startedAt : node?.timing?.durationMs;
   const usage = node?.usage;
+  const logs = node?.attrs?.logs as { data: unknown }[] | undefined;
+  const lastLog = p.kind === 'tool' && logs?.length ? logText(logs[logs.length - 1].data) : undefined;
   const progress = node?.attrs?.progress as { progress?: number; total?: number; message?: string } | undefined;
   // A tool row shows its arguments; a model row shows every tool call it makes, growing as
   // the arguments stream, then with names once the call has ended.
@@ -120,6 +123,7 @@ export const NodeRow = memo(function NodeRow(p: RowProps) {
             <Text size="xs" c="dimmed">{progress.progress ?? 0}{progress.total ? `/${progress.total}` : ''} {progress.message ?? ''}</Text>
           </Group>
         )}
+        {live && lastLog && <Text size="xs" c="dimmed" aria-label="latest log line">{truncate(lastLog, 300)}</Text>}
         {out && <Text size="xs" ff="monospace" style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }} c={(node?.output as { isError?: boolean })?.isError ? 'red' : undefined}>→ {truncate(out, 400)}</Text>}
         {node?.error && <Text size="xs" c="red">{node.error.message}</Text>}
         {status === 'awaiting_input' && (node?.attrs?.inputRequest as ElicitationRequest | undefined)?.kind === 'elicitation' && (
