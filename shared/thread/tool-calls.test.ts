@@ -14,7 +14,8 @@ describe('tool step checks', () => {
     expect(pendingToolCalls(t)?.calls.map((c) => c.id)).toEqual(['c2']);
     expect(toolStepProblem(t)).toBeUndefined();
     expect(toolStepProblem(t, ['c2'])).toBeUndefined();
-    expect(toolStepProblem(t, ['c1', 'c7'])).toBe('Tool calls c1, c7 are not pending in the last message (pending: c2).');
+    expect(toolStepProblem(t, ['c1', 'c7'])).toBe('Tool calls f (c1), "c7" are not pending in the last message (pending: g (c2)).');
+    expect(toolStepProblem(t, [''])).toBe('Tool call "" is not pending in the last message (pending: g (c2)).');
   });
 
   it('says there is nothing to run when the last message is a user message or every call has a result', () => {

@@ -10,10 +10,16 @@ export function pendingToolCalls(thread: Thread): { message: AssistantMessage; c
   return calls.length ? { message: last, calls } : undefined;
 }
 
+/** A tool call as people see it: its tool's name and its id, e.g. `get-sum (call_1)`. */
+export function describeToolCall(call: Pick<ToolCall, 'name' | 'id'>): string {
+  return `${call.name} (${call.id})`;
+}
+
 /**
  * Why a tool step over `toolCallIds` (all pending calls when empty) has nothing to run, or
- * undefined when it has: no pending calls at all, or ids that are not pending (named, with
- * the ids that are).
+ * undefined when it has: no pending calls at all, or ids that are not pending. Calls are named
+ * by tool name and id (`get-sum (call_1)`, also a call that already has a result); an id the
+ * last message does not have is quoted, so an empty one still shows.
  */
 export function toolStepProblem(thread: Thread, toolCallIds?: string[]): string | undefined {
   const pending = pendingToolCalls(thread);
@@ -22,5 +28,10 @@ export function toolStepProblem(thread: Thread, toolCallIds?: string[]): string 
   const ids = new Set(pending.calls.map((c) => c.id));
   const unknown = toolCallIds.filter((id) => !ids.has(id));
   if (!unknown.length) return undefined;
-  return `Tool call${unknown.length === 1 ? '' : 's'} ${unknown.join(', ')} ${unknown.length === 1 ? 'is' : 'are'} not pending in the last message (pending: ${[...ids].join(', ')}).`;
+  const named = unknown.map((id) => {
+    const call = pending.message.toolCalls?.find((c) => c.id === id);
+    return call ? describeToolCall(call) : JSON.stringify(id);
+  });
+  const one = unknown.length === 1;
+  return `Tool call${one ? '' : 's'} ${named.join(', ')} ${one ? 'is' : 'are'} not pending in the last message (pending: ${pending.calls.map(describeToolCall).join(', ')}).`;
 }

@@ -22,6 +22,24 @@ test('add and test an MCP server, import its tools into a thread; provider keys 
   expect(saved.mcpServers.files).toEqual({ command: process.execPath, args: [FILESYSTEM, serve.home] });
   expect(saved.mcpServers.everything).toBeTruthy(); // the seeded server is kept
 
+  // Saving under a name that exists asks first; Cancel keeps the entry, confirming replaces it.
+  // Quotes group an argument the way a shell does.
+  await dialog.getByRole('textbox', { name: 'Name', exact: true }).fill('files');
+  await dialog.getByRole('textbox', { name: 'Command', exact: true }).fill(process.execPath);
+  await dialog.getByRole('textbox', { name: 'Arguments', exact: true }).fill(`'${FILESYSTEM}' "${serve.home}"`);
+  await dialog.getByLabel(/^Environment/).fill('STEPWISE_E2E=replaced');
+  await dialog.getByRole('button', { name: 'Save server' }).click();
+  const replace = dialog.getByRole('group', { name: 'Confirm replacing files' });
+  await expect(replace).toContainText('Replace the existing server “files”?');
+  await replace.getByRole('button', { name: 'Cancel' }).click();
+  await expect(replace).toHaveCount(0);
+  const mcpFiles = () => JSON.parse(readFileSync(path.join(serve.home, 'settings', 'mcp.json'), 'utf8')).mcpServers.files;
+  expect(mcpFiles().env).toBeUndefined();
+  await dialog.getByRole('button', { name: 'Save server' }).click();
+  await replace.getByRole('button', { name: 'Replace files' }).click();
+  await expect(dialog.getByRole('textbox', { name: 'Name', exact: true })).toHaveValue('');
+  expect(mcpFiles()).toEqual({ command: process.execPath, args: [FILESYSTEM, serve.home], env: { STEPWISE_E2E: 'replaced' } });
+
   await dialog.getByRole('button', { name: 'Test files' }).click();
   await expect(dialog.getByText(/OK: Connected to "files".*\d+ tools/)).toBeVisible({ timeout: 30_000 });
   await shot(page, '17-settings-mcp');

@@ -1,14 +1,16 @@
 /**
  * `stepwise mcp`: list servers, list a server's tools, call a tool, test a connection, import
  * another client's MCP file. Exit codes: 0 ok, 1 tool error (`isError` result),
- * 2 bad input (bad JSON, unknown server, broken config entry), 3 connection failure.
+ * 2 bad input (bad JSON, unknown server, broken config entry, a settings/mcp.json that cannot
+ * be read or parsed; `list` lists broken entries with their error and exits 2),
+ * 3 connection failure.
  */
 import os from 'node:os';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { McpService } from '../../core/mcp/service';
 import { importMcpServers } from '../../core/mcp/import';
-import { loadMcpConfig } from '../../core/mcp/config';
+import { loadMcpConfig, type LoadedMcpConfig } from '../../core/mcp/config';
 import { NodeSpawner } from '../../core/process/node-spawner';
 import { mcpHostEntry } from '../../core/process/entries';
 import type { ToolOutput } from '../../../shared/thread/schema';
@@ -31,12 +33,24 @@ class ExitError extends Error {
   }
 }
 
-/** Opens the service, runs `fn`, always stops the mcp-host; maps errors to exit codes. */
-async function withService(o: HomeOpts, fn: (svc: McpService) => Promise<number>): Promise<void> {
+/**
+ * Reads settings/mcp.json, then opens the service, runs `fn`, always stops the mcp-host; maps
+ * errors to exit codes. A settings file that cannot be read or parsed is bad input (exit 2),
+ * told before any server is started; other unexpected errors are connection failures (exit 3).
+ */
+async function withService(o: HomeOpts, fn: (svc: McpService, config: LoadedMcpConfig) => Promise<number>): Promise<void> {
+  let config: LoadedMcpConfig;
+  try {
+    config = await loadMcpConfig(homeOf(o));
+  } catch (err) {
+    process.stderr.write(`stepwise mcp: ${(err as Error).message}\n`);
+    process.exitCode = 2;
+    return;
+  }
   const svc = new McpService({ home: homeOf(o), spawner: new NodeSpawner({ stdout: 'pipe' }), entry: mcpHostEntry() });
   let code: number;
   try {
-    code = await fn(svc);
+    code = await fn(svc, config);
   } catch (err) {
     const e = err instanceof ExitError ? err : new ExitError((err as Error).message, 3);
     process.stderr.write(`stepwise mcp: ${e.message}\n`);
@@ -48,10 +62,7 @@ async function withService(o: HomeOpts, fn: (svc: McpService) => Promise<number>
 }
 
 /** Rejects (exit 2) for a server that is not configured or whose entry is broken. */
-async function checkServer(o: HomeOpts, server: string): Promise<void> {
-  const c = await loadMcpConfig(homeOf(o)).catch((err: Error) => {
-    throw new ExitError(err.message, 2);
-  });
+function checkServer(c: LoadedMcpConfig, server: string): void {
   if (c.errors[server]) throw new ExitError(c.errors[server], 2);
   if (!c.servers[server]) throw new ExitError(`no MCP server "${server}" in ${c.file} (configured: ${Object.keys(c.servers).join(', ') || 'none'})`, 2);
 }
@@ -73,16 +84,20 @@ export function registerMcp(program: Command): void {
 
   mcp
     .command('list')
-    .description('List configured MCP servers.')
+    .description('List configured MCP servers (exit 2 when an entry is broken; it is listed with its error).')
     .option(...homeOpt)
     .option('--json', 'print JSON')
     .action((o: HomeOpts) =>
-      withService(o, async (svc) => {
+      withService(o, async (svc, config) => {
         const servers = await svc.servers();
         if (o.json) process.stdout.write(JSON.stringify(servers, null, 2) + '\n');
-        else if (!servers.length) process.stdout.write(`No MCP servers configured in ${path.join(homeOf(o), 'settings', 'mcp.json')}.\n`);
+        else if (!servers.length) process.stdout.write(`No MCP servers configured in ${config.file}.\n`);
         else for (const s of servers) process.stdout.write(`${s.name}\t${s.transport}\t${s.status}${s.error ? `\t${s.error}` : ''}\n`);
-        return 0;
+        const broken = Object.keys(config.errors);
+        if (!broken.length) return 0;
+        const one = broken.length === 1;
+        process.stderr.write(`stepwise mcp: ${config.file}: ${one ? 'the entry' : 'the entries'} ${broken.map((n) => `"${n}"`).join(', ')} ${one ? 'is' : 'are'} broken (listed with ${one ? 'its error' : 'their errors'}); fix or remove ${one ? 'it' : 'them'}\n`);
+        return 2;
       }),
     );
 
@@ -93,8 +108,8 @@ export function registerMcp(program: Command): void {
     .option(...homeOpt)
     .option('--json', 'print JSON (names, schemas, annotations)')
     .action((server: string, o: HomeOpts) =>
-      withService(o, async (svc) => {
-        await checkServer(o, server);
+      withService(o, async (svc, config) => {
+        checkServer(config, server);
         const tools = await svc.tools(server);
         if (o.json) process.stdout.write(JSON.stringify(tools, null, 2) + '\n');
         else for (const t of tools) process.stdout.write(`${t.name}${t.description ? `\t${t.description.split('\n')[0]}` : ''}\n`);
@@ -108,8 +123,8 @@ export function registerMcp(program: Command): void {
     .argument('<server>')
     .option(...homeOpt)
     .action((server: string, o: HomeOpts) =>
-      withService(o, async (svc) => {
-        await checkServer(o, server);
+      withService(o, async (svc, config) => {
+        checkServer(config, server);
         const r = await svc.test(server);
         process.stdout.write(`${r.message}\n`);
         if (!r.ok && r.stderr) process.stderr.write(`--- stderr of ${server} ---\n${r.stderr}\n`);
@@ -128,7 +143,7 @@ export function registerMcp(program: Command): void {
     .option(...homeOpt)
     .option('--json', 'print the whole result as JSON (every content part, structuredContent, protocol log)')
     .action((server: string, tool: string, o: HomeOpts & { args: string; root?: string[]; timeout?: number }) =>
-      withService(o, async (svc) => {
+      withService(o, async (svc, config) => {
         let args: unknown;
         try {
           args = JSON.parse(o.args);
@@ -137,7 +152,7 @@ export function registerMcp(program: Command): void {
         }
         if (!args || typeof args !== 'object' || Array.isArray(args)) throw new ExitError('--args must be a JSON object', 2);
         if (o.timeout !== undefined && !(o.timeout > 0)) throw new ExitError('--timeout must be a positive number of milliseconds', 2);
-        await checkServer(o, server);
+        checkServer(config, server);
         const tools = await svc.tools(server); // connection failures surface here (exit 3)
         if (!tools.some((t) => t.name === tool)) throw new ExitError(`server "${server}" has no tool "${tool}" (it has: ${tools.map((t) => t.name).join(', ')})`, 2);
         const roots = o.root?.map((r) => path.resolve(r));
@@ -150,7 +165,7 @@ export function registerMcp(program: Command): void {
 
   mcp
     .command('import')
-    .description('Add the servers of a Claude Desktop, Cursor (.cursor/mcp.json) or VS Code (.vscode/mcp.json) file to settings/mcp.json.')
+    .description('Add the servers of a Claude Desktop, Cursor (.cursor/mcp.json) or VS Code (.vscode/mcp.json) file to settings/mcp.json (comments and trailing commas are accepted, as those clients do).')
     .argument('<file>')
     .option('--overwrite', 'replace servers that already exist')
     .option(...homeOpt)

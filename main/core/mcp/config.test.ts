@@ -85,6 +85,36 @@ describe('import from other clients', () => {
     expect(c.servers.gh).toMatchObject({ transport: 'http', headers: { Authorization: 'Bearer k' } });
     expect(c.servers.local).toMatchObject({ args: [path.join(path.dirname(path.dirname(file)), 's.js')], env: { T: 't' } });
   });
+
+  it('VS Code files with comments and trailing commas are read (VS Code accepts them); a real error names line and column', async () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'sw-imp-'));
+    const file = path.join(root, 'proj', '.vscode', 'mcp.json');
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(
+      file,
+      [
+        '// MCP servers for this project',
+        '{',
+        '  "servers": {',
+        '    /* the local one */',
+        '    "local": { "type": "stdio", "command": "node", "args": ["s.js",], },',
+        '    "remote": { "type": "http", "url": "https://api.example/mcp" }, // trailing comma next',
+        '  },',
+        '}',
+      ].join('\n'),
+    );
+    const home = path.join(root, 'home');
+    const r = await importMcpServers(home, file);
+    expect(r).toMatchObject({ format: 'vscode', added: ['local', 'remote'] });
+    const c = await loadMcpConfig(home, {});
+    expect(c.servers.local).toMatchObject({ transport: 'stdio', command: 'node', args: ['s.js'] });
+    expect(c.servers.remote).toMatchObject({ transport: 'http', url: 'https://api.example/mcp' });
+
+    fs.writeFileSync(file, '{\n  // a comment\n  "servers": {\n    "a": { "command": "x" }\n    "b": {}\n  }\n}\n');
+    await expect(importMcpServers(home, file)).rejects.toThrow(`${file}: not valid JSON at line 5, column 5: expected ','`);
+    fs.writeFileSync(file, '{ "servers": { "a": { "command": "x" }');
+    await expect(importMcpServers(home, file)).rejects.toThrow(/line 1, column 39: expected ',' or '}' \(the file ends early/);
+  });
 });
 
 describe('approval and thread tools', () => {

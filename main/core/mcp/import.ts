@@ -4,11 +4,13 @@
  * `mcpServers` map; VS Code (`.vscode/mcp.json`) uses `servers` plus `inputs` (prompted values).
  * VS Code's `${env:NAME}` becomes `${NAME}`; `${input:id}` becomes `${ID}` (an environment
  * variable the user must set, reported in `notes`); `${workspaceFolder}` becomes the folder
- * that holds `.vscode/`.
+ * that holds `.vscode/`. The files are read as JSON with comments and trailing commas (JSONC),
+ * as those clients accept them.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
+import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { mcpConfigPath, type RawMcpServer } from './config';
 
 export interface ImportedServers {
@@ -44,18 +46,72 @@ function mapStrings<T>(v: T, f: (s: string) => string): T {
   return v;
 }
 
+/** What a jsonc-parser error code means, in words. */
+function jsoncProblem(e: ParseError): string {
+  switch (printParseErrorCode(e.error)) {
+    case 'ValueExpected':
+      return 'expected a value';
+    case 'PropertyNameExpected':
+      return 'expected a double-quoted property name';
+    case 'ColonExpected':
+      return "expected ':' after the property name";
+    case 'CommaExpected':
+      return "expected ','";
+    case 'CloseBraceExpected':
+      return "expected ',' or '}'";
+    case 'CloseBracketExpected':
+      return "expected ',' or ']'";
+    case 'EndOfFileExpected':
+      return 'unexpected text after the end of the JSON value';
+    case 'UnexpectedEndOfComment':
+      return 'a /* comment is not closed';
+    case 'UnexpectedEndOfString':
+      return 'a string is not closed';
+    case 'UnexpectedEndOfNumber':
+    case 'InvalidNumberFormat':
+      return 'invalid number';
+    case 'InvalidUnicode':
+    case 'InvalidEscapeCharacter':
+      return 'invalid escape sequence in a string';
+    case 'InvalidCharacter':
+      return 'a control character inside a string (escape it)';
+    default:
+      return 'unexpected character';
+  }
+}
+
+/** 1-based line and column of a UTF-16 offset. */
+function lineColumn(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, offset);
+  const start = before.lastIndexOf('\n') + 1;
+  return { line: before.split('\n').length, column: offset - start + 1 };
+}
+
+/**
+ * Parses JSON with comments and trailing commas (what VS Code and Cursor accept). Throws
+ * naming `file`, the line and column of the first problem, and what it is.
+ */
+export function parseForeignJson(text: string, file: string): unknown {
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const errors: ParseError[] = [];
+  const doc: unknown = parseJsonc(body, errors, { disallowComments: false, allowTrailingComma: true, allowEmptyContent: false });
+  if (errors.length) {
+    const e = errors[0];
+    const { line, column } = lineColumn(body, Math.min(e.offset, body.length));
+    const early = e.offset >= body.trimEnd().length ? ' (the file ends early: is it cut short?)' : '';
+    throw new Error(`${file}: not valid JSON at line ${line}, column ${column}: ${jsoncProblem(e)}${early}`);
+  }
+  return doc;
+}
+
 /** Reads another client's MCP file; the format is told by its keys and its path. */
 export async function readForeignMcpFile(file: string): Promise<ImportedServers> {
   const text = await fs.readFile(file, 'utf8').catch((err: Error) => {
     throw new Error(`${file}: cannot read: ${err.message}`, { cause: err });
   });
-  let doc: Record<string, unknown>;
-  try {
-    doc = JSON.parse(text);
-  } catch (err) {
-    throw new Error(`${file}: not valid JSON: ${(err as Error).message}`, { cause: err });
-  }
-  if (!doc || typeof doc !== 'object') throw new Error(`${file}: must be a JSON object`);
+  const parsed = parseForeignJson(text, file);
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error(`${file}: must be a JSON object`);
+  const doc = parsed as Record<string, unknown>;
   const notes = new Set<string>();
   if (doc.mcpServers && typeof doc.mcpServers === 'object') {
     const format = /[\\/]\.cursor[\\/]/.test(path.resolve(file)) ? 'cursor' : 'claude-desktop';

@@ -19,6 +19,27 @@ export interface Selection {
   nodeId: string;
 }
 
+/**
+ * What to try when `run.start` is refused, by the error's code; undefined when the message
+ * says it all. Only provider settings problems point at the model and provider.
+ */
+export function runStartHint(err: unknown): string | undefined {
+  switch ((err as { code?: unknown } | null)?.code) {
+    case 'no_pending_tool_calls':
+      return 'The thread may have changed (in another window, say): the playground shows which tool calls are pending now.';
+    case 'thread_running':
+      return 'A run of this thread is still running: wait for it to end or press Stop, then try again.';
+    case 'bad_settings':
+      return 'Check the provider in Settings → Providers and the model in the playground, then try again.';
+    case 'not_open':
+      return 'Open the thread again from the workspace tree, then try again.';
+    case 'runner_failed':
+      return 'The runner process could not start: try again, and restart Stepwise if it keeps failing.';
+    default:
+      return undefined;
+  }
+}
+
 /** Everything one window holds; created once per host. */
 export class AppState {
   readonly store: JotaiStore = createStore();
@@ -220,7 +241,7 @@ export class AppState {
       s.setRunning(runId);
       this.showRun(runId);
     } catch (err) {
-      this.fail('The run did not start', err, 'Check the model and provider in the playground, then try again.');
+      this.fail('The run did not start', err, runStartHint(err));
     }
   }
 

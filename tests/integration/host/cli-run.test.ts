@@ -109,7 +109,11 @@ describe('stepwise run', () => {
     const file = threadFile(home, thread);
     const r = await runCli([file, '--execute-tools', 'call_9'], home);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('Tool call call_9 is not pending in the last message (pending: call_1).');
+    expect(r.stderr).toContain('Tool call "call_9" is not pending in the last message (pending: get_sum (call_1)).');
+    // An empty id is shown quoted, not as a double space.
+    const empty = await runCli([file, '--execute-tools', ''], home);
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toContain('Tool call "" is not pending in the last message (pending: get_sum (call_1)).');
   }, 60_000);
 
   it('Ctrl-C cancels the run, prints the terminal updates and exits 1', async () => {

@@ -1,5 +1,7 @@
 /** `stepwise mcp` through the real bin: output and exit codes 0 ok, 1 tool error, 2 bad input, 3 connection failure. */
 import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EVERYTHING, FAULTY, makeHome } from './harness';
 
@@ -10,6 +12,10 @@ const home = makeHome({
 });
 
 function cli(...args: string[]) {
+  return cliIn(home, ...args);
+}
+
+function cliIn(home: string, ...args: string[]) {
   const r = spawnSync(process.execPath, ['bin/stepwise.mjs', 'mcp', ...args, '--home', home], { encoding: 'utf8', timeout: 60_000 });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
@@ -33,5 +39,38 @@ describe('stepwise mcp', () => {
     const missing = cli('call', 'missing', 'x');
     expect(missing.code).toBe(3);
     expect(missing.err).toContain('command not found');
+  });
+
+  it('exit 2, not 3, when settings/mcp.json itself is broken: malformed JSON, a bad mcpServers, a broken entry', { timeout: 90_000 }, () => {
+    const broken = makeHome({});
+    const file = path.join(broken, 'settings', 'mcp.json');
+    fs.writeFileSync(file, '{"mcpServers": {');
+    for (const args of [['list'], ['tools', 'everything'], ['test', 'everything'], ['call', 'everything', 'get-sum']]) {
+      const r = cliIn(broken, ...args);
+      expect({ args, code: r.code }).toEqual({ args, code: 2 });
+      expect(r.err).toContain(`${file}: not valid JSON`);
+    }
+    fs.writeFileSync(file, '{"mcpServers": []}');
+    expect(cliIn(broken, 'list')).toMatchObject({ code: 2, err: expect.stringContaining('/mcpServers must be an object') });
+
+    // A broken entry: listed with its error (the others too), exit 2; using it is bad input as well.
+    fs.writeFileSync(file, JSON.stringify({ mcpServers: { bad: { command: 'x', args: 'not-an-array' }, ok: { command: 'x' } } }));
+    const list = cliIn(broken, 'list');
+    expect(list.code).toBe(2);
+    expect(list.out).toMatch(/^bad\tstdio\terror\t.*\/mcpServers\/bad\/args must be an array of strings$/m);
+    expect(list.out).toMatch(/^ok\tstdio\t/m);
+    expect(list.err).toContain('the entry "bad" is broken');
+    expect(cliIn(broken, 'test', 'bad')).toMatchObject({ code: 2, err: expect.stringContaining('/mcpServers/bad/args must be an array of strings') });
+  });
+
+  it('import reads a VS Code file with comments and trailing commas', () => {
+    const target = makeHome({});
+    const vscode = path.join(target, 'proj', '.vscode', 'mcp.json');
+    fs.mkdirSync(path.dirname(vscode), { recursive: true });
+    fs.writeFileSync(vscode, '{\n  // servers\n  "servers": {\n    "local": { "command": "node", "args": ["s.js",], },\n  },\n}\n');
+    const r = cliIn(target, 'import', vscode);
+    expect(r).toMatchObject({ code: 0, out: 'Imported 1 server from vscode: local\n' });
+    fs.writeFileSync(vscode, '{ "servers": { "a": {} } "x" }');
+    expect(cliIn(target, 'import', vscode)).toMatchObject({ code: 2, err: expect.stringContaining("not valid JSON at line 1, column 26: expected ','") });
   });
 });

@@ -6,11 +6,7 @@ import { useState } from 'react';
 import { Button, Group, SegmentedControl, Stack, Text, TextInput, Textarea } from '@mantine/core';
 import type { McpServerInfo } from '../../../../shared/protocol/host-api';
 import { useApp } from '../../state/context';
-
-/** Splits a command line's arguments on spaces, keeping "quoted parts" together. */
-export function splitArgs(line: string): string[] {
-  return (line.match(/"[^"]*"|'[^']*'|\S+/g) ?? []).map((a) => a.replace(/^(["'])(.*)\1$/, '$2'));
-}
+import { splitArgs } from './split-args';
 
 /** `KEY=value` lines to an object; returns an error text for a line without `=`. */
 export function parsePairs(text: string): Record<string, string> | string {
@@ -25,22 +21,36 @@ export function parsePairs(text: string): Record<string, string> | string {
   return out;
 }
 
-export function McpServerForm({ onSaved, onError }: { onSaved(list: McpServerInfo[]): void; onError(title: string, err: unknown): void }) {
+/**
+ * The add-a-server and import form. `servers` is the current list (to ask before a save
+ * replaces an entry of the same name); `onSaved` gets the list after a save or an import.
+ */
+export function McpServerForm({ servers, onSaved, onError }: { servers: McpServerInfo[] | null; onSaved(list: McpServerInfo[]): void; onError(title: string, err: unknown): void }) {
   const app = useApp();
   const [f, setF] = useState({ name: '', transport: 'stdio', command: '', args: '', url: '', pairs: '' });
   const [file, setFile] = useState('');
   const [note, setNote] = useState('');
+  /** The name whose Save waits for "replace the existing server?" to be confirmed. */
+  const [replacing, setReplacing] = useState<string | null>(null);
   const pairs = parsePairs(f.pairs);
   const stdio = f.transport === 'stdio';
-  const ready = f.name.trim() && (stdio ? f.command.trim() : f.url.trim()) && typeof pairs !== 'string';
-  const save = async () => {
-    if (typeof pairs === 'string') return;
+  const args = splitArgs(f.args);
+  const name = f.name.trim();
+  const confirming = replacing !== null && replacing === name;
+  const ready = name && (stdio ? f.command.trim() && args.ok : f.url.trim()) && typeof pairs !== 'string';
+  const save = async (replace = false) => {
+    if (typeof pairs === 'string' || (stdio && !args.ok)) return;
+    if (!replace && servers?.some((s) => s.name === name)) {
+      setReplacing(name);
+      return;
+    }
+    setReplacing(null);
     const entry: Record<string, unknown> = stdio
-      ? { command: f.command.trim(), args: splitArgs(f.args), ...(Object.keys(pairs).length ? { env: pairs } : {}) }
+      ? { command: f.command.trim(), args: args.ok ? args.args : [], ...(Object.keys(pairs).length ? { env: pairs } : {}) }
       : { type: f.transport, url: f.url.trim(), ...(Object.keys(pairs).length ? { headers: pairs } : {}) };
     try {
-      onSaved(await app.host.call('mcp.saveServer', { name: f.name.trim(), entry }));
-      setNote(`Saved "${f.name.trim()}". Press Test to connect.`);
+      onSaved(await app.host.call('mcp.saveServer', { name, entry }));
+      setNote(`Saved "${name}". Press Test to connect.`);
       setF({ ...f, name: '', command: '', args: '', url: '', pairs: '' });
     } catch (err) {
       onError('Could not save the MCP server', err);
@@ -66,14 +76,23 @@ export function McpServerForm({ onSaved, onError }: { onSaved(list: McpServerInf
       {stdio ? (
         <>
           <TextInput size="xs" label="Command" placeholder="npx" value={f.command} onChange={(e) => setF({ ...f, command: e.currentTarget.value })} />
-          <TextInput size="xs" label="Arguments" placeholder="-y @modelcontextprotocol/server-filesystem /tmp" value={f.args} onChange={(e) => setF({ ...f, args: e.currentTarget.value })} />
+          <TextInput size="xs" label="Arguments" placeholder="-y @modelcontextprotocol/server-filesystem '/path with spaces'" value={f.args}
+            onChange={(e) => setF({ ...f, args: e.currentTarget.value })} error={args.ok ? undefined : `${args.error}.`} />
         </>
       ) : (
         <TextInput size="xs" label="URL" placeholder="http://127.0.0.1:3001/mcp" value={f.url} onChange={(e) => setF({ ...f, url: e.currentTarget.value })} />
       )}
       <Textarea size="xs" autosize minRows={1} label={stdio ? 'Environment (NAME=value per line; $ENV references allowed)' : 'Headers (Name=value per line; $ENV references allowed)'}
         value={f.pairs} onChange={(e) => setF({ ...f, pairs: e.currentTarget.value })} error={typeof pairs === 'string' ? pairs : undefined} />
-      <Group justify="flex-end"><Button size="xs" disabled={!ready || app.host.presentational} onClick={() => void save()}>Save server</Button></Group>
+      {confirming ? (
+        <Group gap={6} role="group" aria-label={`Confirm replacing ${name}`}>
+          <Text size="xs" style={{ flex: 1 }}>Replace the existing server “{name}”? Its entry in settings/mcp.json is overwritten with this one.</Text>
+          <Button size="compact-xs" variant="default" onClick={() => setReplacing(null)}>Cancel</Button>
+          <Button size="compact-xs" color="red" disabled={!ready || app.host.presentational} onClick={() => void save(true)}>Replace {name}</Button>
+        </Group>
+      ) : (
+        <Group justify="flex-end"><Button size="xs" disabled={!ready || app.host.presentational} onClick={() => void save()}>Save server</Button></Group>
+      )}
       <Text size="sm" fw={600}>Import</Text>
       <Group align="flex-end" wrap="nowrap">
         <TextInput size="xs" style={{ flex: 1 }} label="Config file on this computer (Claude Desktop, Cursor, VS Code)" placeholder="~/.cursor/mcp.json"

@@ -143,7 +143,7 @@ function McpServers() {
           </Stack>
         );
       })}
-      <McpServerForm onSaved={setList} onError={(title, e) => setError(errorProps(title, e))} />
+      <McpServerForm servers={list} onSaved={setList} onError={(title, e) => setError(errorProps(title, e))} />
     </Stack>
   );
 }
