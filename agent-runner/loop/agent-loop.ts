@@ -14,6 +14,7 @@ import type { ToolExecutor, NestedLlmCall } from '../tools/types';
 import type { RunTree } from './tree';
 import { runLlmNode } from './llm-node';
 import { applyVariables, pendingToolCalls, toolSpecs } from './messages';
+import { runProblem } from '../../shared/thread/tool-calls';
 import { executeToolCall, type ToolHost } from './tool-call';
 
 /** Agent tools may nest agents; this bounds runaway recursion. */
@@ -125,12 +126,8 @@ export class AgentLoop {
     const messages = [...this.thread.context.messages];
     const added: Message[] = [];
     const fail = (message: string, code: string): LoopResult => ({ status: 'error', messages: [], toolOutputs: [], error: { message, code }, finalText: '' });
-    const pending = pendingToolCalls(this.thread);
-    if (pending) {
-      const names = pending.calls.map((c) => `${c.name} (${c.id})`).join(', ');
-      return fail(`Tool calls are waiting for results: ${names}. Run them (Run tool / Run all tools) or type their results, then Continue.`, 'pending_tool_calls');
-    }
-    if (messages.length === 0) return fail('The thread has no messages: add a user message, then Run.', 'no_messages');
+    const problem = runProblem(this.thread, mode);
+    if (problem) return fail(problem.message, problem.code);
     const maxTurns = mode === 'step' ? 1 : Math.max(1, opts.maxTurns ?? this.thread.settings?.maxTurns ?? DEFAULT_MAX_TURNS);
     const systemPrompt = applyVariables(this.thread.context.systemPrompt, this.thread.context.variables);
     const tools = toolSpecs(this.thread.context.tools);

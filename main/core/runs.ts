@@ -13,7 +13,7 @@ import type { ThreadStore } from './store/thread-store';
 import type { RunJournal } from './journal/journal';
 import { effectiveProviders, type KeyCodec } from './settings/providers';
 import { HostError } from './errors';
-import { toolStepProblem } from '../../shared/thread/tool-calls';
+import { runProblem } from '../../shared/thread/tool-calls';
 
 export interface StartRunParams {
   threadId: string;
@@ -86,10 +86,8 @@ export class RunController {
     const { thread } = threads.get(p.threadId);
     if (!['step', 'react', 'tool'].includes(p.mode)) throw new HostError('bad_request', `mode must be step, react or tool, not ${JSON.stringify(p.mode)}`);
     if (bridge.liveRuns(p.threadId).length) throw new HostError('thread_running', `thread ${p.threadId} already has a run running`);
-    if (p.mode === 'tool') {
-      const problem = toolStepProblem(thread, p.toolCallIds);
-      if (problem) throw new HostError('no_pending_tool_calls', problem);
-    }
+    const problem = runProblem(thread, p.mode, p.toolCallIds);
+    if (problem) throw new HostError(problem.code, problem.message);
     const providers = await effectiveProviders(this.deps.home, this.deps.keys);
     if (bridge.liveRuns(p.threadId).length) throw new HostError('thread_running', `thread ${p.threadId} already has a run running`);
     const runId = randomUUID();

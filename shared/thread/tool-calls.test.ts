@@ -25,3 +25,19 @@ describe('tool step checks', () => {
     expect(toolStepProblem(answered, ['c1'])).toMatch(/^No pending tool calls/);
   });
 });
+
+describe('runProblem', () => {
+  it('refuses an LLM step or ReAct loop while tool calls wait, and a thread with no messages', async () => {
+    const { runProblem } = await import('./tool-calls');
+    const waiting = thread([user, { id: 'a', role: 'assistant', content: [], toolCalls: [{ id: 'c1', name: 'get-sum', arguments: {} }] }]);
+    expect(runProblem(waiting, 'step')).toEqual({
+      code: 'pending_tool_calls',
+      message: 'Tool calls are waiting for results: get-sum (c1). Run them (Run tool / Run all tools) or type their results, then Continue.',
+    });
+    expect(runProblem(waiting, 'react')?.code).toBe('pending_tool_calls');
+    expect(runProblem(waiting, 'tool')).toBeUndefined();
+    expect(runProblem(thread([]), 'step')).toEqual({ code: 'no_messages', message: 'The thread has no messages: add a user message, then Run.' });
+    expect(runProblem(thread([user]), 'tool')?.code).toBe('no_pending_tool_calls');
+    expect(runProblem(thread([user]), 'react')).toBeUndefined();
+  });
+});

@@ -35,3 +35,30 @@ export function toolStepProblem(thread: Thread, toolCallIds?: string[]): string 
   const one = unknown.length === 1;
   return `Tool call${one ? '' : 's'} ${named.join(', ')} ${one ? 'is' : 'are'} not pending in the last message (pending: ${pending.calls.map(describeToolCall).join(', ')}).`;
 }
+
+/** Why a run cannot start, with a stable code, or undefined when it can. */
+export interface RunProblem {
+  code: 'no_pending_tool_calls' | 'pending_tool_calls' | 'no_messages';
+  message: string;
+}
+
+/**
+ * The checks before a run of `mode` (the runner makes them too): a tool step needs pending
+ * tool calls (`toolStepProblem`); an LLM step or a ReAct loop needs messages and no tool call
+ * waiting for its result.
+ */
+export function runProblem(thread: Thread, mode: 'step' | 'react' | 'tool', toolCallIds?: string[]): RunProblem | undefined {
+  if (mode === 'tool') {
+    const message = toolStepProblem(thread, toolCallIds);
+    return message ? { code: 'no_pending_tool_calls', message } : undefined;
+  }
+  const pending = pendingToolCalls(thread);
+  if (pending) {
+    return {
+      code: 'pending_tool_calls',
+      message: `Tool calls are waiting for results: ${pending.calls.map(describeToolCall).join(', ')}. Run them (Run tool / Run all tools) or type their results, then Continue.`,
+    };
+  }
+  if (thread.context.messages.length === 0) return { code: 'no_messages', message: 'The thread has no messages: add a user message, then Run.' };
+  return undefined;
+}

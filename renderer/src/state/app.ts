@@ -27,6 +27,10 @@ export function runStartHint(err: unknown): string | undefined {
   switch ((err as { code?: unknown } | null)?.code) {
     case 'no_pending_tool_calls':
       return 'The thread may have changed (in another window, say): the playground shows which tool calls are pending now.';
+    case 'pending_tool_calls':
+      return 'Run the pending tool calls (Run tool / Run all tools) or type their results, then Continue.';
+    case 'no_messages':
+      return 'Add a user message, then Run.';
     case 'thread_running':
       return 'A run of this thread is still running: wait for it to end or press Stop, then try again.';
     case 'bad_settings':

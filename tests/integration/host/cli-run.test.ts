@@ -102,6 +102,18 @@ describe('stepwise run', () => {
     expect(read(file).runRefs).toEqual([]);
   }, 60_000);
 
+  it('an LLM step while tool calls wait for results is refused up front: exit 2, nothing run', async () => {
+    const home = makeHome();
+    const thread = scriptedThread([{ text: 'x' }], { tools: [sumTool] });
+    thread.context.messages.push({ id: 'a1', role: 'assistant', content: [], toolCalls: [{ id: 'call_1', name: 'get_sum', arguments: { a: 1, b: 2 } }] });
+    const file = threadFile(home, thread);
+    const r = await runCli([file], home);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('Tool calls are waiting for results: get_sum (call_1).');
+    expect(r.stdout).toBe('');
+    expect(read(file).runRefs).toEqual([]);
+  }, 60_000);
+
   it('--execute-tools with an id that is not pending exits 2 and names the pending ones', async () => {
     const home = makeHome();
     const thread = scriptedThread([{ text: 'x' }], { tools: [sumTool] });
