@@ -79,6 +79,14 @@ test('the example MCP agent: run, edit an argument, run all tools, continue, und
   await expect(page.getByLabel('assistant message 3')).toContainText('Both tools have answered');
   await expect(note).toHaveCount(0);
   await shot(page, '07-redone');
+
+  // Switching to another thread and back keeps this window's undo history.
+  await page.getByRole('treeitem', { name: 'thread ReAct loop with tools' }).click();
+  await expect(page.getByLabel('assistant message 3')).toHaveCount(0);
+  await page.getByRole('treeitem', { name: 'thread MCP agent, step by step' }).click();
+  await expect(page.getByLabel('assistant message 3')).toContainText('Both tools have answered');
+  await page.getByRole('button', { name: 'Undo', exact: true }).click();
+  await expect(page.getByLabel('assistant message 3')).toHaveCount(0);
 });
 
 test('Stop mid-stream keeps the partial reply', async ({ page, serve }) => {

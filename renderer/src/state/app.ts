@@ -44,6 +44,9 @@ export function runStartHint(err: unknown): string | undefined {
   }
 }
 
+/** How many left threads keep their session (and undo history) in a window. */
+const PARKED_SESSIONS = 8;
+
 /** Everything one window holds; created once per host. */
 export class AppState {
   readonly store: JotaiStore = createStore();
@@ -68,6 +71,8 @@ export class AppState {
     this.store.set(this.invalidFieldsAtom, next);
   }
   private readonly records = new Map<string, RunRecord>();
+  /** Sessions of threads this window left, newest last (see `openThread`). */
+  private readonly parked = new Map<string, ThreadSession>();
   private abort = new AbortController();
 
   constructor(readonly host: HostServices) {
@@ -149,13 +154,23 @@ export class AppState {
     }
   }
 
-  /** Open a thread in the playground (closing the previous one). */
+  /**
+   * Open a thread in the playground (closing the previous one on the host). The window keeps
+   * the sessions of the last few threads it left, so switching back keeps their undo history
+   * when nothing changed them meanwhile.
+   */
   async openThread(path: string): Promise<void> {
     const prev = this.session;
     try {
       const opened = await this.host.call('thread.open', { path });
       if (prev && prev.id !== opened.thread.id) void this.host.call('thread.close', { threadId: prev.id }).catch(() => {});
-      const session = new ThreadSession(this.store, this.host, opened);
+      const kept = prev?.id === opened.thread.id ? prev : this.parked.get(opened.thread.id);
+      this.parked.delete(opened.thread.id);
+      const session = kept?.resume(opened) ? kept : new ThreadSession(this.store, this.host, opened);
+      if (prev && prev !== session && prev.id !== opened.thread.id) {
+        this.parked.set(prev.id, prev);
+        while (this.parked.size > PARKED_SESSIONS) this.parked.delete(this.parked.keys().next().value!);
+      }
       this.store.set(this.sessionAtom, session);
       this.store.set(this.selectedAtom, null);
       this.showRun(opened.running ?? null);

@@ -173,6 +173,25 @@ export class ThreadSession {
     }
   }
 
+  /** No edit of this window is on its way to the host. */
+  get settled(): boolean {
+    return !this.inFlight && this.outbox.length === 0;
+  }
+
+  /**
+   * Take up this session again (the window switched back to its thread) from the host's copy
+   * `opened`: kept, with its undo history, when that copy is the document this session holds;
+   * otherwise false, and the caller starts a new session (the history would not apply).
+   */
+  resume(opened: { thread: Thread; version: number; path: string; running?: string }): boolean {
+    if (!this.settled || opened.thread.id !== this.id) return false;
+    // Same content is what matters: the host may count versions afresh after it let the thread go.
+    if (JSON.stringify(opened.thread) !== JSON.stringify(this.thread)) return false;
+    this.version = opened.version;
+    this.setMeta({ path: opened.path, runningRunId: opened.running, error: undefined });
+    return true;
+  }
+
   /** Load the host's copy again; the undo history is dropped (its patches no longer apply). */
   async reload(): Promise<void> {
     try {

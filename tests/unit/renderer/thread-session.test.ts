@@ -123,3 +123,25 @@ describe('ThreadSession', () => {
     expect(s.edit((d) => void (d.title = 'x'))).toBe(true);
   });
 });
+
+describe('switching threads in a window', () => {
+  it('a session taken up again keeps its undo history when the document is unchanged, and not otherwise', async () => {
+    const h = fakeHost(exampleThread());
+    const s = new ThreadSession(createStore(), h.host, { thread: h.doc, version: 1, path: 'a.json' });
+    s.edit((d) => void (d.context.systemPrompt = 'edited'));
+    await settle();
+    expect(s.settled).toBe(true);
+    // Back to this thread (renamed meanwhile), the content is the same.
+    expect(s.resume({ thread: structuredClone(h.doc), version: h.version, path: 'renamed.json' })).toBe(true);
+    expect(s.meta.path).toBe('renamed.json');
+    expect(s.meta.canUndo).toBe(true);
+    s.undo();
+    expect(s.thread.context.systemPrompt).toBe(exampleThread().context.systemPrompt);
+    await settle();
+    expect(h.edits.at(-1)?.baseVersion).toBe(2);
+    expect(h.doc.context.systemPrompt).toBe(exampleThread().context.systemPrompt);
+    // Changed while away (another window): no resume, the caller starts a new session.
+    h.external((d) => void (d.context.systemPrompt = 'from elsewhere'));
+    expect(s.resume({ thread: h.doc, version: h.version, path: 'a.json' })).toBe(false);
+  });
+});
