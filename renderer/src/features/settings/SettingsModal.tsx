@@ -1,7 +1,7 @@
 /** Settings: providers (masked keys, add/save), MCP servers (status, Test with stderr), app theme. */
 import { useEffect, useState } from 'react';
 import { useAtom } from 'jotai';
-import { Badge, Button, Code, Group, Modal, PasswordInput, SegmentedControl, Select, Stack, Table, Tabs, Text, TextInput } from '@mantine/core';
+import { Badge, Button, Code, Group, Loader, Modal, PasswordInput, SegmentedControl, Select, Stack, Table, Tabs, Text, TextInput } from '@mantine/core';
 import { useMantineColorScheme } from '@mantine/core';
 import type { McpServerInfo, ProviderInfo } from '../../../../shared/protocol/host-api';
 import { useApp } from '../../state/context';
@@ -66,6 +66,7 @@ function Providers() {
           ))}
         </Table.Tbody>
       </Table>
+      {list === null && <Group gap={6}><Loader size="xs" /><Text size="sm" c="dimmed">Loading providers…</Text></Group>}
       {list?.length === 0 && <Text size="sm" c="dimmed">No providers — the scripted model works offline; add a provider to use a real model.</Text>}
       <Text size="sm" fw={600}>Add or update a provider</Text>
       <Group grow align="flex-end">
@@ -111,6 +112,7 @@ function McpServers() {
   return (
     <Stack gap="xs">
       {error && <ErrorNotice {...error} onClose={() => setError(null)} />}
+      {list === null && <Group gap={6}><Loader size="xs" /><Text size="sm" c="dimmed">Loading MCP servers…</Text></Group>}
       {list?.length === 0 && <Text size="sm" c="dimmed">No MCP servers yet — add one below or import a config file.</Text>}
       {list?.map((s) => {
         const t = tests[s.name];
