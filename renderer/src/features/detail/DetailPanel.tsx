@@ -16,6 +16,11 @@ import { formatMs, toJson } from '../../ui/format';
 import { ImagePreview } from '../playground/images';
 import { toolSections } from './tool-sections';
 
+/** The offline models (`scripted/…`, `replay/…`) cost nothing: no cost line for them. */
+function isOffline(model: string | undefined): boolean {
+  return !!model && /^(scripted|replay)\//.test(model);
+}
+
 /** Detail of `app.selectedAtom`. */
 export function DetailPanel() {
   const app = useApp();
@@ -79,7 +84,7 @@ function NodeDetail({ runId, nodeId }: { runId: string; nodeId: string }) {
         <Table.Tbody>
           <Table.Tr><Table.Td c="dimmed">duration</Table.Td><Table.Td>{formatMs(duration)}</Table.Td><Table.Td c="dimmed">first token</Table.Td><Table.Td>{formatMs(first)}</Table.Td></Table.Tr>
           <Table.Tr><Table.Td c="dimmed">tokens in / out</Table.Td><Table.Td>{n?.usage ? `${n.usage.inputTokens} / ${n.usage.outputTokens}` : '—'}</Table.Td><Table.Td c="dimmed">tokens/s</Table.Td><Table.Td>{tps ?? '—'}</Table.Td></Table.Tr>
-          {n?.usage && (
+          {n?.usage && !isOffline(n.model) && (
             <Table.Tr>
               <Table.Td c="dimmed">cost</Table.Td>
               <Table.Td colSpan={3}>{cost === undefined ? <Text span size="xs" c="dimmed">— (add this model's prices to its provider in providers.json)</Text> : `$${cost.toFixed(cost < 0.01 ? 5 : 4)}`}</Table.Td>
