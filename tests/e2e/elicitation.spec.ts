@@ -4,7 +4,6 @@
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Page } from '@playwright/test';
 import { test, expect, shot, type ServeProcess } from './fixtures';
 
 function writeElicitThread(serve: ServeProcess): void {
@@ -23,12 +22,6 @@ function writeElicitThread(serve: ServeProcess): void {
   writeFileSync(path.join(serve.home, 'workspace', 'Elicit.json'), JSON.stringify(thread));
 }
 
-async function setEditor(page: Page, name: string, text: string): Promise<void> {
-  await page.getByRole('textbox', { name }).click();
-  await page.keyboard.press('ControlOrMeta+A');
-  await page.keyboard.insertText(text);
-}
-
 test('an elicitation waits on its tool row; Accept sends the answer to the server', async ({ page, serve }) => {
   writeElicitThread(serve);
   await page.goto(serve.url);
@@ -39,10 +32,28 @@ test('an elicitation waits on its tool row; Accept sends the answer to the serve
   await page.getByRole('button', { name: 'Run tool' }).click();
   const form = page.getByLabel('Elicitation request');
   await expect(form).toContainText('Please provide inputs', { timeout: 30_000 });
+  // A form from the requested schema: labels, descriptions, defaults, choices.
+  await expect(form.getByRole('textbox', { name: 'String with default', exact: true })).toHaveValue('It was a dark and stormy night.');
+  await expect(form.getByRole('combobox', { name: 'Titled Single Select Enum', exact: true })).toHaveValue('Superman');
+  await expect(form.getByText('Your full, legal name')).toBeVisible();
+  // The required name is missing: Accept waits for it.
+  await expect(form.getByRole('alert')).toHaveText('String is required');
+  await expect(form.getByRole('button', { name: 'Accept' })).toBeDisabled();
+  await form.getByRole('textbox', { name: 'String', exact: true }).fill('Ada Lovelace');
+  await form.getByRole('checkbox', { name: 'Boolean' }).check();
+  await form.getByRole('textbox', { name: 'String with email format' }).fill('not an address');
+  await expect(form.getByRole('alert')).toHaveText('String with email format must be an e-mail address');
+  await form.getByRole('textbox', { name: 'String with email format' }).fill('ada@example.org');
+  await expect(form.getByRole('alert')).toHaveCount(0);
   await shot(page, '12-elicitation');
-  await setEditor(page, 'Elicitation answer', JSON.stringify({ name: 'Ada Lovelace', check: true }));
+  // The same answer as JSON, for shapes a form cannot show.
+  await form.getByRole('button', { name: 'Edit as JSON' }).click();
+  await expect(form.getByRole('textbox', { name: 'Elicitation answer' })).toContainText('"name": "Ada Lovelace"');
+  await form.getByRole('button', { name: 'Back to the form' }).click();
   await form.getByRole('button', { name: 'Accept' }).click();
   const done = page.getByRole('treeitem', { name: 'tool trigger-elicitation-request, completed' });
   await expect(done).toContainText('User provided the requested information', { timeout: 30_000 });
   await expect(done).toContainText('Ada Lovelace');
+  await expect(done).toContainText('Email: ada@example.org');
+  await expect(done).toContainText('Favorite Integer: 42');
 });

@@ -1,13 +1,16 @@
 /**
- * Answers an MCP elicitation (elicitation/create, MCP 2025-06-18) while the tool node waits
- * in `awaiting_input`: the server's message, a JSON editor for the requested object prefilled
- * from the schema's defaults, and Accept / Decline / Cancel, sent with `run.input`.
+ * Answers an MCP elicitation (elicitation/create, MCP 2025-06-18 / 2025-11-25) while the tool
+ * node waits in `awaiting_input`: the server's message, a form built from the requested schema
+ * (elicitation-fields.ts: labels, descriptions, required marks, e-mail / URL / date inputs,
+ * bounded numbers, single and multiple choices), or the answer as JSON for any other shape,
+ * and Accept / Decline / Cancel, sent with `run.input`.
  */
 import { useMemo, useState } from 'react';
-import { Button, Group, Paper, Text } from '@mantine/core';
+import { Anchor, Button, Checkbox, Group, MultiSelect, NumberInput, Paper, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useApp } from '../../state/context';
 import { JsonEditor } from '../../ui/editors';
 import { checkAgainstSchema } from '../playground/schema-check';
+import { answerContent, elicitationFields, fieldProblems, initialValue, type ElicitationField } from './elicitation-fields';
 
 export interface ElicitationRequest {
   kind: 'elicitation';
@@ -15,30 +18,57 @@ export interface ElicitationRequest {
   schema: unknown;
 }
 
-/** The starting answer: each property's default, else an empty value of its type. */
-export function initialAnswer(schema: unknown): Record<string, unknown> {
-  const props = (schema as { properties?: Record<string, { type?: string; default?: unknown; enum?: unknown[] }> })?.properties ?? {};
-  const out: Record<string, unknown> = {};
-  for (const [k, p] of Object.entries(props)) {
-    if (p.default !== undefined) out[k] = p.default;
-    else if (p.enum?.length) out[k] = p.enum[0];
-    else out[k] = p.type === 'boolean' ? false : p.type === 'number' || p.type === 'integer' ? 0 : '';
+const INPUT_TYPE: Record<string, string> = { email: 'email', uri: 'url', date: 'date' };
+
+function Field({ f, value, onChange }: { f: ElicitationField; value: unknown; onChange: (v: unknown) => void }) {
+  const common = { label: f.label, description: f.description, required: f.required, size: 'xs' as const };
+  switch (f.kind) {
+    case 'boolean':
+      return <Checkbox label={f.label} description={f.description} size="xs" checked={value === true} onChange={(e) => onChange(e.currentTarget.checked)} />;
+    case 'number':
+      return (
+        <NumberInput {...common} min={f.min} max={f.max} allowDecimal={!f.integer} value={typeof value === 'number' ? value : ''}
+          onChange={(v) => onChange(typeof v === 'number' ? v : v === '' ? undefined : Number(v))} />
+      );
+    case 'choice':
+      return <Select {...common} data={f.options} value={typeof value === 'string' ? value : null} clearable={!f.required} onChange={(v) => onChange(v ?? undefined)} allowDeselect={!f.required} />;
+    case 'choices':
+      return <MultiSelect {...common} data={f.options} value={Array.isArray(value) ? (value as string[]) : []} maxValues={f.max} onChange={onChange} />;
+    case 'text':
+      return (
+        <TextInput {...common} type={INPUT_TYPE[f.format ?? ''] ?? 'text'} placeholder={f.format === 'date-time' ? 'YYYY-MM-DDTHH:MM:SSZ' : undefined}
+          value={typeof value === 'string' ? value : ''} onChange={(e) => onChange(e.currentTarget.value)} />
+      );
+    default:
+      return (
+        <Stack gap={2}>
+          <Text size="xs" fw={500}>{f.label}{f.required ? ' *' : ''}</Text>
+          {f.description && <Text size="xs" c="dimmed">{f.description}</Text>}
+          <JsonEditor label={`${f.label} (JSON)`} value={value === undefined ? '' : JSON.stringify(value)} onChange={(t) => { try { onChange(t.trim() ? JSON.parse(t) : undefined); } catch { /* wait for valid JSON */ } }} minHeight={30} maxHeight={120} />
+        </Stack>
+      );
   }
-  return out;
 }
 
 export function ElicitationForm({ runId, nodeId, request }: { runId: string; nodeId: string; request: ElicitationRequest }) {
   const app = useApp();
-  const initial = useMemo(() => JSON.stringify(initialAnswer(request.schema), null, 2), [request.schema]);
-  const [text, setText] = useState(initial);
+  const fields = useMemo(() => elicitationFields(request.schema), [request.schema]);
+  const [values, setValues] = useState<Record<string, unknown>>(() => Object.fromEntries(fields.map((f) => [f.key, initialValue(f)])));
+  const [asJson, setAsJson] = useState<string | null>(fields.length === 0 ? '{}' : null);
   const [sent, setSent] = useState(false);
-  let parsed: unknown;
+  let content: unknown;
   let error: string | null;
-  try {
-    parsed = JSON.parse(text);
-    error = checkAgainstSchema(request.schema as Record<string, unknown> | undefined, parsed);
-  } catch (err) {
-    error = `Not JSON: ${(err as Error).message}`;
+  if (asJson !== null) {
+    try {
+      content = JSON.parse(asJson);
+      error = checkAgainstSchema(request.schema as Record<string, unknown> | undefined, content);
+    } catch (err) {
+      error = `Not JSON: ${(err as Error).message}`;
+    }
+  } else {
+    content = answerContent(fields, values);
+    const problems = fieldProblems(fields, content as Record<string, unknown>);
+    error = problems.length ? problems.join('; ') : checkAgainstSchema(request.schema as Record<string, unknown> | undefined, content);
   }
   const answer = async (value: unknown) => {
     setSent(true);
@@ -53,11 +83,24 @@ export function ElicitationForm({ runId, nodeId, request }: { runId: string; nod
     <Paper withBorder p={6} mt={4} onClick={(e) => e.stopPropagation()} aria-label="Elicitation request">
       <Text size="xs" fw={600}>The server asks:</Text>
       <Text size="sm" mb={4}>{request.message}</Text>
-      <JsonEditor label="Elicitation answer" value={text} onChange={setText} error={error ?? undefined} minHeight={60} maxHeight={200} />
+      {asJson === null ? (
+        <Stack gap={6}>
+          {fields.map((f) => <Field key={f.key} f={f} value={values[f.key]} onChange={(v) => setValues((old) => ({ ...old, [f.key]: v }))} />)}
+        </Stack>
+      ) : (
+        <JsonEditor label="Elicitation answer" value={asJson} onChange={setAsJson} minHeight={60} maxHeight={200} />
+      )}
+      {error && <Text size="xs" c="red" mt={4} role="alert">{error}</Text>}
       <Group gap={6} mt={6}>
-        <Button size="compact-xs" disabled={sent || !!error} onClick={() => void answer({ action: 'accept', content: parsed })}>Accept</Button>
+        <Button size="compact-xs" disabled={sent || !!error} onClick={() => void answer({ action: 'accept', content })}>Accept</Button>
         <Button size="compact-xs" variant="default" disabled={sent} onClick={() => void answer({ action: 'decline' })}>Decline</Button>
         <Button size="compact-xs" variant="subtle" color="gray" disabled={sent} onClick={() => void answer({ action: 'cancel' })}>Cancel</Button>
+        <div style={{ flex: 1 }} />
+        {fields.length > 0 && (
+          <Anchor component="button" type="button" size="xs" onClick={() => setAsJson(asJson === null ? JSON.stringify(content ?? {}, null, 2) : null)}>
+            {asJson === null ? 'Edit as JSON' : 'Back to the form'}
+          </Anchor>
+        )}
       </Group>
     </Paper>
   );
