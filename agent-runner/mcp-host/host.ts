@@ -5,6 +5,7 @@
  * requests (sampling, elicitation) back to the run whose call caused them, the same way.
  */
 import { randomUUID } from 'node:crypto';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { Port } from '../../shared/protocol/runner';
 import type {
   HostToMcpHost,
@@ -204,7 +205,8 @@ export class McpHost {
     if (msg.type === 'server_request_result') {
       const p = this.serverRequests.get(msg.requestId);
       if (!p) return;
-      if (msg.error) p.reject(new Error(msg.error.message));
+      // With a code, the server gets that JSON-RPC error (e.g. -1, the user rejected sampling).
+      if (msg.error) p.reject(msg.error.code !== undefined ? new McpError(msg.error.code, msg.error.message) : new Error(msg.error.message));
       else p.resolve(msg.result);
       return;
     }

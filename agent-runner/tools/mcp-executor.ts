@@ -96,11 +96,19 @@ export class McpToolExecutor implements ToolExecutor {
   }
 
   private async answerServerRequest(tool: McpTool, m: Extract<McpToRunner, { type: 'server_request' }>, ctx: ToolContext): Promise<void> {
-    const reply = (result?: unknown, error?: string) =>
-      this.port.post({ type: 'server_request_result', requestId: m.requestId, result, error: error ? { message: error } : undefined });
+    const reply = (result?: unknown, error?: string, code?: number) =>
+      this.port.post({ type: 'server_request_result', requestId: m.requestId, result, error: error ? { message: error, ...(code !== undefined ? { code } : {}) } : undefined });
     try {
       if (m.kind === 'sampling') {
-        const r = await ctx.nestedLlm(samplingToNestedCall(m.params, ctx.thread, tool.server, ctx.providerIds));
+        let params = m.params;
+        if (ctx.thread.settings?.reviewSampling) {
+          const verdict = await ctx.awaitInput({ kind: 'sampling', server: tool.server, params }).catch(() => ({ action: 'reject' }));
+          const v = verdict as { action?: unknown; params?: unknown } | null;
+          // MCP spec (client/sampling): a user's rejection is error -1.
+          if (v?.action !== 'approve') return reply(undefined, 'The user rejected the sampling request.', -1);
+          if (v.params && typeof v.params === 'object' && !Array.isArray(v.params)) params = v.params as Record<string, unknown>;
+        }
+        const r = await ctx.nestedLlm(samplingToNestedCall(params, ctx.thread, tool.server, ctx.providerIds));
         reply(nestedResultToSampling(r, (r as { model?: string }).model ?? ctx.thread.model.id));
       } else {
         let answer: unknown;

@@ -38,9 +38,10 @@ export interface ToolContext {
   nestedAgent(threadPath: string, userText: string): Promise<{ text: string; isError: boolean }>;
   /**
    * Put the tool node in `awaiting_input` with `request` in its attrs until the host sends the
-   * user's answer (elicitation). Rejects when the run is cancelled.
+   * user's answer: an elicitation's answer, or the verdict on a sampling request under review
+   * (`{ action: 'approve', params? }` | `{ action: 'reject' }`). Rejects when the run is cancelled.
    */
-  awaitInput(request: { kind: 'elicitation'; message: string; schema: unknown }): Promise<unknown>;
+  awaitInput(request: InputRequest): Promise<unknown>;
   /** Merge attributes into the node (e.g. the MCP protocol log of this call). */
   setAttrs(attrs: Record<string, unknown>): void;
 }
@@ -51,3 +52,9 @@ export interface ToolExecutor {
   /** Runs one call. Failures resolve to `{ isError: true }` output; rejecting is for bugs only. */
   execute(tool: Tool, call: ToolCall, ctx: ToolContext): Promise<ToolOutput>;
 }
+
+/** What a tool node waits for the user for (`attrs.inputRequest`). */
+export type InputRequest =
+  | { kind: 'elicitation'; message: string; schema: unknown }
+  /** A server's sampling/createMessage `params`, to approve (possibly edited) or reject. */
+  | { kind: 'sampling'; server: string; params: Record<string, unknown> };

@@ -231,6 +231,11 @@ export const ThreadSchema = Type.Object({
     maxTurns: Type.Optional(Type.Integer({ minimum: 1 })),
     /** Let ReAct run tools marked destructive without stopping. */
     allowDestructive: Type.Optional(Type.Boolean()),
+    /**
+     * Stop at each MCP sampling request (sampling/createMessage) for the user to approve, edit
+     * or reject before the model runs — the human in the loop the MCP spec asks clients for.
+     */
+    reviewSampling: Type.Optional(Type.Boolean()),
   })),
   runRefs: Type.Array(RunRefSchema),
 });

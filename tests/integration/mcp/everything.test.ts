@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChildProcess } from 'node:child_process';
 import type { McpService } from '../../../main/core/mcp/service';
-import { EVERYTHING, harness, makeHome, startEverythingHttp, startService, text } from './harness';
+import { EVERYTHING, harness, makeHome, startEverythingHttp, startService, text, thread } from './harness';
 
 type H = Awaited<ReturnType<typeof harness>>;
 
@@ -92,6 +92,31 @@ describe.each(['stdio', 'http'] as const)('server-everything over %s', (transpor
     expect(text(r.out)).toContain('endTurn');
     const methods = (r.rec.attrs.mcpLog as { method?: string }[]).map((e) => e.method);
     expect(methods).toContain('sampling/createMessage');
+  });
+
+  it('with Review sampling, the user approves the request (edited) before the model runs, or rejects it', async () => {
+    const reviewing = { ...thread(), settings: { reviewSampling: true } };
+    const approved = await h.call('trigger-sampling-request', { prompt: 'say hi', maxTokens: 50 }, {
+      thread: reviewing,
+      answer: {
+        action: 'approve',
+        params: { messages: [{ role: 'user', content: { type: 'text', text: 'say hello instead' } }], systemPrompt: 'Edited.', maxTokens: 20 },
+      },
+      nestedLlm: async () => ({ content: [{ type: 'text', text: 'hello from the nested model' }], toolCalls: [], stopReason: 'stop' }),
+    });
+    // The user saw the server's request as sent.
+    expect(approved.rec.inputs[0]).toMatchObject({ kind: 'sampling', server: 'everything', params: { maxTokens: 50, systemPrompt: 'You are a helpful test server.' } });
+    expect(JSON.stringify((approved.rec.inputs[0] as { params: unknown }).params)).toContain('say hi');
+    // The model got the edited request.
+    expect(approved.rec.nested[0]).toMatchObject({ kind: 'sampling', systemPrompt: 'Edited.', maxTokens: 20 });
+    expect(JSON.stringify(approved.rec.nested[0].messages)).toContain('say hello instead');
+    expect(text(approved.out)).toContain('hello from the nested model');
+
+    const rejected = await h.call('trigger-sampling-request', { prompt: 'say hi', maxTokens: 50 }, { thread: reviewing, answer: { action: 'reject' } });
+    expect(rejected.rec.nested).toHaveLength(0);
+    expect(text(rejected.out)).toContain('The user rejected the sampling request.');
+    const answer = (rejected.rec.attrs.mcpLog as { dir: string; body: { error?: { code?: number } } }[]).find((e) => e.dir === 'out' && e.body?.error);
+    expect(answer?.body.error?.code).toBe(-1);
   });
 
   it('asks the user through elicitation: accept and decline', async () => {

@@ -11,6 +11,7 @@ import type { NodeView } from '../../state/stream-store';
 import { StatusBadge, statusWord, statusColor } from '../../ui/status';
 import { foldedThinking, formatMs, truncate } from '../../ui/format';
 import { ElicitationForm, type ElicitationRequest } from './ElicitationForm';
+import { SamplingReview, type SamplingRequest } from './SamplingReview';
 import { logText } from '../detail/tool-sections';
 
 export interface RowProps {
@@ -128,6 +129,9 @@ export const NodeRow = memo(function NodeRow(p: RowProps) {
         {node?.error && <Text size="xs" c="red">{node.error.message}</Text>}
         {status === 'awaiting_input' && (node?.attrs?.inputRequest as ElicitationRequest | undefined)?.kind === 'elicitation' && (
           <ElicitationForm runId={p.runId} nodeId={p.nodeId} request={node!.attrs!.inputRequest as ElicitationRequest} />
+        )}
+        {status === 'awaiting_input' && (node?.attrs?.inputRequest as SamplingRequest | undefined)?.kind === 'sampling' && (
+          <SamplingReview runId={p.runId} nodeId={p.nodeId} request={node!.attrs!.inputRequest as SamplingRequest} />
         )}
       </Box>
     </Box>

@@ -1,4 +1,4 @@
-/** Run / Continue / Stop / Run all tools, Auto-run tools with max turns, Undo / Redo. */
+/** Run / Continue / Stop / Run all tools, Auto-run tools with max turns and destructive tools, Review sampling, Undo / Redo. */
 import { useAtomValue } from 'jotai';
 import { Button, Checkbox, Group, NumberInput, Switch, Text, Tooltip } from '@mantine/core';
 import type { Thread } from '../../../../shared/thread/schema';
@@ -52,6 +52,12 @@ export function RunBar({ thread }: { thread: Thread }) {
         <Tooltip label="Let Auto-run tools call MCP tools marked destructive without stopping for you">
           <Checkbox size="xs" label="Allow destructive tools" checked={!!thread.settings?.allowDestructive} disabled={running}
             onChange={(e) => { const on = e.currentTarget.checked; session.edit((d) => { d.settings = { ...(d.settings ?? {}), allowDestructive: on }; }); }} />
+        </Tooltip>
+      )}
+      {thread.context.tools.some((t) => t.type === 'mcp') && (
+        <Tooltip label="Stop at each MCP sampling request so you can read, edit, approve or reject it before the model runs">
+          <Checkbox size="xs" label="Review sampling" checked={!!thread.settings?.reviewSampling} disabled={running}
+            onChange={(e) => { const on = e.currentTarget.checked; session.edit((d) => { d.settings = { ...(d.settings ?? {}), reviewSampling: on }; }); }} />
         </Tooltip>
       )}
       <div style={{ flex: 1 }} />
