@@ -7,7 +7,7 @@
  */
 import { useMemo, useState } from 'react';
 import { Anchor, Button, Checkbox, Group, MultiSelect, NumberInput, Paper, Select, Stack, Text, TextInput } from '@mantine/core';
-import { useApp } from '../../state/context';
+import { useRunInput } from './use-run-input';
 import { JsonEditor } from '../../ui/editors';
 import { checkAgainstSchema } from '../playground/schema-check';
 import { answerContent, elicitationFields, fieldProblems, initialValue, type ElicitationField } from './elicitation-fields';
@@ -51,11 +51,10 @@ function Field({ f, value, onChange }: { f: ElicitationField; value: unknown; on
 }
 
 export function ElicitationForm({ runId, nodeId, request }: { runId: string; nodeId: string; request: ElicitationRequest }) {
-  const app = useApp();
   const fields = useMemo(() => elicitationFields(request.schema), [request.schema]);
   const [values, setValues] = useState<Record<string, unknown>>(() => Object.fromEntries(fields.map((f) => [f.key, initialValue(f)])));
   const [asJson, setAsJson] = useState<string | null>(fields.length === 0 ? '{}' : null);
-  const [sent, setSent] = useState(false);
+  const { sent, answer } = useRunInput(runId, nodeId);
   let content: unknown;
   let error: string | null;
   if (asJson !== null) {
@@ -70,15 +69,6 @@ export function ElicitationForm({ runId, nodeId, request }: { runId: string; nod
     const problems = fieldProblems(fields, content as Record<string, unknown>);
     error = problems.length ? problems.join('; ') : checkAgainstSchema(request.schema as Record<string, unknown> | undefined, content);
   }
-  const answer = async (value: unknown) => {
-    setSent(true);
-    try {
-      await app.host.call('run.input', { runId, nodeId, value });
-    } catch (err) {
-      setSent(false);
-      app.fail('Could not send the answer', err, 'The run may have ended; run the tool again.');
-    }
-  };
   return (
     <Paper withBorder p={6} mt={4} onClick={(e) => e.stopPropagation()} aria-label="Elicitation request">
       <Text size="xs" fw={600}>The server asks:</Text>

@@ -6,7 +6,7 @@
  */
 import { useMemo, useState } from 'react';
 import { Button, Group, Paper, Text } from '@mantine/core';
-import { useApp } from '../../state/context';
+import { useRunInput } from './use-run-input';
 import { JsonEditor } from '../../ui/editors';
 
 export interface SamplingRequest {
@@ -30,10 +30,9 @@ export function samplingParamsProblem(value: unknown): string | null {
 }
 
 export function SamplingReview({ runId, nodeId, request }: { runId: string; nodeId: string; request: SamplingRequest }) {
-  const app = useApp();
   const initial = useMemo(() => JSON.stringify(request.params, null, 2), [request.params]);
   const [text, setText] = useState(initial);
-  const [sent, setSent] = useState(false);
+  const { sent, answer } = useRunInput(runId, nodeId);
   let parsed: unknown;
   let error: string | null;
   try {
@@ -42,15 +41,6 @@ export function SamplingReview({ runId, nodeId, request }: { runId: string; node
   } catch (err) {
     error = `Not JSON: ${(err as Error).message}`;
   }
-  const answer = async (value: unknown) => {
-    setSent(true);
-    try {
-      await app.host.call('run.input', { runId, nodeId, value });
-    } catch (err) {
-      setSent(false);
-      app.fail('Could not send the answer', err, 'The run may have ended; run the tool again.');
-    }
-  };
   return (
     <Paper withBorder p={6} mt={4} onClick={(e) => e.stopPropagation()} aria-label="Sampling review">
       <Text size="xs" fw={600}>The server “{request.server}” asks the model (sampling/createMessage). Review it, edit it if you like, then approve:</Text>
