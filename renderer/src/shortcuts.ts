@@ -1,11 +1,23 @@
 /**
- * Window shortcuts (UI.md): Mod+Enter Run/Continue, Mod+Shift+Enter Run all tools, Esc Stop,
- * Mod+Z / Mod+Shift+Z Undo/Redo (also inside editors: the thread's history is the one history),
+ * Window shortcuts (UI.md): Mod+Enter Run/Continue, Mod+Shift+Enter Run all tools, Esc Stop
+ * (not while typing in a field or an editor), Mod+Z / Mod+Shift+Z Undo/Redo (also inside
+ * editors: the thread's history is the one history),
  * Mod+N New thread. Mod is Ctrl, or Cmd on macOS.
  */
 import { useEffect } from 'react';
 import type { AppState } from './state/app';
 import { runOffer } from './features/playground/run-state';
+
+/**
+ * Esc inside a text field, an editor or an open dropdown belongs to that field (close the
+ * list, leave the editor), never to Stop: typed answers must not be cancelled with the run.
+ */
+function editing(target: EventTarget | null): boolean {
+  const el = target instanceof Element ? target : null;
+  if (!el) return false;
+  if (el.closest('input, textarea, select, [contenteditable="true"], [role="combobox"], [role="listbox"]')) return true;
+  return !!document.querySelector('[role="listbox"]');
+}
 
 /** Install the window shortcuts; `newThread` is the workspace's create action. */
 export function useShortcuts(app: AppState, newThread: () => void): void {
@@ -15,7 +27,7 @@ export function useShortcuts(app: AppState, newThread: () => void): void {
       const s = app.session;
       const key = e.key.toLowerCase();
       const modalOpen = !!document.querySelector('[role="dialog"]');
-      if (e.key === 'Escape' && !modalOpen && s?.meta.runningRunId) {
+      if (e.key === 'Escape' && !modalOpen && s?.meta.runningRunId && !editing(e.target)) {
         e.preventDefault();
         void app.cancelRun();
         return;

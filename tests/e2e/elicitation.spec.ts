@@ -40,6 +40,10 @@ test('an elicitation waits on its tool row; Accept sends the answer to the serve
   await expect(form.getByRole('alert')).toHaveText('String is required');
   await expect(form.getByRole('button', { name: 'Accept' })).toBeDisabled();
   await form.getByRole('textbox', { name: 'String', exact: true }).fill('Ada Lovelace');
+  // Esc in a field belongs to the field: the run is not stopped, the answer is kept.
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('treeitem', { name: 'tool trigger-elicitation-request, awaiting input' })).toBeVisible();
+  await expect(form.getByRole('textbox', { name: 'String', exact: true })).toHaveValue('Ada Lovelace');
   await form.getByRole('checkbox', { name: 'Boolean' }).check();
   await form.getByRole('textbox', { name: 'String with email format' }).fill('not an address');
   await expect(form.getByRole('alert')).toHaveText('String with email format must be an e-mail address');
@@ -48,8 +52,17 @@ test('an elicitation waits on its tool row; Accept sends the answer to the serve
   await shot(page, '12-elicitation');
   // The same answer as JSON, for shapes a form cannot show.
   await form.getByRole('button', { name: 'Edit as JSON' }).click();
-  await expect(form.getByRole('textbox', { name: 'Elicitation answer' })).toContainText('"name": "Ada Lovelace"');
+  const json = form.getByRole('textbox', { name: 'Elicitation answer' });
+  await expect(json).toContainText('"name": "Ada Lovelace"');
+  // The JSON is checked like the form, and its edits come back to the form.
+  const edited = (await json.innerText()).replace('"integer": 42', '"integer": 500');
+  await json.click();
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.insertText(edited);
+  await expect(form.getByRole('alert')).toHaveText('Integer must be at most 100');
   await form.getByRole('button', { name: 'Back to the form' }).click();
+  await expect(form.getByRole('textbox', { name: 'Integer' })).toHaveValue('500');
+  await form.getByRole('textbox', { name: 'Integer' }).fill('42');
   await form.getByRole('button', { name: 'Accept' }).click();
   const done = page.getByRole('treeitem', { name: 'tool trigger-elicitation-request, completed' });
   await expect(done).toContainText('User provided the requested information', { timeout: 30_000 });

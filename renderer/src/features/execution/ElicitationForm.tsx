@@ -27,7 +27,7 @@ function Field({ f, value, onChange }: { f: ElicitationField; value: unknown; on
       return <Checkbox label={f.label} description={f.description} size="xs" checked={value === true} onChange={(e) => onChange(e.currentTarget.checked)} />;
     case 'number':
       return (
-        <NumberInput {...common} min={f.min} max={f.max} allowDecimal={!f.integer} value={typeof value === 'number' ? value : ''}
+        <NumberInput {...common} min={f.min} max={f.max} allowDecimal={!f.integer} clampBehavior="none" value={typeof value === 'number' ? value : ''}
           onChange={(v) => onChange(typeof v === 'number' ? v : v === '' ? undefined : Number(v))} />
       );
     case 'choice':
@@ -60,7 +60,8 @@ export function ElicitationForm({ runId, nodeId, request }: { runId: string; nod
   if (asJson !== null) {
     try {
       content = JSON.parse(asJson);
-      error = checkAgainstSchema(request.schema as Record<string, unknown> | undefined, content);
+      const problems = content && typeof content === 'object' && !Array.isArray(content) ? fieldProblems(fields, content as Record<string, unknown>) : [];
+      error = problems.length ? problems.join('; ') : checkAgainstSchema(request.schema as Record<string, unknown> | undefined, content);
     } catch (err) {
       error = `Not JSON: ${(err as Error).message}`;
     }
@@ -69,6 +70,13 @@ export function ElicitationForm({ runId, nodeId, request }: { runId: string; nod
     const problems = fieldProblems(fields, content as Record<string, unknown>);
     error = problems.length ? problems.join('; ') : checkAgainstSchema(request.schema as Record<string, unknown> | undefined, content);
   }
+  /** Leaves JSON mode taking the JSON's values into the form (a field the JSON leaves out is emptied). */
+  const backToForm = () => {
+    if (!content || typeof content !== 'object' || Array.isArray(content)) return; // the error says why
+    const json = content as Record<string, unknown>;
+    setValues(Object.fromEntries(fields.map((f) => [f.key, f.key in json ? json[f.key] : f.kind === 'boolean' ? false : f.kind === 'choices' ? [] : undefined])));
+    setAsJson(null);
+  };
   return (
     <Paper withBorder p={6} mt={4} onClick={(e) => e.stopPropagation()} aria-label="Elicitation request">
       <Text size="xs" fw={600}>The server asks:</Text>
@@ -87,7 +95,7 @@ export function ElicitationForm({ runId, nodeId, request }: { runId: string; nod
         <Button size="compact-xs" variant="subtle" color="gray" disabled={sent} onClick={() => void answer({ action: 'cancel' })}>Cancel</Button>
         <div style={{ flex: 1 }} />
         {fields.length > 0 && (
-          <Anchor component="button" type="button" size="xs" onClick={() => setAsJson(asJson === null ? JSON.stringify(content ?? {}, null, 2) : null)}>
+          <Anchor component="button" type="button" size="xs" onClick={() => (asJson === null ? setAsJson(JSON.stringify(content ?? {}, null, 2)) : backToForm())}>
             {asJson === null ? 'Edit as JSON' : 'Back to the form'}
           </Anchor>
         )}
