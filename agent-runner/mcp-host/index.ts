@@ -6,9 +6,11 @@
 import { channelPort, onTransfer, transferredPort } from '../process-port';
 import type { HostToMcpHost, McpHostToHost, McpToRunner, RunnerToMcp } from '../../shared/protocol/mcp';
 import { McpHost } from './host';
-import { killStdioServers } from './transport';
+import { killStdioServers, onStdioServerPids } from './transport';
 
-const host = new McpHost(channelPort<HostToMcpHost, McpHostToHost>('mcp'));
+const hostPort = channelPort<HostToMcpHost, McpHostToHost>('mcp');
+const host = new McpHost(hostPort);
+onStdioServerPids((pids) => hostPort.post({ type: 'server_pids', pids }));
 onTransfer('mcp', (msg, ports) => {
   const m = msg as HostToMcpHost | null;
   if (m?.type === 'attach_port' && ports[0]) {

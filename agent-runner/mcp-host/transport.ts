@@ -14,6 +14,16 @@ const STDIO_MAX_BUFFER = 64 * 1024 * 1024;
 
 /** PIDs of the stdio servers this process started and has not closed. */
 const stdioChildren = new Set<number>();
+let pidsListener: ((pids: number[]) => void) | undefined;
+const changed = () => pidsListener?.([...stdioChildren]);
+
+/**
+ * Tells `listener` the PIDs of the running stdio servers whenever they change, so the host can
+ * end them if this process is killed without a chance to (SIGKILL, OOM).
+ */
+export function onStdioServerPids(listener: (pids: number[]) => void): void {
+  pidsListener = listener;
+}
 
 /**
  * Ends every stdio server still running (synchronous, for `process.on('exit')`): a server that
@@ -52,8 +62,12 @@ export function createTransport(config: McpServerConfig, onStderr: (chunk: strin
       const pid = t.pid;
       if (pid === null) return;
       stdioChildren.add(pid);
+      changed();
       const child = (t as unknown as { _process?: { once(ev: 'exit', l: () => void): void } })._process;
-      child?.once('exit', () => stdioChildren.delete(pid));
+      child?.once('exit', () => {
+        stdioChildren.delete(pid);
+        changed();
+      });
     };
     return t;
   }

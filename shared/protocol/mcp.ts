@@ -113,6 +113,8 @@ export type McpHostToHost =
   | { type: 'runner'; runId: string; msg: McpToRunner }
   /** The tool list of a server changed (`notifications/tools/list_changed`). */
   | { type: 'tools_changed'; server: string }
+  /** The PIDs of the stdio servers running now (the host ends them if the mcp-host is killed). */
+  | { type: 'server_pids'; pids: number[] }
   | { type: 'ready' };
 
 /**

@@ -52,6 +52,8 @@ export class McpSupervisor {
   private stderrBuf = '';
   /** Exits seen (tests and diagnostics). */
   crashes = 0;
+  /** The stdio servers the current mcp-host runs (it reports them). */
+  private serverPids: number[] = [];
   /** Generation of the current mcp-host process: 1 for the first, +1 per restart. */
   epoch = 0;
   private readonly exitListeners = new Set<(epoch: number, why: string) => void>();
@@ -114,6 +116,18 @@ export class McpSupervisor {
 
   private onExit(link: ChildLink, exit: ChildExit, uptimeMs: number): void {
     if (this.link !== link) return;
+    // Killed without a chance to end its servers (SIGKILL, OOM): end them here, or they would
+    // run on, orphaned. A clean exit ended them itself.
+    if (exit.signal !== null || exit.code !== 0) {
+      for (const pid of this.serverPids) {
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          // already gone
+        }
+      }
+    }
+    this.serverPids = [];
     this.link = undefined;
     this.ready = undefined;
     this.crashes++;
@@ -162,6 +176,8 @@ export class McpSupervisor {
       this.runners.get(m.runId)?.(m.msg);
     } else if (m.type === 'tools_changed') {
       this.opts.onToolsChanged?.(m.server);
+    } else if (m.type === 'server_pids' && Array.isArray(m.pids)) {
+      this.serverPids = m.pids.filter((p) => Number.isInteger(p) && p > 0);
     }
   }
 

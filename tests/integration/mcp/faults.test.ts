@@ -4,6 +4,7 @@
  * result, the mcp-host itself dying mid-call, and connection diagnoses (command not found,
  * HTTP 401).
  */
+import fs from 'node:fs';
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { McpService } from '../../../main/core/mcp/service';
@@ -84,11 +85,19 @@ describe('faulty servers', () => {
     expect((r.rec.attrs.mcpLog as { method?: string }[]).map((e) => e.method)).toContain('notifications/cancelled');
   });
 
-  it('the mcp-host dying mid-call fails the call clearly; the next call restarts it', async () => {
+  it('the mcp-host dying mid-call fails the call clearly and its servers with it; the next call restarts it', async () => {
     const pid = svc.supervisor.pid!;
-    setTimeout(() => process.kill(pid, 'SIGKILL'), 200);
+    let servers: number[] = [];
+    setTimeout(() => {
+      servers = childrenOf(pid);
+      process.kill(pid, 'SIGKILL');
+    }, 200);
     const r = await h.call('hang', {});
     expect(text(r.out)).toMatch(/mcp-host process crashed \(signal SIGKILL\)/);
+    // The stdio servers it ran do not live on as orphans (Linux: read from /proc).
+    expect(servers.length).toBeGreaterThan(0);
+    for (let i = 0; i < 50 && servers.some(alive); i++) await new Promise((res) => setTimeout(res, 50));
+    expect(servers.filter(alive)).toEqual([]);
     await stillWorks();
     expect(svc.supervisor.pid).not.toBe(pid);
   });
@@ -105,3 +114,28 @@ describe('faulty servers', () => {
     expect(servers.find((s) => s.name === 'missing')).toMatchObject({ status: 'error' });
   });
 });
+
+/** PIDs whose parent is `pid` (Linux /proc). */
+function childrenOf(pid: number): number[] {
+  const out: number[] = [];
+  for (const d of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${d}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (ppid === pid) out.push(Number(d));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out;
+}
+
+/** Whether process `pid` still runs (a zombie counts as gone). */
+function alive(pid: number): boolean {
+  try {
+    return !fs.readFileSync(`/proc/${pid}/stat`, 'utf8').includes(') Z ');
+  } catch {
+    return false;
+  }
+}
