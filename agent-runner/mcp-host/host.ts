@@ -5,7 +5,6 @@
  * requests (sampling, elicitation) back to the run whose call caused them, the same way.
  */
 import { randomUUID } from 'node:crypto';
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { Port } from '../../shared/protocol/runner';
 import type {
   HostToMcpHost,
@@ -206,7 +205,8 @@ export class McpHost {
       const p = this.serverRequests.get(msg.requestId);
       if (!p) return;
       // With a code, the server gets that JSON-RPC error (e.g. -1, the user rejected sampling).
-      if (msg.error) p.reject(msg.error.code !== undefined ? new McpError(msg.error.code, msg.error.message) : new Error(msg.error.message));
+      // (The SDK sends a thrown error's own `code` and `message`; McpError would prefix the message.)
+      if (msg.error) p.reject(msg.error.code !== undefined ? Object.assign(new Error(msg.error.message), { code: msg.error.code }) : new Error(msg.error.message));
       else p.resolve(msg.result);
       return;
     }

@@ -115,6 +115,7 @@ describe.each(['stdio', 'http'] as const)('server-everything over %s', (transpor
     const rejected = await h.call('trigger-sampling-request', { prompt: 'say hi', maxTokens: 50 }, { thread: reviewing, answer: { action: 'reject' } });
     expect(rejected.rec.nested).toHaveLength(0);
     expect(text(rejected.out)).toContain('The user rejected the sampling request.');
+    expect(text(rejected.out)).not.toMatch(/MCP error -1: MCP error -1/);
     const answer = (rejected.rec.attrs.mcpLog as { dir: string; body: { error?: { code?: number } } }[]).find((e) => e.dir === 'out' && e.body?.error);
     expect(answer?.body.error?.code).toBe(-1);
   });
