@@ -16,6 +16,9 @@ export function ToolCallEditor({ thread, mi, ci, call, readOnly }: { thread: Thr
   const tool = thread.context.tools.find((t) => t.name === call.name);
   const schema = toolSchema(tool);
   const out = call.output;
+  // Only the last message's tool calls can run (a tool step runs the pending calls of the last
+  // message); an earlier call without a result can only get one typed in.
+  const last = mi === thread.context.messages.length - 1;
   const argsInvalid = useAtomValue(app.invalidFieldsAtom).has(`args.${call.id}`);
   const text = out?.content.filter((p) => p.type === 'text').map((p) => (p as { text: string }).text).join('\n') ?? '';
   const setOutput = (textValue: string, isError: boolean) =>
@@ -33,13 +36,13 @@ export function ToolCallEditor({ thread, mi, ci, call, readOnly }: { thread: Thr
         {out ? (
           <Badge size="xs" color={out.isError ? 'red' : 'teal'} variant="light">{out.isError ? 'result: error' : 'result'}</Badge>
         ) : (
-          <Badge size="xs" color="yellow" variant="light">awaiting input</Badge>
+          <Badge size="xs" color="yellow" variant="light" title={last ? undefined : 'Not in the last message: type its result, or delete the messages after it to run it'}>{last ? 'awaiting input' : 'no result'}</Badge>
         )}
-        {!out && !readOnly && (
+        {!out && !readOnly && last && (
           <Button size="compact-xs" disabled={argsInvalid} title={argsInvalid ? 'Fix the arguments first: they are not valid JSON' : undefined}
             onClick={() => void app.startRun('tool', { toolCallIds: [call.id] })}>Run tool</Button>
         )}
-        {out && !readOnly && (
+        {out && !readOnly && last && (
           <Button size="compact-xs" variant="subtle" aria-label={`Clear the result of ${call.name}, to run it again`}
             onClick={() => session.edit((d) => {
               const c = (d.context.messages[mi] as Extract<Thread['context']['messages'][number], { role: 'assistant' }>).toolCalls![ci];
@@ -57,7 +60,7 @@ export function ToolCallEditor({ thread, mi, ci, call, readOnly }: { thread: Thr
             delete c.rawArguments;
           }, `args.${call.id}`)} />
         {call.rawArguments && <Text size="xs" c="orange">The model's raw arguments did not parse: <Text span ff="monospace">{call.rawArguments.slice(0, 200)}</Text></Text>}
-        <Text size="xs" c="dimmed">Result {out ? '' : '— type one, or Run tool'}</Text>
+        <Text size="xs" c="dimmed">Result {out ? '' : last ? '— type one, or Run tool' : '— type one'}</Text>
         <PromptEditor label={`Result of ${call.name}`} value={text} readOnly={readOnly} placeholder="Tool result text"
           onChange={(t) => setOutput(t, out?.isError ?? false)} />
         {out?.content.filter((p) => p.type === 'image').map((p, k) => <ImagePreview key={k} part={p as { mimeType: string; data: string }} />)}
