@@ -35,6 +35,16 @@ test('build a thread from scratch, run it with the keyboard, inspect and undo', 
   await page.getByRole('button', { name: 'Delete message 2' }).click();
   await expect(page.getByLabel('user message 2')).toHaveCount(0);
 
+  // A script that does not parse yet holds Run back and keeps its text; fixed, Run is back.
+  const script = page.getByRole('textbox', { name: 'Scripted model script' });
+  const good = await script.innerText();
+  await expect(page.getByRole('button', { name: 'Run', exact: true })).toBeEnabled();
+  await typeInto(page, 'Scripted model script', good.slice(0, -1));
+  await expect(page.getByRole('button', { name: 'Run', exact: true })).toBeDisabled();
+  await expect(script).toContainText('Arr, hello.');
+  await typeInto(page, 'Scripted model script', good);
+  await expect(page.getByRole('button', { name: 'Run', exact: true })).toBeEnabled();
+
   // Mod+Enter runs the step.
   await page.getByRole('textbox', { name: 'Text of message 1', exact: true }).click();
   await page.keyboard.press('ControlOrMeta+Enter');

@@ -36,7 +36,7 @@ export function ModelSection({ thread, readOnly }: { thread: Thread; readOnly: b
           <Text size="xs" c="dimmed">
             Script — responses the offline model streams, in order (optional “when” regex on the last message).
           </Text>
-          <JsonField label="Scripted model script" value={m.script ?? []} readOnly={readOnly} maxHeight={240}
+          <JsonField label="Scripted model script" value={m.script ?? []} readOnly={readOnly} maxHeight={240} invalidKey="model.script"
             validate={(v) => (Array.isArray(v) ? null : 'The script must be a JSON array of responses: [{ "text": "…" }, …]')}
             onValue={(v) => Array.isArray(v) && session.edit((d) => void (d.model.script = v as NonNullable<Thread['model']['script']>), 'model.script')} />
         </Stack>

@@ -15,8 +15,9 @@ export function RunBar({ thread }: { thread: Thread }) {
   const meta = useThreadMeta()!;
   const running = !!meta.runningRunId;
   const viewer = app.host.presentational;
-  const invalid = useAtomValue(app.invalidFieldsAtom).size > 0;
-  const offer = invalid ? { ...runOffer(thread), canPrimary: false, reason: 'An edited field is not valid JSON: fix it first.' } : runOffer(thread);
+  const invalidFields = useAtomValue(app.invalidFieldsAtom);
+  const invalid = invalidFields.size > 0;
+  const offer = invalid ? { ...runOffer(thread), canPrimary: false, reason: `Not valid JSON yet: ${[...invalidFields].map((k) => fieldName(k, thread)).join(', ')}. Fix it first.` } : runOffer(thread);
   const auto = !!thread.settings?.autoRunTools;
   const mod = modKey();
   if (viewer)
@@ -69,4 +70,19 @@ export function RunBar({ thread }: { thread: Thread }) {
       </Button>
     </Group>
   );
+}
+
+/** A field's name as the playground shows it, from its invalid-field key (see JsonField `invalidKey`). */
+function fieldName(key: string, thread: Thread): string {
+  if (key === 'model.script') return 'the script';
+  const tool = /^tool\.(\d+)\.schema$/.exec(key);
+  if (tool) return `the JSON Schema of ${thread.context.tools[Number(tool[1])]?.name ?? 'a tool'}`;
+  if (key.startsWith('args.')) {
+    const id = key.slice(5);
+    for (const m of thread.context.messages) {
+      const call = m.role === 'assistant' ? m.toolCalls?.find((c) => c.id === id) : undefined;
+      if (call) return `the arguments of ${call.name}`;
+    }
+  }
+  return key;
 }

@@ -64,7 +64,7 @@ export function ToolsSection({ thread, readOnly }: { thread: Thread; readOnly: b
               <Checkbox size="xs" label="Requires approval (Auto-run tools stops here)" checked={!!t.requiresApproval} disabled={readOnly}
                 onChange={(e) => { const v = e.currentTarget.checked; session.edit((d) => void (d.context.tools[i].requiresApproval = v)); }} />
               <Text size="xs" c="dimmed">{t.type === 'mcp' ? 'Input schema (from the server)' : 'Parameters (JSON Schema)'}</Text>
-              <JsonField label={`JSON Schema of ${t.name}`} object readOnly={readOnly || t.type === 'mcp'} maxHeight={260}
+              <JsonField label={`JSON Schema of ${t.name}`} object readOnly={readOnly || t.type === 'mcp'} maxHeight={260} invalidKey={`tool.${i}.schema`}
                 validate={(v) => schemaProblems(v) || null}
                 value={t.type === 'mcp' ? t.inputSchema : (t.parameters ?? { type: 'object', properties: {} })}
                 onValue={(v) => session.edit((d) => { const x = d.context.tools[i]; if (x.type !== 'mcp') x.parameters = v as Record<string, unknown>; }, `tool.${i}.schema`)} />
