@@ -52,6 +52,17 @@ export class CallAttributor {
     if (i >= 0) this.queue.splice(i, 1);
   }
 
+  /**
+   * A server request turned out to belong to `callId` (the session settles which call caused
+   * it only after it was logged): its answer goes to that call too. Returns the call it was
+   * first given to.
+   */
+  rehome(requestId: Key, callId: string): string | undefined {
+    const before = this.byServerRequest.get(requestId);
+    this.byServerRequest.set(requestId, callId);
+    return before;
+  }
+
   /** The call a message belongs to, if any. */
   attribute(dir: 'in' | 'out', msg: JSONRPCMessage): string | undefined {
     const m = msg as { method?: string; id?: Key; params?: Record<string, unknown> };

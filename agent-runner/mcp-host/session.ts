@@ -77,6 +77,8 @@ export class ServerSession {
   private rootsWaiters: (() => void)[] = [];
   private rootsAware = false;
   private closed = false;
+  /** Server requests logged but not yet given to a call (see `rehome`), by JSON-RPC id. */
+  private readonly unplaced = new Map<string | number, McpLogEntry>();
   /** One run's calls at a time (run-turns.ts), so server requests reach the right run. */
   readonly turns = new RunTurns();
 
@@ -160,12 +162,16 @@ export class ServerSession {
     });
     client.setRequestHandler(CreateMessageRequestSchema, async (req, extra) => {
       const callId = await this.settledCall();
+      if (!callId) this.unplaced.delete(extra.requestId);
       if (!callId) throw new McpError(ErrorCode.InvalidRequest, 'Stepwise answers sampling/createMessage only while one of this server\'s tool calls runs.');
+      this.rehome(extra.requestId, callId);
       return (await this.held(callId, () => this.hooks.serverRequest(callId, 'sampling', req.params as Record<string, unknown>, extra.signal))) as never;
     });
     client.setRequestHandler(ElicitRequestSchema, async (req, extra) => {
       const callId = await this.settledCall();
+      if (!callId) this.unplaced.delete(extra.requestId);
       if (!callId) throw new McpError(ErrorCode.InvalidRequest, 'Stepwise answers elicitation/create only while one of this server\'s tool calls runs.');
+      this.rehome(extra.requestId, callId);
       return (await this.held(callId, () => this.hooks.serverRequest(callId, 'elicitation', req.params as Record<string, unknown>, extra.signal))) as never;
     });
     client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
@@ -198,6 +204,11 @@ export class ServerSession {
     const entry = logEntry(dir, msg);
     this.log.push(entry);
     if (this.log.length > MCP_LOG_RING) this.log.splice(0, this.log.length - MCP_LOG_RING);
+    // A sampling or elicitation request waits for its handler to settle which call caused it.
+    if (dir === 'in' && entry.id !== undefined && (entry.method === 'sampling/createMessage' || entry.method === 'elicitation/create')) {
+      this.unplaced.set(entry.id, entry);
+      return;
+    }
     const call = callId ? this.calls.get(callId) : undefined;
     if (!call) return;
     call.mcpLog.push(entry);
@@ -206,6 +217,17 @@ export class ServerSession {
       const { progress, total, message } = m.params;
       call.progress(progress as number, typeof total === 'number' ? total : undefined, typeof message === 'string' ? message : undefined);
     }
+  }
+
+  /**
+   * Once the session has settled which call caused server request `requestId`, its log entry
+   * (held back in `unplaced`) and its answer go to that call's protocol log.
+   */
+  private rehome(requestId: string | number, callId: string): void {
+    this.attributor.rehome(requestId, callId);
+    const entry = this.unplaced.get(requestId);
+    this.unplaced.delete(requestId);
+    if (entry) this.calls.get(callId)?.mcpLog.push(entry);
   }
 
   /** Runs `answer` with call `callId`'s timeout stopped (the answer waits on a model or a person). */

@@ -51,6 +51,14 @@ describe.each(adapters)('%s', (_name, mode, make) => {
     expect(sampling.parentId).toBe(trig.id);
     expect(sampling.status).toBe('completed');
     expect(text(trig.output as ToolOutput)).toContain('Grey water climbs in');
+    // Each call's protocol log holds its own messages, also on a fresh connection where both
+    // calls start together: the sampling request and its answer sit under the call that caused it.
+    const log = (name: string) => ((h.nodes(runId).find((n) => n.name === name)!.attrs?.mcpLog ?? []) as { dir: string; method?: string; id?: unknown }[]);
+    expect(log('get-sum').map((e) => e.method)).not.toContain('sampling/createMessage');
+    const sampled = log('trigger-sampling-request');
+    const request = sampled.find((e) => e.dir === 'in' && e.method === 'sampling/createMessage');
+    expect(request).toBeTruthy();
+    expect(sampled.some((e) => e.dir === 'out' && e.method === undefined && e.id === request!.id)).toBe(true);
 
     const runner = `stepwise-run-${runId}`;
     const runnerMcp = h.seen.fromChild.filter((s) => s.name === runner && s.frame.ch === 'mcp').map((s) => msgType(s.frame));
