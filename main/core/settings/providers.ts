@@ -145,6 +145,23 @@ export async function saveProvider(
   codec?: KeyCodec,
 ): Promise<ProviderInfo[]> {
   const next = checkEntry(entry, 'settings.saveProvider');
+  if (!/^[A-Za-z0-9][\w.-]{0,63}$/.test(next.id)) {
+    throw new HostError('bad_settings', `Provider id "${next.id}" is not valid: use 1–64 letters, digits, "_", "." or "-", starting with a letter or digit.`);
+  }
+  if (next.id === 'scripted' || next.id === 'replay') {
+    throw new HostError('bad_settings', `"${next.id}" is the built-in offline provider and cannot be replaced; choose another id.`);
+  }
+  if (entry.baseUrl) {
+    let url: URL | undefined;
+    try {
+      url = new URL(entry.baseUrl);
+    } catch {
+      url = undefined;
+    }
+    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+      throw new HostError('bad_settings', `Base URL "${entry.baseUrl}" of provider "${next.id}" is not an http(s) URL (for example https://api.example.com/v1).`);
+    }
+  }
   const list = await loadProviderConfigs(home);
   const i = list.findIndex((p) => p.id === next.id);
   const merged: ProviderConfig = { ...(i >= 0 ? list[i] : {}), id: next.id, api: next.api };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { effectiveProviders, listProviders, saveProvider, type KeyCodec } from '../../../main/core/settings/providers';
@@ -45,5 +45,17 @@ describe('provider keys at rest', () => {
     expect(listed.find((p) => p.id === 'anthropic')!.prices).toEqual({ 'claude-sonnet-4-5': { input: 3, output: 15 } });
     writeFileSync(file, JSON.stringify({ providers: [{ id: 'anthropic', api: 'anthropic-messages', prices: { m: { input: 'cheap', output: 1 } } }] }));
     await expect(listProviders(home, {})).rejects.toThrow(/prices\/m\/input: must be a price in USD per million tokens/);
+  });
+});
+
+describe('saving a provider from Settings', () => {
+  it('refuses an id that is not a name, the offline built-ins, and a base URL that is not http(s), saying which field', async () => {
+    const home = mkdtempSync(path.join(os.tmpdir(), 'stepwise-prov-'));
+    await expect(saveProvider(home, { id: 'my local', api: 'openai-completions' })).rejects.toThrow('Provider id "my local" is not valid');
+    await expect(saveProvider(home, { id: 'scripted', api: 'openai-completions' })).rejects.toThrow('"scripted" is the built-in offline provider');
+    await expect(saveProvider(home, { id: 'local', api: 'openai-completions', baseUrl: 'not a url' })).rejects.toThrow('Base URL "not a url" of provider "local" is not an http(s) URL');
+    expect(existsSync(path.join(home, 'settings', 'providers.json'))).toBe(false);
+    const saved = await saveProvider(home, { id: 'local', api: 'openai-completions', baseUrl: 'http://127.0.0.1:11434/v1' });
+    expect(saved.find((p) => p.id === 'local')).toMatchObject({ api: 'openai-completions', baseUrl: 'http://127.0.0.1:11434/v1' });
   });
 });
