@@ -1,5 +1,6 @@
 /** Model picker (provider + model id), parameters, and the scripted model's script. */
 import { useEffect, useState } from 'react';
+import { useAtomValue } from 'jotai';
 import { Group, NumberInput, Select, Stack, TextInput, Text } from '@mantine/core';
 import type { Thread } from '../../../../shared/thread/schema';
 import type { ProviderInfo } from '../../../../shared/protocol/host-api';
@@ -14,9 +15,12 @@ export function ModelSection({ thread, readOnly }: { thread: Thread; readOnly: b
   const app = useApp();
   const session = useSession()!;
   const [providers, setProviders] = useState<ProviderInfo[]>([]);
+  // Read again each time Settings closes, so a provider just added is offered at once.
+  const settingsOpen = useAtomValue(app.settingsOpenAtom);
   useEffect(() => {
+    if (settingsOpen) return;
     app.host.call('settings.providers', {}).then((r) => setProviders(Array.isArray(r) ? r : []), () => setProviders([]));
-  }, [app]);
+  }, [app, settingsOpen]);
   const ids = [...new Set([...BUILTINS, ...providers.map((p) => p.id), thread.model.provider])];
   const m = thread.model;
   return (
