@@ -39,7 +39,9 @@ describe('settings/mcp.json', () => {
     expect(c.errors.bad).toBe('mcp.json: /mcpServers/bad/args must be an array of strings');
     expect(c.errors.nokey).toBe('mcp.json: /mcpServers/nokey/env/K refers to $MISSING_VAR, which is not set in the environment');
     expect(c.errors.t).toContain('/mcpServers/t/type: unknown "type": "ws"');
-    expect(() => parseMcpConfig('{"mcpServers": [}', 'mcp.json')).toThrow(/mcp.json: not valid JSON/);
+    expect(() => parseMcpConfig('{"mcpServers": [}', 'mcp.json')).toThrow(/^mcp.json: not valid JSON at line 1, column \d+: /);
+    expect(() => parseMcpConfig('{\n  "mcpServers": {\n    "a": { "command": "x" }\n', 'mcp.json')).toThrow(/^mcp.json: not valid JSON at line 4, column 1: the text ends early/);
+    expect(() => parseMcpConfig('{"mcpServers": {"a": x}}', 'mcp.json')).toThrow("mcp.json: not valid JSON at line 1, column 22: unexpected 'x'");
   });
 
   it('a missing file is an empty configuration', async () => {

@@ -5,6 +5,7 @@
  * `$NAME` / `${NAME}` in `env` and `headers` values (and `url`) are read from the environment.
  * A bad entry gets an error naming the file and the JSON pointer, and leaves the others usable.
  */
+import { parseJsonText } from '../../../shared/thread/json-text';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { McpServerConfig } from '../../../shared/protocol/mcp';
@@ -98,12 +99,12 @@ export function resolveServer(raw: unknown, ptr: string, env: NodeJS.ProcessEnv 
 
 /** Parses the text of an mcp.json; a file-level problem throws naming `file`. */
 export function parseMcpConfig(text: string, file: string, env: NodeJS.ProcessEnv = process.env): LoadedMcpConfig {
-  let doc: unknown;
-  try {
-    doc = JSON.parse(text);
-  } catch (err) {
-    throw new Error(`${file}: not valid JSON: ${(err as Error).message}`, { cause: err });
+  const parsed = parseJsonText(text);
+  if (!parsed.ok) {
+    const p = parsed.problem;
+    throw new Error(`${file}: not valid JSON at line ${p.line}, column ${p.column}: ${p.message}`);
   }
+  const doc = parsed.value;
   if (!doc || typeof doc !== 'object' || Array.isArray(doc)) throw new Error(`${file}: must be a JSON object with "mcpServers"`);
   const servers = (doc as { mcpServers?: unknown }).mcpServers ?? {};
   if (!servers || typeof servers !== 'object' || Array.isArray(servers)) throw new Error(`${file}: /mcpServers must be an object of server entries`);
