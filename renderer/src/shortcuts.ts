@@ -15,8 +15,8 @@ import { runOffer } from './features/playground/run-state';
 function editing(target: EventTarget | null): boolean {
   const el = target instanceof Element ? target : null;
   if (!el) return false;
-  if (el.closest('input, textarea, select, [contenteditable="true"], [role="combobox"], [role="listbox"]')) return true;
-  return !!document.querySelector('[role="listbox"]');
+  // An open dropdown keeps the focus on its combobox input, so the target tells it too.
+  return !!el.closest('input, textarea, select, [contenteditable="true"], [role="combobox"], [role="listbox"]');
 }
 
 /** Install the window shortcuts; `newThread` is the workspace's create action. */

@@ -74,7 +74,7 @@ export function ElicitationForm({ runId, nodeId, request }: { runId: string; nod
   const backToForm = () => {
     if (!content || typeof content !== 'object' || Array.isArray(content)) return; // the error says why
     const json = content as Record<string, unknown>;
-    setValues(Object.fromEntries(fields.map((f) => [f.key, f.key in json ? json[f.key] : f.kind === 'boolean' ? false : f.kind === 'choices' ? [] : undefined])));
+    setValues(Object.fromEntries(fields.map((f) => [f.key, f.key in json ? json[f.key] : initialValue({ ...f, default: undefined })])));
     setAsJson(null);
   };
   return (
