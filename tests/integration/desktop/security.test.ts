@@ -1,6 +1,7 @@
 /**
  * Electron security checklist for the desktop shell: the static scanner Electronegativity
- * (@doyensec/electronegativity, run for real on main/electron and preload) finds nothing of
+ * (@doyensec/electronegativity, run for real on main/electron and preload, offline: its
+ * one check that downloads Electron's release list is left out) finds nothing of
  * HIGH severity — and does flag an insecure window, so the check can fail — plus direct
  * assertions on what the shell applies: window options, CSP, navigation, new windows,
  * permissions, remote requests.
@@ -28,20 +29,14 @@ interface Finding {
   file: string;
 }
 
-/** Runs the electronegativity CLI on `dir`; returns its findings (from its CSV report). */
+/** Runs Electronegativity on `dir` (offline; see electronegativity-scan.mjs); returns its findings. */
 function scan(dir: string): Promise<Finding[]> {
-  const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'eneg-')), 'report.csv');
-  const bin = path.join(repo, 'node_modules', '@doyensec', 'electronegativity', 'dist', 'index.js');
+  const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'eneg-')), 'findings.json');
+  const script = path.join(import.meta.dirname, 'electronegativity-scan.mjs');
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [bin, '-i', dir, '-o', out, '-v', 'false', '-e', '45.5.0'], { timeout: 120_000 }, (err, _stdout, stderr) => {
-      if (!fs.existsSync(out)) return reject(new Error(`electronegativity wrote no report: ${err?.message ?? ''} ${stderr}`));
-      const lines = fs.readFileSync(out, 'utf8').trim().split('\n').slice(1).filter(Boolean);
-      resolve(
-        lines.map((l) => {
-          const cells = l.split(',');
-          return { issue: cells[0], severity: cells[1].replace(/"/g, ''), file: cells[3].replace(/"/g, '') };
-        }),
-      );
+    execFile(process.execPath, [script, dir, out], { timeout: 60_000, cwd: repo }, (err, _stdout, stderr) => {
+      if (err || !fs.existsSync(out)) return reject(new Error(`electronegativity failed on ${dir}: ${err?.message ?? 'no findings file'} ${stderr}`));
+      resolve(JSON.parse(fs.readFileSync(out, 'utf8')) as Finding[]);
     });
   });
 }
@@ -65,7 +60,7 @@ describe('Electronegativity', () => {
     for (const i of ['SANDBOX_JS_CHECK', 'AUXCLICK_JS_CHECK', 'LIMIT_NAVIGATION_GLOBAL_CHECK', 'PERMISSION_REQUEST_HANDLER_GLOBAL_CHECK', 'WEB_SECURITY_JS_CHECK', 'CONTEXT_ISOLATION_JS_CHECK']) {
       expect(issues).not.toContain(i);
     }
-  }, 150_000);
+  }, 90_000);
 });
 
 describe('window options', () => {
