@@ -37,3 +37,43 @@ test('concurrent typing in two windows keeps every character of both', async ({ 
     })
     .toEqual([wantPrompt, wantMessage]);
 });
+
+test('two windows typing into the same field at once end showing the same text, with every character of both', async ({ page, serve, context }) => {
+  const other = await context.newPage();
+  for (const p of [page, other]) {
+    await p.goto(serve.url);
+    await p.getByRole('treeitem', { name: 'thread ReAct loop with tools' }).click();
+  }
+  const start = 'You are an agent that uses tools until the task is done.';
+  const fields = [page, other].map((p) => p.getByRole('textbox', { name: 'System prompt' }));
+  for (const [i, p] of [page, other].entries()) {
+    await fields[i].click();
+    await p.keyboard.press('ControlOrMeta+End');
+  }
+  // Both windows type at the end of the prompt, interleaved key by key, faster than a round
+  // trip; a change from the other window never moves the cursor, so each keeps typing at the end.
+  const typed = ['', ''];
+  for (let i = 0; i < 10; i++) {
+    for (const w of [0, 1]) {
+      const key = w === 0 ? 'abcdefghij'[i] : 'KLMNOPQRST'[i];
+      typed[w] += key;
+      await fields[w].pressSequentially(key);
+    }
+  }
+  // Settled: both show the same text, which holds each window's keys once and in order.
+  await expect
+    .poll(async () => {
+      const [a, b] = [await fields[0].textContent(), await fields[1].textContent()];
+      return a === b && a!.length === start.length + 20 ? 'same' : `${a} | ${b}`;
+    }, { timeout: 10_000 })
+    .toBe('same');
+  const shown = (await fields[0].textContent())!;
+  expect(shown.startsWith(start)).toBe(true);
+  const added = shown.slice(start.length);
+  for (const t of typed) expect([...added].filter((c) => t.includes(c)).join('')).toBe(t);
+  // The file on disk says the same after the debounced save; a reload shows it too.
+  await expect.poll(() => JSON.parse(readFileSync(path.join(serve.home, 'workspace', 'ReAct loop with tools.json'), 'utf8')).context.systemPrompt).toBe(shown);
+  await other.reload();
+  await other.getByRole('treeitem', { name: 'thread ReAct loop with tools' }).click();
+  await expect(other.getByRole('textbox', { name: 'System prompt' })).toHaveText(shown);
+});

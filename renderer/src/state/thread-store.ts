@@ -1,8 +1,12 @@
 /**
  * One open thread in the renderer (DESIGN §4): the thread atom, edits as Immer patches sent to
  * the host with their base version, undo/redo through {@link UndoHistory}, patches from others
- * and from runs applied with `applyPatches`, and a reload on `version_mismatch`.
+ * and from runs applied with `applyPatches`.
  * Edits are sent one at a time; edits made while one is in flight are batched into the next.
+ * The session keeps the host's document as it last knew it (`confirmed`, at `version`) beside
+ * what the window shows (confirmed + this window's unconfirmed edits). When another window's
+ * edit lands first, this window's edits are replayed on it ({@link rebasePending}: a text
+ * field both typed into is merged, not overwritten) and sent again.
  */
 import { atom, type PrimitiveAtom } from 'jotai';
 import { applyPatches, enablePatches, produceWithPatches, type Draft, type Patch } from 'immer';
@@ -11,6 +15,7 @@ import type { ThreadPatch } from '../../../shared/protocol/envelopes';
 import type { HostServices } from '../host/types';
 import { HostError } from '../host/types';
 import { UndoHistory, type UndoOptions } from './undo';
+import { rebasePending } from './rebase';
 import type { AtomStore } from './stream-store';
 
 enablePatches();
@@ -31,6 +36,17 @@ export interface ThreadMeta {
   undoneRuns: string[];
 }
 
+/** A batch of edits sent to the host and not yet answered. */
+interface InFlight {
+  base: number;
+  patches: Patch[];
+  /**
+   * sent: awaiting the host; acked: our echo came first; replayed: moved back to the outbox
+   * after a conflict; dropped: the thread was reloaded meanwhile.
+   */
+  state: 'sent' | 'acked' | 'replayed' | 'dropped';
+}
+
 /** Edit session of one thread. */
 export class ThreadSession {
   readonly threadAtom: PrimitiveAtom<Thread>;
@@ -39,8 +55,14 @@ export class ThreadSession {
   private version: number;
   /** The `origin` of this window's own edits in thread_patch. */
   private readonly origin: string | undefined;
-  private inFlight: { base: number } | null = null;
+  /** The host's document at `version`, as far as this window knows. */
+  private confirmed: Thread;
+  /** The batch on its way to the host; `patches` were made on version `base`. */
+  private inFlight: InFlight | null = null;
+  /** Edits not sent yet (made after the batch in flight, or replayed after a conflict). */
   private outbox: Patch[] = [];
+  /** A thread_patch was skipped (a gap) while a batch was in flight: fetch the host's copy after. */
+  private stale = false;
 
   constructor(
     private readonly store: AtomStore,
@@ -49,6 +71,7 @@ export class ThreadSession {
     undo: UndoOptions = {},
   ) {
     this.version = opened.version;
+    this.confirmed = opened.thread;
     this.origin = opened.origin;
     this.history = new UndoHistory(undo);
     this.threadAtom = atom(opened.thread);
@@ -149,15 +172,35 @@ export class ThreadSession {
   }
 
   /**
-   * A `thread_patch` from the host. Our own echo and anything at or below the known version is
-   * ignored; a run's result becomes one undo step; a gap reloads the thread.
+   * A `thread_patch` from the host. Anything at or below the known version is ignored; our own
+   * echo confirms the batch in flight; a run's result becomes one undo step; another window's
+   * edit is applied under ours (ours are replayed on it); a gap fetches the host's copy.
    */
   applyRemote(tp: ThreadPatch): void {
     if (tp.threadId !== this.id || tp.version <= this.version) return;
     const isRun = tp.origin.startsWith('run:');
-    if (this.origin ? tp.origin === this.origin : this.inFlight && tp.version === this.inFlight.base + 1 && !isRun) return; // our edit's echo
-    if (tp.version !== this.version + 1 && !this.inFlight) {
-      void this.reload();
+    const ours = this.origin ? tp.origin === this.origin : !!this.inFlight && this.inFlight.state === 'sent' && !isRun;
+    if (ours) {
+      if (this.inFlight?.state === 'sent' && tp.version === this.inFlight.base + 1) this.confirm(this.inFlight, tp.version);
+      else this.stale = true; // an echo we cannot place: settle it with the host's copy
+      if (this.settled && this.stale) void this.refresh();
+      return;
+    }
+    if (tp.version !== this.version + 1) {
+      if (this.settled) void this.reload();
+      else this.stale = true;
+      return;
+    }
+    if (!this.settled) {
+      // Another window's edit landed before ours: show it under our edits, send ours again.
+      let theirs: Thread;
+      try {
+        theirs = applyPatches(this.confirmed, tp.patches);
+      } catch {
+        void this.reload();
+        return;
+      }
+      this.replayOn(theirs, tp.version);
       return;
     }
     try {
@@ -165,7 +208,8 @@ export class ThreadSession {
         applyPatches(d, tp.patches);
       });
       this.store.set(this.threadAtom, next);
-      if (!this.inFlight) this.version = tp.version;
+      this.confirmed = next;
+      this.version = tp.version;
       if (isRun) this.history.record(forward, inverse, { origin: 'run', runId: tp.origin.slice('run:'.length), current: next });
       this.setMeta({ generation: this.meta.generation + 1 });
     } catch {
@@ -175,7 +219,7 @@ export class ThreadSession {
 
   /** No edit of this window is on its way to the host. */
   get settled(): boolean {
-    return !this.inFlight && this.outbox.length === 0;
+    return (!this.inFlight || this.inFlight.state !== 'sent') && this.outbox.length === 0;
   }
 
   /**
@@ -188,6 +232,7 @@ export class ThreadSession {
     // Same content is what matters: the host may count versions afresh after it let the thread go.
     if (JSON.stringify(opened.thread) !== JSON.stringify(this.thread)) return false;
     this.version = opened.version;
+    this.confirmed = opened.thread;
     this.setMeta({ path: opened.path, runningRunId: opened.running, error: undefined });
     return true;
   }
@@ -197,8 +242,11 @@ export class ThreadSession {
     try {
       const r = await this.host.call('thread.open', { path: this.meta.path });
       this.version = r.version;
+      this.confirmed = r.thread;
+      if (this.inFlight?.state === 'sent') this.inFlight.state = 'dropped';
       this.inFlight = null;
       this.outbox = [];
+      this.stale = false;
       this.history.clear();
       this.store.set(this.threadAtom, r.thread);
       this.setMeta({ path: r.path, runningRunId: r.running, generation: this.meta.generation + 1, error: undefined });
@@ -210,30 +258,31 @@ export class ThreadSession {
   private send(patches: Patch[]): void {
     if (this.host.presentational) return;
     this.outbox.push(...patches);
-    if (!this.inFlight) void this.pump();
+    void this.pumpIfIdle();
   }
 
   private async pump(): Promise<void> {
     while (this.outbox.length > 0) {
-      const patches = this.outbox;
+      const batch: InFlight = { base: this.version, patches: this.outbox, state: 'sent' };
       this.outbox = [];
-      const base = this.version;
-      this.inFlight = { base };
+      this.inFlight = batch;
       try {
-        const r = await this.host.call('thread.edit', { threadId: this.id, baseVersion: base, patches });
-        this.version = Math.max(this.version, r.version);
-        this.inFlight = null;
+        const r = await this.host.call('thread.edit', { threadId: this.id, baseVersion: batch.base, patches: batch.patches });
+        if (batch.state === 'sent') this.confirm(batch, r.version);
+        else if (batch.state !== 'acked') this.stale = true; // taken after all: only the host's copy can say what it holds
         this.setMeta({ error: undefined });
       } catch (err) {
         if (err instanceof HostError && err.code === 'version_mismatch') {
-          // Another window edited first: replay our unsent edits on its version. New edits
-          // meanwhile queue behind (inFlight stays set), and are replayed too.
-          const ok = await this.rebase(patches);
-          this.inFlight = null;
-          if (ok) continue;
-          return;
+          // Another window edited first. If its patch already came, our batch is back in the
+          // outbox; otherwise fetch the host's copy and replay our edits on it. The batch
+          // stays in flight meanwhile, so a patch arriving now is replayed under it too.
+          const ok = batch.state !== 'sent' || (await this.refresh(batch));
+          if (this.inFlight === batch) this.inFlight = null;
+          if (!ok) return;
+          continue;
         }
-        this.inFlight = null;
+        if (this.inFlight === batch) this.inFlight = null;
+        if (batch.state === 'dropped') return;
         this.outbox = [];
         this.setMeta({
           error: { message: `The edit was not saved: ${(err as Error).message}. The thread is reloaded from disk.`, details: (err as Error).stack },
@@ -241,15 +290,51 @@ export class ThreadSession {
         await this.reload();
         return;
       }
+      if (this.inFlight === batch) this.inFlight = null;
+      if (this.stale && this.outbox.length === 0 && !(await this.refresh())) return;
     }
   }
 
+  /** The host took `batch` as `version`. */
+  private confirm(batch: InFlight, version: number): void {
+    this.confirmed = applyPatches(this.confirmed, batch.patches);
+    this.version = version;
+    batch.state = 'acked';
+    this.setMeta({});
+  }
+
   /**
-   * Fetch the host's copy and apply `pending` (our edits the host has not taken) on top of it,
-   * so concurrent edits from two windows both survive. Returns false (after a plain reload)
-   * when our edits no longer apply.
+   * Replay our unconfirmed edits (the batch in flight, if `batch` is it, and the outbox) on
+   * `theirs`, the host's document at `version`; they go back to the outbox to be sent again.
+   * Reloads and returns false when they no longer apply.
    */
-  private async rebase(sent: Patch[]): Promise<boolean> {
+  private replayOn(theirs: Thread, version: number, batch: InFlight | null = this.inFlight): boolean {
+    const sent = batch && batch.state === 'sent' ? batch.patches : [];
+    let r;
+    try {
+      r = rebasePending(this.confirmed, this.thread, theirs, [...sent, ...this.outbox]);
+    } catch {
+      void this.reload().then(() =>
+        this.setMeta({ error: { message: 'Another window changed this thread in a way your latest edit cannot apply to; the thread was reloaded.' } }),
+      );
+      return false;
+    }
+    if (batch && batch.state === 'sent') batch.state = 'replayed';
+    this.confirmed = theirs;
+    this.version = version;
+    this.outbox = r.pending;
+    this.store.set(this.threadAtom, r.doc);
+    this.setMeta({ generation: this.meta.generation + 1 });
+    if (!this.inFlight || this.inFlight.state !== 'sent') void this.pumpIfIdle();
+    return true;
+  }
+
+  /**
+   * Fetch the host's copy and replay our unconfirmed edits on it. Returns false when that
+   * failed (the thread was reloaded instead).
+   */
+  private async refresh(batch: InFlight | null = null): Promise<boolean> {
+    this.stale = false;
     let fresh: { thread: Thread; version: number };
     try {
       fresh = await this.host.call('thread.open', { path: this.meta.path });
@@ -257,19 +342,26 @@ export class ThreadSession {
       await this.reload();
       return false;
     }
-    const pending = [...sent, ...this.outbox];
-    let merged: Thread;
-    try {
-      merged = applyPatches(fresh.thread, pending);
-    } catch {
-      await this.reload();
-      this.setMeta({ error: { message: 'Another window changed this thread in a way your latest edit cannot apply to; the thread was reloaded.' } });
-      return false;
+    if (fresh.version <= this.version && batch?.state !== 'sent') return true;
+    if (this.settled && !batch) {
+      this.confirmed = fresh.thread;
+      this.version = fresh.version;
+      this.store.set(this.threadAtom, fresh.thread);
+      this.setMeta({ generation: this.meta.generation + 1 });
+      return true;
     }
-    this.version = fresh.version;
-    this.outbox = pending;
-    this.store.set(this.threadAtom, merged);
-    this.setMeta({ generation: this.meta.generation + 1 });
-    return true;
+    return this.replayOn(fresh.thread, fresh.version, batch);
+  }
+
+  private pumping = false;
+  /** Start the send loop unless it runs. */
+  private async pumpIfIdle(): Promise<void> {
+    if (this.pumping) return;
+    this.pumping = true;
+    try {
+      await this.pump();
+    } finally {
+      this.pumping = false;
+    }
   }
 }

@@ -1,13 +1,20 @@
 /**
  * CodeMirror 6 editors: JSON (monospace, folding, lint, copy) and prompt text (wrapping).
- * Both keep their own text while focused so a parent re-render never moves the cursor.
+ * A changed value (another window's edit, undo) is applied as the smallest change, so the
+ * cursor stays where it is ({@link CodeEditor}).
  */
 import { useMemo } from 'react';
-import CodeMirror, { EditorView } from '@uiw/react-codemirror';
+import { EditorView } from '@codemirror/view';
+import type { BasicSetupOptions } from '@uiw/react-codemirror';
 import { json, jsonParseLinter } from '@codemirror/lang-json';
 import { linter, lintGutter } from '@codemirror/lint';
 import { Box, Button, CopyButton, Group, Text } from '@mantine/core';
 import { useComputedColorScheme } from '@mantine/core';
+import { CodeEditor } from './code-editor';
+
+const jsonSetup: BasicSetupOptions = { foldGutter: true, lineNumbers: true, highlightActiveLine: true, autocompletion: false, history: false };
+const jsonReadOnlySetup: BasicSetupOptions = { ...jsonSetup, highlightActiveLine: false };
+const promptSetup: BasicSetupOptions = { lineNumbers: false, foldGutter: false, highlightActiveLine: false, autocompletion: false, history: false };
 
 export interface JsonEditorProps {
   value: string;
@@ -31,16 +38,15 @@ export function JsonEditor({ value, onChange, readOnly, label, minHeight = 60, m
   return (
     <Box>
       <Box pos="relative" style={{ border: '1px solid var(--mantine-color-default-border)', borderRadius: 4, overflow: 'hidden' }}>
-        <CodeMirror
+        <CodeEditor
           value={value}
           onChange={onChange}
           readOnly={readOnly}
-          editable={!readOnly}
           theme={scheme}
           extensions={extensions}
           minHeight={`${minHeight}px`}
           maxHeight={`${maxHeight}px`}
-          basicSetup={{ foldGutter: true, lineNumbers: true, highlightActiveLine: !readOnly, autocompletion: false, history: false }}
+          basicSetup={readOnly ? jsonReadOnlySetup : jsonSetup}
           style={{ fontSize: 12 }}
         />
         <Group pos="absolute" top={2} right={4} style={{ zIndex: 5 }}>
@@ -77,17 +83,16 @@ export function PromptEditor({ value, onChange, readOnly, label, placeholder, mi
   const extensions = useMemo(() => [EditorView.lineWrapping, EditorView.contentAttributes.of({ 'aria-label': label })], [label]);
   return (
     <Box style={{ border: '1px solid var(--mantine-color-default-border)', borderRadius: 4, overflow: 'hidden' }}>
-      <CodeMirror
+      <CodeEditor
         value={value}
         onChange={onChange}
         readOnly={readOnly}
-        editable={!readOnly}
         theme={scheme}
         placeholder={placeholder}
         extensions={extensions}
         minHeight={`${minHeight}px`}
         maxHeight="420px"
-        basicSetup={{ lineNumbers: false, foldGutter: false, highlightActiveLine: false, autocompletion: false, history: false }}
+        basicSetup={promptSetup}
         style={{ fontSize: 13 }}
       />
     </Box>

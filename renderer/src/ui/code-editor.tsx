@@ -1,0 +1,89 @@
+/**
+ * A CodeMirror 6 view bound to a React value. Why not `@uiw/react-codemirror`'s component: it
+ * replaces the whole document when the value changes, and while the person types it defers
+ * that replacement and later applies the value it saw then — stale if the person typed since.
+ * With two windows typing into one field, that left the editor showing text the document no
+ * longer held. Here a new value is applied at once as the smallest change from the editor's
+ * text ({@link splice}), so the cursor and the person's typing stay where they are, and it is
+ * never applied late. Theme and basic setup still come from `@uiw/react-codemirror`.
+ */
+import { useEffect, useRef, type CSSProperties } from 'react';
+import { Annotation, Compartment, EditorState, type Extension } from '@codemirror/state';
+import { EditorView } from '@codemirror/view';
+import { getDefaultExtensions, type BasicSetupOptions } from '@uiw/react-codemirror';
+import { splice } from '../state/text-patch';
+
+/** Marks a transaction that applies the value prop, so it is not reported back as an edit. */
+const fromProp = Annotation.define<boolean>();
+
+export interface CodeEditorProps {
+  value: string;
+  /** The person changed the text; `text` is the whole new text. */
+  onChange?: (text: string) => void;
+  readOnly?: boolean;
+  theme: 'light' | 'dark';
+  /** Language, lint, accessibility and the like; keep it referentially stable (useMemo). */
+  extensions: Extension[];
+  basicSetup: BasicSetupOptions;
+  placeholder?: string;
+  minHeight?: string;
+  maxHeight?: string;
+  style?: CSSProperties;
+}
+
+/** The editor's configuration that follows props: theme, setup, read-only, size, extensions. */
+function configure(p: CodeEditorProps): Extension[] {
+  return [
+    ...getDefaultExtensions({ theme: p.theme, basicSetup: p.basicSetup, placeholder: p.placeholder ?? '', editable: !p.readOnly, readOnly: p.readOnly, indentWithTab: false }),
+    EditorView.theme({ '&': { minHeight: p.minHeight ?? null, maxHeight: p.maxHeight ?? null }, '.cm-scroller': { overflow: 'auto' } }),
+    ...p.extensions,
+  ];
+}
+
+/** A CodeMirror editor showing `value`; see the file comment for how value changes apply. */
+export function CodeEditor(props: CodeEditorProps) {
+  const parent = useRef<HTMLDivElement>(null);
+  const view = useRef<EditorView | null>(null);
+  const config = useRef(new Compartment());
+  const onChange = useRef(props.onChange);
+  onChange.current = props.onChange;
+
+  useEffect(() => {
+    const v = new EditorView({
+      parent: parent.current!,
+      state: EditorState.create({
+        doc: props.value,
+        extensions: [
+          config.current.of(configure(props)),
+          EditorView.updateListener.of((u) => {
+            if (u.docChanged && !u.transactions.some((t) => t.annotation(fromProp))) onChange.current?.(u.state.doc.toString());
+          }),
+        ],
+      }),
+    });
+    view.current = v;
+    return () => {
+      v.destroy();
+      view.current = null;
+    };
+    // The view is made once; later props are applied by the effects below.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  const { theme, basicSetup, placeholder, readOnly, minHeight, maxHeight, extensions } = props;
+  useEffect(() => {
+    view.current?.dispatch({ effects: config.current.reconfigure(configure({ ...props })) });
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [theme, basicSetup, placeholder, readOnly, minHeight, maxHeight, extensions]);
+
+  useEffect(() => {
+    const v = view.current;
+    if (!v) return;
+    const current = v.state.doc.toString();
+    if (current === props.value) return;
+    const d = splice(current, props.value);
+    v.dispatch({ changes: { from: d.at, to: d.at + d.remove.length, insert: d.insert }, annotations: fromProp.of(true) });
+  }, [props.value]);
+
+  return <div ref={parent} style={props.style} />;
+}

@@ -1,0 +1,132 @@
+/**
+ * Two windows typing into the same field of one thread at the same time (DESIGN §4): every
+ * interleaving of keystrokes, requests, answers and thread_patch pushes — chosen by
+ * fast-check's scheduler — ends with both windows showing the host's document, and that
+ * document holds every character each window typed, in the order it was typed, once.
+ *
+ * The host is an in-memory stand-in for main/core/store/thread-store.ts (the renderer may not
+ * import main/): it applies patches at their base version or answers version_mismatch, and
+ * sends each client its answers and pushes in order over one channel, like the WebSocket.
+ */
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { createStore } from 'jotai';
+import { applyPatches, enablePatches, type Patch } from 'immer';
+import { ThreadSession } from '../../../renderer/src/state/thread-store';
+import { HostError, type HostServices } from '../../../renderer/src/host/types';
+import { exampleThread } from '../../../renderer/src/sample-thread';
+import type { Thread } from '../../../shared/thread/schema';
+import type { ThreadPatch } from '../../../shared/protocol/envelopes';
+
+enablePatches();
+
+type Scheduler = fc.Scheduler;
+
+/** A host with `n` clients; every message between a client and the host goes through `s`. */
+function sharedHost(initial: Thread, s: Scheduler, n: number) {
+  let doc = initial;
+  let version = 1;
+  const sessions: ThreadSession[] = [];
+  /** One FIFO channel per direction per client; `s` decides when its next message moves. */
+  function channel() {
+    const queue: (() => void)[] = [];
+    return (deliver: () => void) => {
+      queue.push(deliver);
+      void s.schedule(Promise.resolve()).then(() => queue.shift()!());
+    };
+  }
+  const toHost = Array.from({ length: n }, channel);
+  const toClient = Array.from({ length: n }, channel);
+
+  function serve(client: number, method: string, params: { baseVersion: number; patches: Patch[] }): { ok: unknown } | { err: HostError } {
+    if (method === 'thread.open') return { ok: { thread: doc, version, path: 'a.json', origin: `client:${client}` } };
+    if (params.baseVersion !== version) return { err: new HostError(`base ${params.baseVersion} is not ${version}`, 'version_mismatch', method) };
+    doc = applyPatches(doc, params.patches);
+    version++;
+    const tp: ThreadPatch = { v: 1, type: 'thread_patch', threadId: doc.id, version, patches: params.patches as ThreadPatch['patches'], origin: `client:${client}` };
+    sessions.forEach((session, i) => toClient[i](() => session.applyRemote(tp)));
+    return { ok: { version } };
+  }
+
+  const hostFor = (client: number): HostServices =>
+    ({
+      presentational: false,
+      call: (method: string, params: never) =>
+        new Promise((resolve, reject) =>
+          toHost[client](() => {
+            const r = serve(client, method, params);
+            toClient[client](() => ('ok' in r ? resolve(r.ok) : reject(r.err)));
+          }),
+        ),
+      pushes: () => ({ [Symbol.asyncIterator]: async function* () {} }),
+    }) as unknown as HostServices;
+
+  for (let i = 0; i < n; i++) {
+    sessions.push(new ThreadSession(createStore(), hostFor(i), { thread: doc, version, path: 'a.json', origin: `client:${i}` }));
+  }
+  return {
+    sessions,
+    get doc() {
+      return doc;
+    },
+  };
+}
+
+/** True when the characters of `part` appear in `whole` in order. */
+function isSubsequence(part: string, whole: string): boolean {
+  let i = 0;
+  for (const c of whole) if (i < part.length && c === part[i]) i++;
+  return i === part.length;
+}
+
+describe('two windows typing into one field', () => {
+  it('converge on the host document and keep every keystroke of both, for any interleaving', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.scheduler(), fc.array(fc.constantFrom('a', 'b', 'c'), { minLength: 1, maxLength: 8 }), fc.array(fc.constantFrom('x', 'y', 'z'), { minLength: 1, maxLength: 8 }), async (s, typedA, typedB) => {
+        const initial = exampleThread();
+        const start = initial.context.systemPrompt;
+        const h = sharedHost(initial, s, 2);
+        const typing = [typedA, typedB].map(async (keys, i) => {
+          for (const k of keys) {
+            await s.schedule(Promise.resolve(), `window ${i} types ${k}`);
+            h.sessions[i].edit((d) => void (d.context.systemPrompt += k), 'systemPrompt');
+          }
+        });
+        await s.waitFor(Promise.all(typing));
+        await s.waitAll();
+        while (h.sessions.some((x) => !x.settled)) await s.waitAll();
+        const final = h.doc.context.systemPrompt;
+        for (const x of h.sessions) expect(x.thread.context.systemPrompt).toBe(final);
+        expect(final.startsWith(start)).toBe(true);
+        const added = final.slice(start.length);
+        expect(added).toHaveLength(typedA.length + typedB.length);
+        expect(isSubsequence(typedA.join(''), added)).toBe(true);
+        expect(isSubsequence(typedB.join(''), added)).toBe(true);
+        for (const x of h.sessions) expect(x.meta.error).toBeUndefined();
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('typing at the start in one window and at the end in the other keeps both', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.scheduler(), fc.integer({ min: 1, max: 6 }), async (s, n) => {
+        const h = sharedHost(exampleThread(), s, 2);
+        const start = h.doc.context.systemPrompt;
+        const typing = [0, 1].map(async (i) => {
+          for (let k = 0; k < n; k++) {
+            await s.schedule(Promise.resolve());
+            h.sessions[i].edit((d) => void (d.context.systemPrompt = i === 0 ? `<${d.context.systemPrompt}` : `${d.context.systemPrompt}>`), 'systemPrompt');
+          }
+        });
+        await s.waitFor(Promise.all(typing));
+        while (h.sessions.some((x) => !x.settled)) await s.waitAll();
+        await s.waitAll();
+        const want = `${'<'.repeat(n)}${start}${'>'.repeat(n)}`;
+        expect(h.doc.context.systemPrompt).toBe(want);
+        for (const x of h.sessions) expect(x.thread.context.systemPrompt).toBe(want);
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
