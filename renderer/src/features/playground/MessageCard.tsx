@@ -1,4 +1,4 @@
-/** One message: role, text, images (user), thinking and tool calls (assistant); reorder, delete. */
+/** One message: role, text, images (user), thinking and tool calls (assistant, added by hand too); reorder, delete. */
 import { ActionIcon, Badge, Collapse, Group, Paper, SegmentedControl, Stack, Text, Anchor } from '@mantine/core';
 import { useState } from 'react';
 import type { Message, Thread } from '../../../../shared/thread/schema';
@@ -7,6 +7,7 @@ import { useSession } from '../../state/hooks';
 import { PromptEditor } from '../../ui/editors';
 import { foldedThinking, formatMs } from '../../ui/format';
 import { ToolCallEditor } from './ToolCallEditor';
+import { AddToolCall } from './AddToolCall';
 import { AddImageButton, ImagePreview } from './images';
 
 /** Convert a message to the other role, keeping what that role can hold. */
@@ -75,6 +76,7 @@ export function MessageCard({ thread, index, readOnly }: { thread: Thread; index
         )}
         {m.role === 'assistant' && m.errorMessage && <Badge color="red" variant="light" style={{ textTransform: 'none' }}>error: {m.errorMessage}</Badge>}
         {m.role === 'assistant' && m.toolCalls?.map((c, ci) => <ToolCallEditor key={c.id} thread={thread} mi={index} ci={ci} call={c} readOnly={readOnly} />)}
+        {m.role === 'assistant' && !readOnly && <AddToolCall thread={thread} messageId={m.id} />}
       </Stack>
     </Paper>
   );

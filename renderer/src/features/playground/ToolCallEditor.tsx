@@ -1,6 +1,6 @@
-/** One assistant tool call: editable arguments (validated against the tool's schema) and result. */
+/** One assistant tool call: editable arguments (validated against the tool's schema) and result; remove. */
 import { useAtomValue } from 'jotai';
-import { Badge, Button, Checkbox, Group, Paper, Stack, Text } from '@mantine/core';
+import { ActionIcon, Badge, Button, Checkbox, Group, Paper, Stack, Text, Tooltip } from '@mantine/core';
 import type { Thread, ToolCall } from '../../../../shared/thread/schema';
 import { useApp } from '../../state/context';
 import { useSession } from '../../state/hooks';
@@ -8,6 +8,7 @@ import { PromptEditor } from '../../ui/editors';
 import { JsonField } from './JsonField';
 import { checkAgainstSchema, toolSchema } from './schema-check';
 import { ImagePreview } from './images';
+import { removeToolCall } from './tool-call-edits';
 
 /** Tool call card inside an assistant message. */
 export function ToolCallEditor({ thread, mi, ci, call, readOnly }: { thread: Thread; mi: number; ci: number; call: ToolCall; readOnly: boolean }) {
@@ -48,6 +49,13 @@ export function ToolCallEditor({ thread, mi, ci, call, readOnly }: { thread: Thr
               const c = (d.context.messages[mi] as Extract<Thread['context']['messages'][number], { role: 'assistant' }>).toolCalls![ci];
               delete c.output;
             })}>Clear result</Button>
+        )}
+        {!readOnly && (
+          // The result is the call's `output`: it goes with the call, never left as an orphan.
+          <Tooltip label={out ? 'Remove this tool call and its result' : 'Remove this tool call'}>
+            <ActionIcon size="sm" variant="subtle" color="red" aria-label={`Remove tool call ${call.name}`}
+              onClick={() => session.edit((d) => void removeToolCall(d as Thread, thread.context.messages[mi].id, call.id), `toolCall.remove.${call.id}`)}>×</ActionIcon>
+          </Tooltip>
         )}
       </Group>
       <Stack gap={4}>
