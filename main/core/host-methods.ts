@@ -11,7 +11,7 @@ import type { StreamBridge } from './bridge/stream-bridge';
 import type { RunSupervisor } from './supervisor/run-supervisor';
 import { runRefOf, type RunController } from './runs';
 import { deleteRun, listRuns, readRun } from './journal/journal';
-import { listProviders, saveProvider, type KeyCodec } from './settings/providers';
+import { listProviders, removeProvider, saveProvider, type KeyCodec } from './settings/providers';
 import { removeMcpServer, saveMcpServer } from './mcp/edit';
 import { importMcpServers } from './mcp/import';
 import { HostError } from './errors';
@@ -222,6 +222,8 @@ export async function dispatch(ctx: HostContext, client: ClientState, method: st
         baseUrl: str(p, 'baseUrl', method, true),
         apiKey: str(p, 'apiKey', method, true),
       }, ctx.keys);
+    case 'settings.removeProvider':
+      return removeProvider(ctx.home, str(p, 'id', method), ctx.keys);
     case 'mcp.servers':
       return needMcp(ctx).servers();
     case 'mcp.tools':

@@ -42,6 +42,7 @@ const METHOD_TABLE = {
   'stream.ack': true,
   'settings.providers': true,
   'settings.saveProvider': true,
+  'settings.removeProvider': true,
   'mcp.servers': true,
   'mcp.tools': true,
   'mcp.test': true,

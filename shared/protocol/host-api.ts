@@ -47,6 +47,8 @@ export interface ProviderInfo {
   keyHint?: string;
   /** Detected from the environment rather than configured. */
   detected?: boolean;
+  /** One of the built-in providers (openai, anthropic, scripted, replay): it cannot be removed. */
+  builtin?: boolean;
   /** Prices per model id (USD per million tokens), from providers.json. */
   prices?: Record<string, { input: number; output: number; cacheRead?: number }>;
 }
@@ -104,6 +106,8 @@ export interface HostMethods {
   /** Where this host keeps its data: $STEPWISE_HOME and the workspace folder in it. */
   'settings.app': { params: Record<string, never>; result: { home: string; workspaceDir: string } };
   'settings.saveProvider': { params: { id: string; api: string; baseUrl?: string; apiKey?: string }; result: ProviderInfo[] };
+  /** Remove a provider added in Settings, with its stored API key; built-ins cannot be removed. */
+  'settings.removeProvider': { params: { id: string }; result: ProviderInfo[] };
   'mcp.servers': { params: Record<string, never>; result: McpServerInfo[] };
   'mcp.tools': { params: { server: string }; result: McpToolInfo[] };
   'mcp.test': { params: { server: string }; result: { ok: boolean; message: string; stderr?: string } };

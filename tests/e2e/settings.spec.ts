@@ -1,6 +1,7 @@
 /**
  * Settings: add an MCP server from the UI (written to settings/mcp.json), test it against the
- * real server-filesystem, import tools from it into a thread; a provider key is never shown whole.
+ * real server-filesystem, import tools from it into a thread; a provider key is never shown whole;
+ * a provider added in Settings is removed (after a confirmation) from Settings and the playground.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -86,4 +87,51 @@ test('add and test an MCP server, import its tools into a thread; provider keys 
   await expect(settings.getByText('files', { exact: true })).toHaveCount(0);
   expect(mcpJson().files).toBeUndefined();
   expect(mcpJson().everything).toBeTruthy();
+});
+
+test('remove a provider added in Settings: asks first, then it is gone with its key from Settings and the playground', async ({ page, serve }) => {
+  const providersJson = () => readFileSync(path.join(serve.home, 'settings', 'providers.json'), 'utf8');
+  await page.goto(serve.url);
+  await page.getByRole('treeitem', { name: 'thread ReAct loop with tools' }).click();
+  // The playground's provider picker, opened: its options once the built-in ones are shown.
+  const providerOptions = async () => {
+    await page.getByRole('combobox', { name: 'Provider', exact: true }).click();
+    const listbox = page.getByRole('listbox');
+    await expect(listbox.getByRole('option', { name: 'scripted', exact: true })).toBeVisible();
+    return listbox;
+  };
+
+  await page.getByRole('button', { name: 'Settings' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Settings' });
+  await dialog.getByRole('textbox', { name: 'Id', exact: true }).fill('local-llm');
+  await dialog.getByRole('textbox', { name: 'Base URL (optional)' }).fill('http://127.0.0.1:11434/v1');
+  await dialog.getByLabel(/API key/).fill('sk-local-0123456789abcdef');
+  await dialog.getByRole('button', { name: 'Save provider' }).click();
+  await expect(dialog.getByRole('cell', { name: 'local-llm', exact: true })).toBeVisible();
+  expect(providersJson()).toContain('sk-local-0123456789abcdef');
+  // Only the provider added here can be removed, not the built-ins.
+  await expect(dialog.getByRole('button', { name: /^Remove / })).toHaveCount(1);
+  await page.keyboard.press('Escape');
+  await expect(dialog).toHaveCount(0);
+  await expect((await providerOptions()).getByRole('option', { name: 'local-llm', exact: true })).toBeVisible();
+  await page.keyboard.press('Escape');
+
+  await page.getByRole('button', { name: 'Settings' }).click();
+  await dialog.getByRole('button', { name: 'Remove local-llm' }).click();
+  const confirm = dialog.getByRole('group', { name: 'Confirm removing local-llm' });
+  await expect(confirm).toContainText('Remove “local-llm” and its saved API key');
+  await confirm.getByRole('button', { name: 'Cancel' }).click();
+  await expect(confirm).toHaveCount(0);
+  await expect(dialog.getByRole('cell', { name: 'local-llm', exact: true })).toBeVisible();
+  expect(providersJson()).toContain('local-llm');
+
+  await dialog.getByRole('button', { name: 'Remove local-llm' }).click();
+  await confirm.getByRole('button', { name: 'Remove local-llm' }).click();
+  await expect(dialog.getByRole('cell', { name: 'local-llm', exact: true })).toHaveCount(0);
+  await expect(dialog.getByRole('cell', { name: 'anthropic', exact: true })).toBeVisible();
+  expect(providersJson()).not.toContain('local-llm');
+  expect(providersJson()).not.toContain('sk-local-0123456789abcdef');
+  await page.keyboard.press('Escape');
+  await expect(dialog).toHaveCount(0);
+  await expect((await providerOptions()).getByRole('option', { name: 'local-llm', exact: true })).toHaveCount(0);
 });

@@ -1,6 +1,7 @@
 /**
  * The workspace tree (create, rename, duplicate, move, delete, filter), the ReAct loop with
- * Auto-run tools, the detail panel of a model call, and run history (open, delete).
+ * Auto-run tools, the detail panel of a model call, and run history (open, compare with
+ * labelled columns, delete).
  */
 import { test, expect, shot } from './fixtures';
 
@@ -91,10 +92,22 @@ test('ReAct runs the tools on its own; the detail panel shows the raw request an
   const runs = history.getByLabel(/^run react, completed$/);
   await expect(runs).toHaveCount(2);
   // Compare the two runs: the scripted model did the same steps both times.
-  for (const box of await history.getByRole('checkbox', { name: /^Pick run/ }).all()) await box.check();
+  const picked: string[] = [];
+  for (const box of await history.getByRole('checkbox', { name: /^Pick run/ }).all()) {
+    await box.check();
+    picked.push(/^Pick run (\S+) to compare$/.exec((await box.getAttribute('aria-label'))!)![1]);
+  }
   await history.getByRole('button', { name: 'Compare runs' }).click();
   const cmp = page.getByRole('dialog', { name: 'Compare runs' });
   await expect(cmp).toContainText('The two runs did the same steps with the same results.');
+  // Each column is headed with the run it shows, in the order they were picked.
+  const headers = cmp.getByRole('columnheader');
+  await expect(headers).toHaveCount(3);
+  await expect(headers.nth(0)).toHaveAccessibleName('Step');
+  for (const [i, id] of picked.entries()) {
+    await expect(headers.nth(i + 1)).toHaveAccessibleName(new RegExp(`^run ${id}, started .+, scripted/scripted, completed$`));
+    await expect(headers.nth(i + 1)).toContainText(`Run ${id}`);
+  }
   await expect(cmp.getByLabel(/^step \d+, same$/)).toHaveCount(5);
   await shot(page, '15-compare');
   await page.keyboard.press('Escape');

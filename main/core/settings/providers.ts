@@ -126,6 +126,7 @@ export async function listProviders(home: string, env: NodeJS.ProcessEnv = proce
   const configured = new Set((await loadProviderConfigs(home)).map((p) => p.id));
   return (await effectiveProviders(home, codec)).map((p) => {
     const info: ProviderInfo = { id: p.id, api: p.api };
+    if (BUILTIN_PROVIDER_IDS.includes(p.id)) info.builtin = true;
     if (p.baseUrl) info.baseUrl = p.baseUrl;
     if (p.prices) info.prices = p.prices;
     const hint = maskKey(p.apiKey);
@@ -175,8 +176,31 @@ export async function saveProvider(
   }
   if (i >= 0) list[i] = merged;
   else list.push(merged);
+  await writeProviderConfigs(home, list);
+  return listProviders(home, process.env, codec);
+}
+
+/**
+ * Remove a provider the user added from providers.json, and with its entry the API key stored
+ * in it (atomic write, mode 0600). The built-in providers cannot be removed (`bad_request`);
+ * an id that is not in the file is `not_found`. Threads that name the provider are left as they
+ * are: running one answers the runner's "Unknown provider" error until it is added again.
+ */
+export async function removeProvider(home: string, id: string, codec?: KeyCodec): Promise<ProviderInfo[]> {
+  if (BUILTIN_PROVIDER_IDS.includes(id)) {
+    throw new HostError('bad_request', `"${id}" is a built-in provider and cannot be removed; only providers added in Settings can be.`);
+  }
+  const list = await loadProviderConfigs(home);
+  const rest = list.filter((p) => p.id !== id);
+  if (rest.length === list.length) {
+    throw new HostError('not_found', `Provider "${id}" is not in ${providersFile(home)}; nothing was removed.`);
+  }
+  await writeProviderConfigs(home, rest);
+  return listProviders(home, process.env, codec);
+}
+
+async function writeProviderConfigs(home: string, list: ProviderConfig[]): Promise<void> {
   const file = providersFile(home);
   await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
   await writeFileAtomic(file, JSON.stringify({ providers: list }, null, 2) + '\n', { mode: 0o600 });
-  return listProviders(home, process.env, codec);
 }

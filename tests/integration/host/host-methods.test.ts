@@ -1,13 +1,14 @@
 /**
  * The host core's request API (shared/protocol/host-api.ts) as a transport drives it:
  * workspace and thread requests with versioned edits, edits refused while a real run runs,
- * provider settings written 0600 with keys masked, and a clear error when MCP is absent.
+ * provider settings written 0600 with keys masked (and removed with their keys), and a clear
+ * error when MCP is absent.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHostCore, type HostCore } from '../../../main/core/host-core';
-import type { ProviderInfo, WorkspaceEntry } from '../../../shared/protocol/host-api';
+import type { ProviderInfo, RunRecord, WorkspaceEntry } from '../../../shared/protocol/host-api';
 import type { Thread } from '../../../shared/thread/schema';
 import { scriptedThread } from '../../support/threads';
 import { bundledRunner } from '../../support/runner-bundle';
@@ -90,5 +91,48 @@ describe('host requests', () => {
     expect(bad.message).toMatch(/api: must be one of/);
     const mcp = await rejection(conn.request('mcp.servers', {}));
     expect(mcp.code).toBe('mcp_unavailable');
+  });
+
+  it('removes a provider added in Settings with its key, refuses built-ins and unknown ids, and a thread on it then fails naming it', async () => {
+    const home = makeHome();
+    const thread: Thread = { ...scriptedThread([]), model: { provider: 'local', id: 'llama3', params: {} } };
+    writeThread(home, 'local.json', thread);
+    core = await createHostCore({ home, runnerEntry: bundledRunner(), log: () => {} });
+    const c = new RecordingClient();
+    const conn = core.connect(c.send);
+    await conn.request('settings.saveProvider', { id: 'local', api: 'openai-completions', baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'sk-remove-me-123456' });
+    await conn.request('settings.saveProvider', { id: 'other', api: 'openai-completions', apiKey: 'sk-keep-me-654321' });
+    const file = path.join(home, 'settings', 'providers.json');
+    expect(fs.readFileSync(file, 'utf8')).toContain('sk-remove-me-123456');
+
+    const list = (await conn.request('settings.removeProvider', { id: 'local' })) as ProviderInfo[];
+    expect(list.map((p) => p.id)).toEqual(['openai', 'anthropic', 'scripted', 'replay', 'other']);
+    expect(list.filter((p) => p.builtin).map((p) => p.id)).toEqual(['openai', 'anthropic', 'scripted', 'replay']);
+    const text = fs.readFileSync(file, 'utf8');
+    expect(text).not.toContain('sk-remove-me-123456');
+    expect(text).not.toContain('"local"');
+    expect(text).toContain('sk-keep-me-654321');
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    expect(((await conn.request('settings.providers', {})) as ProviderInfo[]).map((p) => p.id)).not.toContain('local');
+
+    const again = await rejection(conn.request('settings.removeProvider', { id: 'local' }));
+    expect(again).toMatchObject({ code: 'not_found', message: expect.stringContaining('Provider "local" is not in') });
+    for (const id of ['scripted', 'openai']) {
+      const builtin = await rejection(conn.request('settings.removeProvider', { id }));
+      expect(builtin).toMatchObject({ code: 'bad_request', message: `"${id}" is a built-in provider and cannot be removed; only providers added in Settings can be.` });
+    }
+    expect((await rejection(conn.request('settings.removeProvider', {}))).message).toBe('settings.removeProvider: params.id must be a non-empty string');
+
+    // The thread still names the removed provider, opens as it was, and its run fails saying which provider is missing.
+    const opened = (await conn.request('thread.open', { path: 'local.json' })) as { thread: Thread };
+    expect(opened.thread.model).toEqual({ provider: 'local', id: 'llama3', params: {} });
+    await conn.request('stream.subscribe', { threadId: thread.id });
+    const { runId } = (await conn.request('run.start', { threadId: thread.id, mode: 'step' })) as { runId: string };
+    await waitFor(() => c.ended.get(runId), 20_000, 'run end');
+    expect(c.ended.get(runId)).toBe('error');
+    const rec = (await conn.request('run.get', { threadId: thread.id, runId })) as RunRecord;
+    const llm = rec.nodes.find((n) => n.kind === 'llm');
+    expect(llm?.error?.message).toMatch(/^Unknown provider "local" \(configured: openai, anthropic, scripted, replay, other\)\. Add it in Settings → Providers\.$/);
+    expect(core.threads.get(thread.id).thread.model.provider).toBe('local');
   });
 });

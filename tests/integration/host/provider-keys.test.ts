@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { effectiveProviders, listProviders, saveProvider, type KeyCodec } from '../../../main/core/settings/providers';
+import { effectiveProviders, listProviders, removeProvider, saveProvider, type KeyCodec } from '../../../main/core/settings/providers';
 
 // A reversible stand-in for Electron's safeStorage (the real one needs the Electron binary).
 const codec: KeyCodec = {
@@ -57,5 +57,26 @@ describe('saving a provider from Settings', () => {
     expect(existsSync(path.join(home, 'settings', 'providers.json'))).toBe(false);
     const saved = await saveProvider(home, { id: 'local', api: 'openai-completions', baseUrl: 'http://127.0.0.1:11434/v1' });
     expect(saved.find((p) => p.id === 'local')).toMatchObject({ api: 'openai-completions', baseUrl: 'http://127.0.0.1:11434/v1' });
+  });
+});
+
+describe('removing a provider from Settings', () => {
+  it('deletes its encrypted key with its entry and keeps the other providers as they were', async () => {
+    const home = mkdtempSync(path.join(os.tmpdir(), 'stepwise-prov-'));
+    await saveProvider(home, { id: 'local', api: 'openai-completions', apiKey: 'sk-local-0123456789' }, codec);
+    await saveProvider(home, { id: 'openai', api: 'openai-responses', apiKey: 'sk-openai-0123456789' }, codec);
+    const file = path.join(home, 'settings', 'providers.json');
+    const sealed = (id: string) => (JSON.parse(readFileSync(file, 'utf8')).providers as { id: string; apiKey?: string }[]).find((p) => p.id === id)?.apiKey;
+    const localKey = sealed('local')!;
+    const openaiKey = sealed('openai')!;
+    expect(localKey).toMatch(/^safe:v1:/);
+
+    const listed = await removeProvider(home, 'local', codec);
+    expect(listed.map((p) => p.id)).toEqual(['openai', 'anthropic', 'scripted', 'replay']);
+    expect(readFileSync(file, 'utf8')).not.toContain(localKey);
+    expect(sealed('openai')).toBe(openaiKey);
+    expect((await effectiveProviders(home, codec)).find((p) => p.id === 'openai')!.apiKey).toBe('sk-openai-0123456789');
+    await expect(removeProvider(home, 'local', codec)).rejects.toThrow(`Provider "local" is not in ${file}; nothing was removed.`);
+    await expect(removeProvider(home, 'replay')).rejects.toThrow('"replay" is a built-in provider and cannot be removed');
   });
 });

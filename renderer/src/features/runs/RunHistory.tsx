@@ -4,6 +4,7 @@ import { useAtomValue } from 'jotai';
 import { Button, Checkbox, Group, Modal, Stack, Text } from '@mantine/core';
 import type { RunRecord } from '../../../../shared/protocol/host-api';
 import { CompareRuns } from './CompareRuns';
+import { shortRunId } from './compare';
 import { restorePlan } from './restore';
 import { useApp } from '../../state/context';
 import { useSession } from '../../state/hooks';
@@ -56,7 +57,7 @@ export function RunHistory() {
       )}
       {refs.map((r) => (
         <Group key={r.id} gap={6} wrap="nowrap" aria-label={`run ${r.mode}, ${r.status}`} style={{ borderBottom: '1px solid var(--mantine-color-default-border)' }} py={2}>
-          <Checkbox size="xs" aria-label={`Pick run ${r.id.slice(0, 8)} to compare`} checked={picked.includes(r.id)} onChange={(e) => pick(r.id, e.currentTarget.checked)} />
+          <Checkbox size="xs" aria-label={`Pick run ${shortRunId(r.id)} to compare`} checked={picked.includes(r.id)} onChange={(e) => pick(r.id, e.currentTarget.checked)} />
           <StatusBadge status={r.status} />
           <Stack gap={0} style={{ flex: 1, minWidth: 0 }}>
             <Text size="xs">{r.mode} · {new Date(r.startedAt).toLocaleString()} · {r.endedAt ? formatMs(r.endedAt - r.startedAt) : '…'}</Text>

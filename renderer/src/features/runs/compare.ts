@@ -22,6 +22,10 @@ export interface RunSummary {
   runId: string;
   status: ExecNode['status'];
   mode: string;
+  /** Epoch milliseconds the run started. */
+  startedAt: number;
+  /** `provider/id` of the run's first model call; undefined when it made none. */
+  model?: string;
   durationMs?: number;
   inputTokens: number;
   outputTokens: number;
@@ -58,13 +62,16 @@ function ordered(nodes: ExecNode[]): ExecNode[] {
   return out;
 }
 
+/** A run record reduced to its comparable steps (tree order) and totals. */
 export function summarizeRun(rec: RunRecord): RunSummary {
   const steps: RunStep[] = [];
+  let model: string | undefined;
   let inputTokens = 0;
   let outputTokens = 0;
   for (const n of ordered(rec.nodes)) {
     inputTokens += n.usage?.inputTokens ?? 0;
     outputTokens += n.usage?.outputTokens ?? 0;
+    if (!model && (n.kind === 'llm' || n.kind === 'sampling') && n.model) model = n.model;
     const calls = (n.output as { toolCalls?: { name: string; arguments: unknown }[] } | undefined)?.toolCalls;
     steps.push({
       kind: n.kind,
@@ -75,10 +82,11 @@ export function summarizeRun(rec: RunRecord): RunSummary {
       durationMs: n.endedAt !== undefined ? n.endedAt - n.startedAt : undefined,
     });
   }
-  return {
+  const summary: RunSummary = {
     runId: rec.runId,
     status: rec.status,
     mode: rec.mode,
+    startedAt: rec.startedAt,
     durationMs: rec.endedAt !== undefined ? rec.endedAt - rec.startedAt : undefined,
     inputTokens,
     outputTokens,
@@ -86,6 +94,23 @@ export function summarizeRun(rec: RunRecord): RunSummary {
     toolCalls: steps.filter((s) => s.kind === 'tool').length,
     steps,
   };
+  if (model) summary.model = model;
+  return summary;
+}
+
+/** A run's short id, as Run history names it ("Pick run 1a2b3c4d to compare"). */
+export function shortRunId(runId: string): string {
+  return runId.slice(0, 8);
+}
+
+/**
+ * The name of a run's column in the comparison, also its accessible name:
+ * "run 1a2b3c4d, started 29/11/2026 14:02:03, openai/gpt-4.1-mini, completed".
+ * `formatTime` formats the start time (default: the locale's date and time, as Run history).
+ */
+export function runLabel(s: RunSummary, formatTime: (ms: number) => string = (ms) => new Date(ms).toLocaleString()): string {
+  const status = s.status === 'awaiting_input' ? 'awaiting input' : s.status;
+  return `run ${shortRunId(s.runId)}, started ${formatTime(s.startedAt)}, ${s.model ?? 'no model call'}, ${status}`;
 }
 
 /** A row of the comparison: the i-th step of each run; `same` when name, text and detail agree. */
@@ -95,6 +120,7 @@ export interface CompareRow {
   same: boolean;
 }
 
+/** Pairs the runs' steps by position; a step only one run has is never `same`. */
 export function compareRuns(a: RunSummary, b: RunSummary): CompareRow[] {
   const rows: CompareRow[] = [];
   for (let i = 0; i < Math.max(a.steps.length, b.steps.length); i++) {

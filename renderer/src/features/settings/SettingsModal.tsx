@@ -1,7 +1,7 @@
-/** Settings: providers (masked keys, add/save), MCP servers (status, Test with stderr), app theme. */
-import { useEffect, useState } from 'react';
+/** Settings: providers (masked keys, add/save, remove the ones added here), MCP servers (status, Test with stderr), app theme. */
+import { Fragment, useEffect, useState } from 'react';
 import { useAtom } from 'jotai';
-import { Badge, Button, Code, Group, Loader, Modal, PasswordInput, SegmentedControl, Select, Stack, Table, Tabs, Text, TextInput } from '@mantine/core';
+import { Badge, Button, Code, Group, Loader, Modal, PasswordInput, SegmentedControl, Select, Stack, Table, Tabs, Text, TextInput, VisuallyHidden } from '@mantine/core';
 import { useMantineColorScheme } from '@mantine/core';
 import type { McpServerInfo, ProviderInfo } from '../../../../shared/protocol/host-api';
 import { useApp } from '../../state/context';
@@ -35,34 +35,67 @@ export function SettingsModal() {
   );
 }
 
+const EMPTY_PROVIDER_FORM = { id: '', api: 'openai-completions', baseUrl: '', apiKey: '' };
+
 function Providers() {
   const app = useApp();
   const [list, setList] = useState<ProviderInfo[] | null>(null);
   const [error, setError] = useState<ErrorNoticeProps | null>(null);
-  const [form, setForm] = useState({ id: '', api: 'openai-completions', baseUrl: '', apiKey: '' });
+  const [form, setForm] = useState(EMPTY_PROVIDER_FORM);
+  /** The provider whose Remove waits for confirmation. */
+  const [removing, setRemoving] = useState<string | null>(null);
   useEffect(() => {
     app.host.call('settings.providers', {}).then(setList, (e) => { setList([]); setError(errorProps('Could not load providers', e)); });
   }, [app]);
   const save = async () => {
     try {
       setList(await app.host.call('settings.saveProvider', { id: form.id.trim(), api: form.api, baseUrl: form.baseUrl.trim() || undefined, apiKey: form.apiKey || undefined }));
-      setForm({ id: '', api: 'openai-completions', baseUrl: '', apiKey: '' });
+      setForm(EMPTY_PROVIDER_FORM);
       setError(null);
     } catch (e) {
       setError(errorProps(`Could not save provider ${form.id}`, e, 'Check the id (letters, digits, dashes) and the base URL.'));
     }
   };
+  const remove = async (id: string) => {
+    setRemoving(null);
+    try {
+      setList(await app.host.call('settings.removeProvider', { id }));
+      if (form.id.trim() === id) setForm(EMPTY_PROVIDER_FORM);
+      setError(null);
+    } catch (e) {
+      setError(errorProps(`Could not remove provider ${id}`, e));
+    }
+  };
+  const canRemove = (p: ProviderInfo) => !p.builtin && !app.host.presentational;
   return (
     <Stack gap="xs">
       {error && <ErrorNotice {...error} onClose={() => setError(null)} />}
       <Table fz="sm">
-        <Table.Thead><Table.Tr><Table.Th>id</Table.Th><Table.Th>api</Table.Th><Table.Th>base URL</Table.Th><Table.Th>key</Table.Th></Table.Tr></Table.Thead>
+        <Table.Thead><Table.Tr><Table.Th>id</Table.Th><Table.Th>api</Table.Th><Table.Th>base URL</Table.Th><Table.Th>key</Table.Th><Table.Th><VisuallyHidden>actions</VisuallyHidden></Table.Th></Table.Tr></Table.Thead>
         <Table.Tbody>
           {list?.map((p) => (
-            <Table.Tr key={p.id} onClick={() => setForm({ id: p.id, api: p.api, baseUrl: p.baseUrl ?? '', apiKey: '' })} style={{ cursor: 'pointer' }}>
-              <Table.Td ff="monospace">{p.id}</Table.Td><Table.Td>{p.api}</Table.Td><Table.Td>{p.baseUrl ?? '—'}</Table.Td>
-              <Table.Td ff="monospace">{p.keyHint ?? 'no key'}{p.detected && <Badge size="xs" ml={4} variant="light">from environment</Badge>}</Table.Td>
-            </Table.Tr>
+            <Fragment key={p.id}>
+              <Table.Tr onClick={() => setForm({ id: p.id, api: p.api, baseUrl: p.baseUrl ?? '', apiKey: '' })} style={{ cursor: 'pointer' }}>
+                <Table.Td ff="monospace">{p.id}</Table.Td><Table.Td>{p.api}</Table.Td><Table.Td>{p.baseUrl ?? '—'}</Table.Td>
+                <Table.Td ff="monospace">{p.keyHint ?? 'no key'}{p.detected && <Badge size="xs" ml={4} variant="light">from environment</Badge>}</Table.Td>
+                <Table.Td ta="right">
+                  {canRemove(p) && removing !== p.id && (
+                    <Button size="compact-xs" variant="subtle" color="red" aria-label={`Remove ${p.id}`} onClick={(e) => { e.stopPropagation(); setRemoving(p.id); }}>Remove</Button>
+                  )}
+                </Table.Td>
+              </Table.Tr>
+              {removing === p.id && (
+                <Table.Tr>
+                  <Table.Td colSpan={5}>
+                    <Group gap={6} role="group" aria-label={`Confirm removing ${p.id}`}>
+                      <Text size="xs" style={{ flex: 1 }}>Remove “{p.id}” and its saved API key from settings/providers.json? Threads that use it will get an error when they run, until it is added again.</Text>
+                      <Button size="compact-xs" variant="default" onClick={() => setRemoving(null)}>Cancel</Button>
+                      <Button size="compact-xs" color="red" onClick={() => void remove(p.id)}>Remove {p.id}</Button>
+                    </Group>
+                  </Table.Td>
+                </Table.Tr>
+              )}
+            </Fragment>
           ))}
         </Table.Tbody>
       </Table>
