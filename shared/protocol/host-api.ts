@@ -49,6 +49,11 @@ export interface ProviderInfo {
   detected?: boolean;
   /** One of the built-in providers (openai, anthropic, scripted, replay): it cannot be removed. */
   builtin?: boolean;
+  /**
+   * Has an entry in settings/providers.json. For a built-in provider that is a saved key or
+   * base URL, which `settings.removeProvider` forgets (back to the built-in defaults).
+   */
+  saved?: boolean;
   /** Prices per model id (USD per million tokens), from providers.json. */
   prices?: Record<string, { input: number; output: number; cacheRead?: number }>;
 }

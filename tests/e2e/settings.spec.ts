@@ -134,4 +134,20 @@ test('remove a provider added in Settings: asks first, then it is gone with its 
   await page.keyboard.press('Escape');
   await expect(dialog).toHaveCount(0);
   await expect((await providerOptions()).getByRole('option', { name: 'local-llm', exact: true })).toHaveCount(0);
+  await page.keyboard.press('Escape');
+
+  // A built-in provider cannot be removed, but a key saved for it can be forgotten (Reset).
+  await page.getByRole('button', { name: 'Settings' }).click();
+  await expect(dialog.getByRole('button', { name: 'Reset openai' })).toHaveCount(0);
+  await dialog.getByRole('textbox', { name: 'Id', exact: true }).fill('openai');
+  await dialog.getByLabel(/API key/).fill('sk-openai-0123456789abcdef');
+  await dialog.getByRole('button', { name: 'Save provider' }).click();
+  await expect(dialog.getByRole('row', { name: /openai/ }).first()).toContainText('cdef');
+  await dialog.getByRole('button', { name: 'Reset openai' }).click();
+  const reset = dialog.getByRole('group', { name: 'Confirm resetting openai' });
+  await expect(reset).toContainText('goes back to its defaults');
+  await reset.getByRole('button', { name: 'Reset openai' }).click();
+  await expect(dialog.getByRole('button', { name: 'Reset openai' })).toHaveCount(0);
+  await expect(dialog.getByRole('cell', { name: 'openai', exact: true })).toBeVisible();
+  expect(providersJson()).not.toContain('sk-openai-0123456789abcdef');
 });

@@ -127,6 +127,7 @@ export async function listProviders(home: string, env: NodeJS.ProcessEnv = proce
   return (await effectiveProviders(home, codec)).map((p) => {
     const info: ProviderInfo = { id: p.id, api: p.api };
     if (BUILTIN_PROVIDER_IDS.includes(p.id)) info.builtin = true;
+    if (configured.has(p.id)) info.saved = true;
     if (p.baseUrl) info.baseUrl = p.baseUrl;
     if (p.prices) info.prices = p.prices;
     const hint = maskKey(p.apiKey);
@@ -181,18 +182,20 @@ export async function saveProvider(
 }
 
 /**
- * Remove a provider the user added from providers.json, and with its entry the API key stored
- * in it (atomic write, mode 0600). The built-in providers cannot be removed (`bad_request`);
- * an id that is not in the file is `not_found`. Threads that name the provider are left as they
- * are: running one answers the runner's "Unknown provider" error until it is added again.
+ * Remove a provider's entry from providers.json, and with it the API key stored in it (atomic
+ * write, mode 0600). A provider the user added is gone; a built-in one (openai, anthropic)
+ * goes back to its defaults (its key from the environment). A built-in with nothing saved is
+ * `bad_request`; an id that is not in the file is `not_found`. Threads that name a removed
+ * provider are left as they are: running one answers the runner's "Unknown provider" error
+ * until it is added again.
  */
 export async function removeProvider(home: string, id: string, codec?: KeyCodec): Promise<ProviderInfo[]> {
-  if (BUILTIN_PROVIDER_IDS.includes(id)) {
-    throw new HostError('bad_request', `"${id}" is a built-in provider and cannot be removed; only providers added in Settings can be.`);
-  }
   const list = await loadProviderConfigs(home);
   const rest = list.filter((p) => p.id !== id);
   if (rest.length === list.length) {
+    if (BUILTIN_PROVIDER_IDS.includes(id)) {
+      throw new HostError('bad_request', `"${id}" is a built-in provider with nothing saved in ${providersFile(home)}; there is nothing to remove or reset.`);
+    }
     throw new HostError('not_found', `Provider "${id}" is not in ${providersFile(home)}; nothing was removed.`);
   }
   await writeProviderConfigs(home, rest);

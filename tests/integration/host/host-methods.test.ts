@@ -93,7 +93,7 @@ describe('host requests', () => {
     expect(mcp.code).toBe('mcp_unavailable');
   });
 
-  it('removes a provider added in Settings with its key, refuses built-ins and unknown ids, and a thread on it then fails naming it', async () => {
+  it('removes a provider added in Settings with its key, refuses built-ins with nothing saved and unknown ids, and a thread on it then fails naming it', async () => {
     const home = makeHome();
     const thread: Thread = { ...scriptedThread([]), model: { provider: 'local', id: 'llama3', params: {} } };
     writeThread(home, 'local.json', thread);
@@ -119,7 +119,7 @@ describe('host requests', () => {
     expect(again).toMatchObject({ code: 'not_found', message: expect.stringContaining('Provider "local" is not in') });
     for (const id of ['scripted', 'openai']) {
       const builtin = await rejection(conn.request('settings.removeProvider', { id }));
-      expect(builtin).toMatchObject({ code: 'bad_request', message: `"${id}" is a built-in provider and cannot be removed; only providers added in Settings can be.` });
+      expect(builtin).toMatchObject({ code: 'bad_request', message: `"${id}" is a built-in provider with nothing saved in ${file}; there is nothing to remove or reset.` });
     }
     expect((await rejection(conn.request('settings.removeProvider', {}))).message).toBe('settings.removeProvider: params.id must be a non-empty string');
 

@@ -77,6 +77,24 @@ describe('removing a provider from Settings', () => {
     expect(sealed('openai')).toBe(openaiKey);
     expect((await effectiveProviders(home, codec)).find((p) => p.id === 'openai')!.apiKey).toBe('sk-openai-0123456789');
     await expect(removeProvider(home, 'local', codec)).rejects.toThrow(`Provider "local" is not in ${file}; nothing was removed.`);
-    await expect(removeProvider(home, 'replay')).rejects.toThrow('"replay" is a built-in provider and cannot be removed');
+    await expect(removeProvider(home, 'replay')).rejects.toThrow(`"replay" is a built-in provider with nothing saved in ${file}; there is nothing to remove or reset.`);
+  });
+
+  it('resets a built-in provider: its saved key is forgotten and its key comes from the environment again', async () => {
+    const home = mkdtempSync(path.join(os.tmpdir(), 'stepwise-prov-'));
+    await saveProvider(home, { id: 'openai', api: 'openai-responses', baseUrl: 'https://proxy.example.com/v1', apiKey: 'sk-openai-0123456789' }, codec);
+    const env = { OPENAI_API_KEY: 'sk-env-9876543210' };
+    const before = (await listProviders(home, env, codec)).find((p) => p.id === 'openai')!;
+    expect(before).toMatchObject({ builtin: true, saved: true, baseUrl: 'https://proxy.example.com/v1' });
+    expect(before.keyHint).toContain('6789');
+
+    const listed = await removeProvider(home, 'openai', codec);
+    expect(listed.map((p) => p.id)).toEqual(['openai', 'anthropic', 'scripted', 'replay']);
+    expect(readFileSync(path.join(home, 'settings', 'providers.json'), 'utf8')).not.toContain('openai');
+    const after = (await listProviders(home, env, codec)).find((p) => p.id === 'openai')!;
+    expect(after.saved).toBeUndefined();
+    expect(after.baseUrl).toBeUndefined();
+    expect(after).toMatchObject({ builtin: true, detected: true });
+    expect((await effectiveProviders(home, codec)).find((p) => p.id === 'openai')!.apiKey).toBe('$OPENAI_API_KEY');
   });
 });

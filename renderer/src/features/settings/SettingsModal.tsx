@@ -66,7 +66,8 @@ function Providers() {
       setError(errorProps(`Could not remove provider ${id}`, e));
     }
   };
-  const canRemove = (p: ProviderInfo) => !p.builtin && !app.host.presentational;
+  /** Added providers are removed; a built-in one with a saved key or URL is reset to its defaults. */
+  const action = (p: ProviderInfo): 'Remove' | 'Reset' | null => (app.host.presentational ? null : !p.builtin ? 'Remove' : p.saved ? 'Reset' : null);
   return (
     <Stack gap="xs">
       {error && <ErrorNotice {...error} onClose={() => setError(null)} />}
@@ -79,18 +80,22 @@ function Providers() {
                 <Table.Td ff="monospace">{p.id}</Table.Td><Table.Td>{p.api}</Table.Td><Table.Td>{p.baseUrl ?? '—'}</Table.Td>
                 <Table.Td ff="monospace">{p.keyHint ?? 'no key'}{p.detected && <Badge size="xs" ml={4} variant="light">from environment</Badge>}</Table.Td>
                 <Table.Td ta="right">
-                  {canRemove(p) && removing !== p.id && (
-                    <Button size="compact-xs" variant="subtle" color="red" aria-label={`Remove ${p.id}`} onClick={(e) => { e.stopPropagation(); setRemoving(p.id); }}>Remove</Button>
+                  {action(p) && removing !== p.id && (
+                    <Button size="compact-xs" variant="subtle" color="red" aria-label={`${action(p)} ${p.id}`} onClick={(e) => { e.stopPropagation(); setRemoving(p.id); }}>{action(p)}</Button>
                   )}
                 </Table.Td>
               </Table.Tr>
               {removing === p.id && (
                 <Table.Tr>
                   <Table.Td colSpan={5}>
-                    <Group gap={6} role="group" aria-label={`Confirm removing ${p.id}`}>
-                      <Text size="xs" style={{ flex: 1 }}>Remove “{p.id}” and its saved API key from settings/providers.json? Threads that use it will get an error when they run, until it is added again.</Text>
+                    <Group gap={6} role="group" aria-label={`Confirm ${action(p) === 'Reset' ? 'resetting' : 'removing'} ${p.id}`}>
+                      <Text size="xs" style={{ flex: 1 }}>
+                        {action(p) === 'Reset'
+                          ? `Forget the API key and base URL saved for “${p.id}” in settings/providers.json? It goes back to its defaults (its key from the environment, if set).`
+                          : `Remove “${p.id}” and its saved API key from settings/providers.json? Threads that use it will get an error when they run, until it is added again.`}
+                      </Text>
                       <Button size="compact-xs" variant="default" onClick={() => setRemoving(null)}>Cancel</Button>
-                      <Button size="compact-xs" color="red" onClick={() => void remove(p.id)}>Remove {p.id}</Button>
+                      <Button size="compact-xs" color="red" onClick={() => void remove(p.id)}>{action(p)} {p.id}</Button>
                     </Group>
                   </Table.Td>
                 </Table.Tr>
