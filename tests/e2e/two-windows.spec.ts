@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import type { Browser, Page } from '@playwright/test';
 import { test, expect } from './fixtures';
 
 test('concurrent typing in two windows keeps every character of both', async ({ page, serve, context }) => {
@@ -38,42 +39,47 @@ test('concurrent typing in two windows keeps every character of both', async ({ 
     .toEqual([wantPrompt, wantMessage]);
 });
 
-test('two windows typing into the same field at once end showing the same text, with every character of both', async ({ page, serve, context }) => {
-  const other = await context.newPage();
+/** A second window: its own browser context, so both have keyboard focus at once, like two app windows. */
+async function secondWindow(browser: Browser, url: string): Promise<Page> {
+  const ctx = await browser.newContext();
+  const p = await ctx.newPage();
+  await p.goto(url);
+  return p;
+}
+
+const onDisk = (home: string) => JSON.parse(readFileSync(path.join(home, 'workspace', 'ReAct loop with tools.json'), 'utf8'));
+
+test('two windows typing into the same field at once, one at the start and one at the end, keep every key of both', async ({ page, serve, browser }) => {
+  const other = await secondWindow(browser, serve.url);
   for (const p of [page, other]) {
-    await p.goto(serve.url);
+    if (p === page) await p.goto(serve.url);
     await p.getByRole('treeitem', { name: 'thread ReAct loop with tools' }).click();
   }
   const start = 'You are an agent that uses tools until the task is done.';
-  const fields = [page, other].map((p) => p.getByRole('textbox', { name: 'System prompt' }));
-  for (const [i, p] of [page, other].entries()) {
-    await fields[i].click();
-    await p.keyboard.press('ControlOrMeta+End');
+  const field = (p: Page) => p.getByRole('textbox', { name: 'System prompt' });
+  const typeAt = async (p: Page, where: string, text: string, delay: number) => {
+    await field(p).click();
+    await p.keyboard.press(where);
+    await p.keyboard.type(text, { delay });
+  };
+  // Truly at the same time (two windows, each with its own keyboard), at several speeds.
+  let want = start;
+  for (const [round, delay] of [60, 120, 25].entries()) {
+    const head = 'abcdefghij'.slice(0, 5 + round) + ' ';
+    const tail = ` ${round}123456789`;
+    await Promise.all([typeAt(page, 'ControlOrMeta+End', tail, delay), typeAt(other, 'ControlOrMeta+Home', head, delay)]);
+    want = head + want + tail;
+    for (const p of [page, other]) await expect(field(p)).toHaveText(want);
+    await expect.poll(() => onDisk(serve.home).context.systemPrompt).toBe(want);
   }
-  // Both windows type at the end of the prompt, interleaved key by key, faster than a round
-  // trip; a change from the other window never moves the cursor, so each keeps typing at the end.
-  const typed = ['', ''];
-  for (let i = 0; i < 10; i++) {
-    for (const w of [0, 1]) {
-      const key = w === 0 ? 'abcdefghij'[i] : 'KLMNOPQRST'[i];
-      typed[w] += key;
-      await fields[w].pressSequentially(key);
-    }
-  }
-  // Settled: both show the same text, which holds each window's keys once and in order.
-  await expect
-    .poll(async () => {
-      const [a, b] = [await fields[0].textContent(), await fields[1].textContent()];
-      return a === b && a!.length === start.length + 20 ? 'same' : `${a} | ${b}`;
-    }, { timeout: 10_000 })
-    .toBe('same');
-  const shown = (await fields[0].textContent())!;
-  expect(shown.startsWith(start)).toBe(true);
-  const added = shown.slice(start.length);
-  for (const t of typed) expect([...added].filter((c) => t.includes(c)).join('')).toBe(t);
-  // The file on disk says the same after the debounced save; a reload shows it too.
-  await expect.poll(() => JSON.parse(readFileSync(path.join(serve.home, 'workspace', 'ReAct loop with tools.json'), 'utf8')).context.systemPrompt).toBe(shown);
-  await other.reload();
-  await other.getByRole('treeitem', { name: 'thread ReAct loop with tools' }).click();
-  await expect(other.getByRole('textbox', { name: 'System prompt' })).toHaveText(shown);
+  // Both at the same spot: every key of both is kept, each window's keys in its own order.
+  await Promise.all([typeAt(page, 'ControlOrMeta+End', 'XXXXXXXX', 20), typeAt(other, 'ControlOrMeta+End', 'YYYYYYYY', 20)]);
+  await expect.poll(async () => [await field(page).textContent(), await field(other).textContent()].map((t) => t!.length)).toEqual([want.length + 16, want.length + 16]);
+  const shown = (await field(page).textContent())!;
+  expect(await field(other).textContent()).toBe(shown);
+  expect(shown.startsWith(want)).toBe(true);
+  expect(shown.slice(want.length).replace(/Y/g, '')).toBe('XXXXXXXX');
+  expect(shown.slice(want.length).replace(/X/g, '')).toBe('YYYYYYYY');
+  await expect.poll(() => onDisk(serve.home).context.systemPrompt).toBe(shown);
+  await other.context().close();
 });

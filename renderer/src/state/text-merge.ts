@@ -28,3 +28,41 @@ export function mergeText(base: string, mine: string, theirs: string): string {
   const tail = base.length - end;
   return theirs.slice(0, start) + mine.slice(start, mine.length - tail) + theirs.slice(theirs.length - tail);
 }
+
+type Json = unknown;
+const isPlainObject = (v: Json): v is Record<string, Json> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const sameJson = (a: Json, b: Json) => a === b || JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * Three-way merge of a JSON value (a tool call's arguments, a message, a tool) edited in two
+ * windows. Objects merge key by key (a key one side changed takes that side's value; a key both
+ * changed merges again, down to strings, which {@link mergeText} merges); anything else that
+ * both sides changed differently takes `mine`. Objects with an `id` merge only when all three
+ * carry the same id (otherwise they are different things at the same place: `mine` wins).
+ * `undefined` stands for an absent key. Never throws.
+ */
+export function mergeJson(base: Json, mine: Json, theirs: Json): Json {
+  if (sameJson(mine, base) || sameJson(mine, theirs)) return theirs;
+  if (sameJson(theirs, base)) return mine;
+  if (typeof base === 'string' && typeof mine === 'string' && typeof theirs === 'string') return mergeText(base, mine, theirs);
+  if (!isPlainObject(base) || !isPlainObject(mine) || !isPlainObject(theirs)) return mine;
+  if ('id' in base || 'id' in mine || 'id' in theirs) {
+    if (!(base.id === mine.id && mine.id === theirs.id)) return mine;
+  }
+  const out: Record<string, Json> = {};
+  for (const k of new Set([...Object.keys(mine), ...Object.keys(theirs), ...Object.keys(base)])) {
+    const v = mergeJson(base[k], mine[k], theirs[k]);
+    if (v !== undefined) out[k] = v;
+  }
+  return out;
+}
+
+/**
+ * The text a field should hold after the person changed `before` into `after` in an editor
+ * whose text may lag the document: when the document's `current` text is no longer `before`
+ * (another window's edit arrived after the editor last showed it), the change is merged into
+ * `current` instead of overwriting it.
+ */
+export function applyTyping(before: string, after: string, current: string): string {
+  return current === before ? after : mergeText(before, after, current);
+}

@@ -16,6 +16,7 @@ import type { HostServices } from '../host/types';
 import { HostError } from '../host/types';
 import { UndoHistory, type UndoOptions } from './undo';
 import { rebasePending } from './rebase';
+import { transformPending } from './array-edits';
 import type { AtomStore } from './stream-store';
 
 enablePatches();
@@ -125,6 +126,20 @@ export class ThreadSession {
     return true;
   }
 
+  /**
+   * Edit the thread with patches made by hand (an array item removed or moved as one index
+   * patch, see array-edits.ts) and their inverse. Returns false when read-only or empty.
+   */
+  editPatches(forward: Patch[], inverse: Patch[], key?: string): boolean {
+    if (this.readOnly || forward.length === 0) return false;
+    const next = applyPatches(this.thread, forward);
+    this.store.set(this.threadAtom, next);
+    this.history.record(forward, inverse, { key, current: next });
+    this.send(forward);
+    this.setMeta({});
+    return true;
+  }
+
   /** Undo the last step (applies its inverse patches and sends them as an ordinary edit). */
   undo(): boolean {
     if (this.readOnly) return false;
@@ -200,7 +215,7 @@ export class ThreadSession {
         void this.reload();
         return;
       }
-      this.replayOn(theirs, tp.version);
+      this.replayOn(theirs, tp.version, this.inFlight, tp.patches);
       return;
     }
     try {
@@ -308,11 +323,15 @@ export class ThreadSession {
    * `theirs`, the host's document at `version`; they go back to the outbox to be sent again.
    * Reloads and returns false when they no longer apply.
    */
-  private replayOn(theirs: Thread, version: number, batch: InFlight | null = this.inFlight): boolean {
+  private replayOn(theirs: Thread, version: number, batch: InFlight | null = this.inFlight, remote?: Patch[]): boolean {
     const sent = batch && batch.state === 'sent' ? batch.patches : [];
     let r;
     try {
-      r = rebasePending(this.confirmed, this.thread, theirs, [...sent, ...this.outbox]);
+      // With the other window's patches at hand, our paths follow its inserts and removals.
+      const moved = transformPending([...sent, ...this.outbox], remote ?? []);
+      const pending = moved.map((m) => m.patch);
+      const shifted = new Set(moved.flatMap((m, i) => (m.moved ? [i] : [])));
+      r = rebasePending(this.confirmed, this.thread, theirs, pending, shifted);
     } catch {
       void this.reload().then(() =>
         this.setMeta({ error: { message: 'Another window changed this thread in a way your latest edit cannot apply to; the thread was reloaded.' } }),

@@ -7,7 +7,7 @@
  * text ({@link splice}), so the cursor and the person's typing stay where they are, and it is
  * never applied late. Theme and basic setup still come from `@uiw/react-codemirror`.
  */
-import { useEffect, useRef, type CSSProperties } from 'react';
+import { useEffect, useLayoutEffect, useRef, type CSSProperties } from 'react';
 import { Annotation, Compartment, EditorState, type Extension } from '@codemirror/state';
 import { EditorView } from '@codemirror/view';
 import { getDefaultExtensions, type BasicSetupOptions } from '@uiw/react-codemirror';
@@ -18,8 +18,12 @@ const fromProp = Annotation.define<boolean>();
 
 export interface CodeEditorProps {
   value: string;
-  /** The person changed the text; `text` is the whole new text. */
-  onChange?: (text: string) => void;
+  /**
+   * The person changed the text; `text` is the whole new text, `previous` the editor's text
+   * before the change. The document may have moved on since the editor last showed it (an
+   * edit from another window not rendered yet): merge the change into it (applyTyping).
+   */
+  onChange?: (text: string, previous: string) => void;
   readOnly?: boolean;
   theme: 'light' | 'dark';
   /** Language, lint, accessibility and the like; keep it referentially stable (useMemo). */
@@ -56,7 +60,7 @@ export function CodeEditor(props: CodeEditorProps) {
         extensions: [
           config.current.of(configure(props)),
           EditorView.updateListener.of((u) => {
-            if (u.docChanged && !u.transactions.some((t) => t.annotation(fromProp))) onChange.current?.(u.state.doc.toString());
+            if (u.docChanged && !u.transactions.some((t) => t.annotation(fromProp))) onChange.current?.(u.state.doc.toString(), u.startState.doc.toString());
           }),
         ],
       }),
@@ -76,7 +80,10 @@ export function CodeEditor(props: CodeEditorProps) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [theme, basicSetup, placeholder, readOnly, minHeight, maxHeight, extensions]);
 
-  useEffect(() => {
+  // A layout effect, not a passive one: React runs passive effects after paint, and a key
+  // typed in between would reach the document first — the value of this render would then be
+  // older than the editor's text, and applying it would take the new keystroke out again.
+  useLayoutEffect(() => {
     const v = view.current;
     if (!v) return;
     const current = v.state.doc.toString();

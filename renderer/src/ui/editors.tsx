@@ -18,7 +18,7 @@ const promptSetup: BasicSetupOptions = { lineNumbers: false, foldGutter: false, 
 
 export interface JsonEditorProps {
   value: string;
-  onChange?: (text: string) => void;
+  onChange?: (text: string, previous: string) => void;
   readOnly?: boolean;
   /** Accessible name of the editor. */
   label: string;
@@ -70,7 +70,7 @@ export function JsonEditor({ value, onChange, readOnly, label, minHeight = 60, m
 
 export interface PromptEditorProps {
   value: string;
-  onChange?: (text: string) => void;
+  onChange?: (text: string, previous: string) => void;
   readOnly?: boolean;
   label: string;
   placeholder?: string;

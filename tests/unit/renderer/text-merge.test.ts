@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { mergeText } from '../../../renderer/src/state/text-merge';
+import { mergeJson, mergeText } from '../../../renderer/src/state/text-merge';
 
 /** `s` with `insert` put at `at` after removing `remove` characters there. */
 const edit = (s: string, at: number, remove: number, insert: string) => s.slice(0, at) + insert + s.slice(at + remove);
@@ -67,5 +67,20 @@ describe('mergeText', () => {
       }),
       { numRuns: 500 },
     );
+  });
+});
+
+describe('mergeJson', () => {
+  it('merges objects key by key: each side\'s changed keys survive, texts both changed merge', () => {
+    expect(mergeJson({ a: 5, b: 6 }, { a: 51111, b: 6 }, { a: 5, b: 62222 })).toEqual({ a: 51111, b: 62222 });
+    expect(mergeJson({ q: 'weather', n: 1 }, { q: 'weather in Paris', n: 1 }, { q: 'the weather', n: 2 })).toEqual({ q: 'the weather in Paris', n: 2 });
+    // A key added on one side and one removed on the other.
+    expect(mergeJson({ a: 1, b: 2 }, { a: 1, b: 2, c: 3 }, { a: 1 })).toEqual({ a: 1, c: 3 });
+  });
+
+  it('takes mine where both changed the same non-text value, and for things with different ids', () => {
+    expect(mergeJson({ n: 1 }, { n: 2 }, { n: 3 })).toEqual({ n: 2 });
+    expect(mergeJson([1], [1, 2], [1, 3])).toEqual([1, 2]);
+    expect(mergeJson({ id: 'm1', text: 'x' }, { id: 'm2', text: 'y' }, { id: 'm1', text: 'xz' })).toEqual({ id: 'm2', text: 'y' });
   });
 });

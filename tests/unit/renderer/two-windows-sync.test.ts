@@ -13,6 +13,7 @@ import fc from 'fast-check';
 import { createStore } from 'jotai';
 import { applyPatches, enablePatches, type Patch } from 'immer';
 import { ThreadSession } from '../../../renderer/src/state/thread-store';
+import { removeAt } from '../../../renderer/src/state/array-edits';
 import { HostError, type HostServices } from '../../../renderer/src/host/types';
 import { exampleThread } from '../../../renderer/src/sample-thread';
 import type { Thread } from '../../../shared/thread/schema';
@@ -125,6 +126,83 @@ describe('two windows typing into one field', () => {
         const want = `${'<'.repeat(n)}${start}${'>'.repeat(n)}`;
         expect(h.doc.context.systemPrompt).toBe(want);
         for (const x of h.sessions) expect(x.thread.context.systemPrompt).toBe(want);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it("one window edits a tool call's argument a, the other argument b, both whole-object edits: both survive", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.scheduler(), fc.integer({ min: 1, max: 5 }), fc.integer({ min: 1, max: 5 }), async (s, na, nb) => {
+        const h = sharedHost(exampleThread(), s, 2);
+        const mi = h.doc.context.messages.findIndex((m) => m.role === 'assistant' && m.toolCalls?.length);
+        type Args = { a: number; b: number };
+        const args = (t: Thread) => (t.context.messages[mi] as unknown as { toolCalls: { arguments: Args }[] }).toolCalls[0].arguments;
+        const a0 = args(h.doc).a;
+        const b0 = args(h.doc).b;
+        const typing = [
+          [na, 'a', 1],
+          [nb, 'b', 2],
+        ].map(async ([n, k, digit], i) => {
+          for (let j = 0; j < (n as number); j++) {
+            await s.schedule(Promise.resolve());
+            // Like the JSON editor: the whole arguments object is replaced on each change.
+            h.sessions[i].edit((d) => {
+              const cur = args(d as Thread);
+              (d.context.messages[mi] as unknown as { toolCalls: { arguments: Args }[] }).toolCalls[0].arguments = { ...cur, [k as string]: cur[k as 'a' | 'b'] * 10 + (digit as number) };
+            }, 'args');
+          }
+        });
+        await s.waitFor(Promise.all(typing));
+        while (h.sessions.some((x) => !x.settled)) await s.waitAll();
+        await s.waitAll();
+        const want = { a: Number(`${a0}${'1'.repeat(na)}`), b: Number(`${b0}${'2'.repeat(nb)}`) };
+        expect(args(h.doc)).toEqual(want);
+        for (const x of h.sessions) expect(args(x.thread)).toEqual(want);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('one window deletes a message while the other types into a later one: the keys land in that message, and undoing the delete keeps them', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.scheduler(), fc.array(fc.constantFrom('x', 'y', 'z'), { minLength: 1, maxLength: 6 }), fc.nat({ max: 6 }), async (s, keys, deleteAfter) => {
+        const initial = exampleThread();
+        initial.context.messages.push({ id: 'u2', role: 'user', content: [{ type: 'text', text: 'last' }] });
+        const h = sharedHost(initial, s, 2);
+        const n = initial.context.messages.length;
+        const lastText = (t: Thread) => (t.context.messages.find((m) => m.id === 'u2')!.content[0] as { text: string }).text;
+        const first = initial.context.messages[0];
+        const typing = (async () => {
+          for (const k of keys) {
+            await s.schedule(Promise.resolve());
+            h.sessions[1].edit((d) => {
+              const m = d.context.messages.find((x) => x.id === 'u2')!;
+              (m.content[0] as { text: string }).text += k;
+            }, 'u2.text');
+          }
+        })();
+        const deleting = (async () => {
+          for (let i = 0; i < deleteAfter; i++) await s.schedule(Promise.resolve());
+          const p = removeAt(h.sessions[0].thread, ['context', 'messages'], 0);
+          h.sessions[0].editPatches(p.forward, p.inverse);
+        })();
+        await s.waitFor(Promise.all([typing, deleting]));
+        while (h.sessions.some((x) => !x.settled)) await s.waitAll();
+        await s.waitAll();
+        const want = `last${keys.join('')}`;
+        expect(h.doc.context.messages).toHaveLength(n - 1);
+        expect(lastText(h.doc)).toBe(want);
+        // Nothing typed went into another message.
+        for (const m of h.doc.context.messages) if (m.id !== 'u2') expect(m).toEqual(initial.context.messages.find((x) => x.id === m.id));
+        for (const x of h.sessions) expect(x.thread).toEqual(h.doc);
+        // Undo of the delete brings the message back and keeps the other window's typing.
+        expect(h.sessions[0].undo()).toBe(true);
+        while (h.sessions.some((x) => !x.settled)) await s.waitAll();
+        await s.waitAll();
+        expect(h.doc.context.messages[0]).toEqual(first);
+        expect(lastText(h.doc)).toBe(want);
+        for (const x of h.sessions) expect(x.thread).toEqual(h.doc);
       }),
       { numRuns: 200 },
     );

@@ -1,15 +1,24 @@
 /**
  * A JSON value edited as text: the text stays the user's while it does not parse; a parsed
- * value that differs from the document is committed. External changes (undo, a run) reset it.
+ * value that differs from the document is committed. When the document's value changes
+ * from elsewhere (another window, undo, a run), the text takes the change: merged into the
+ * user's text ({@link mergeText}) — so JSON still being typed is kept — and shown as is
+ * when the user's text already says the same.
  */
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { JsonEditor } from '../../ui/editors';
 import { toJson } from '../../ui/format';
 import { useApp } from '../../state/context';
+import { mergeText } from '../../state/text-merge';
 
 export interface JsonFieldProps {
   value: unknown;
-  onValue?: (v: unknown) => void;
+  /**
+   * A parsed value to commit. `base` is the document value the text was made from: the
+   * document may have moved on since (another window), so merge `v` into the current value
+   * with `mergeJson(base, v, current)` rather than overwrite it.
+   */
+  onValue?: (v: unknown, base: unknown) => void;
   label: string;
   readOnly?: boolean;
   /** Extra check of a parsed value (schema); returns the error text or null. */
@@ -28,15 +37,35 @@ export function JsonField({ value, onValue, label, readOnly, validate, object, m
   const [text, setText] = useState(() => toJson(value));
   const [parseError, setParseError] = useState<string | null>(null);
   const textRef = useRef(text);
-  textRef.current = text;
-  useEffect(() => {
+  /** The document value the text was last made from or agreed with: the base of a merge. */
+  const synced = useRef(value);
+  /** The text as it was at that point (the person's formatting), the base of a text merge. */
+  const syncedText = useRef(text);
+  // A layout effect so a key typed between this render and a passive effect is not undone.
+  useLayoutEffect(() => {
+    synced.current = value;
+    const mine = textRef.current;
     try {
-      if (JSON.stringify(JSON.parse(textRef.current)) === JSON.stringify(value)) return;
+      if (JSON.stringify(JSON.parse(mine)) === JSON.stringify(value)) {
+        syncedText.current = mine;
+        return;
+      }
     } catch {}
-    setParseError(null);
-    setText(toJson(value));
+    // Changed elsewhere: take the change into the text, keeping what is being typed.
+    const theirs = toJson(value);
+    const next = mergeText(syncedText.current, mine, theirs);
+    syncedText.current = theirs;
+    textRef.current = next;
+    setText(next);
+    try {
+      JSON.parse(next);
+      setParseError(null);
+    } catch (err) {
+      setParseError(`Not valid JSON yet: ${(err as Error).message}`);
+    }
   }, [value]);
   const change = (t: string) => {
+    textRef.current = t;
     setText(t);
     let v: unknown;
     try {
@@ -50,7 +79,10 @@ export function JsonField({ value, onValue, label, readOnly, validate, object, m
       return;
     }
     setParseError(null);
-    if (JSON.stringify(v) !== JSON.stringify(value)) onValue?.(v);
+    const base = synced.current;
+    synced.current = v;
+    syncedText.current = t;
+    if (JSON.stringify(v) !== JSON.stringify(value)) onValue?.(v, base);
   };
   useEffect(() => {
     if (!invalidKey) return;

@@ -4,6 +4,8 @@ import { useState } from 'react';
 import type { Message, Thread } from '../../../../shared/thread/schema';
 import { useApp } from '../../state/context';
 import { useSession } from '../../state/hooks';
+import { moveItem, removeAt } from '../../state/array-edits';
+import { applyTyping } from '../../state/text-merge';
 import { PromptEditor } from '../../ui/editors';
 import { foldedThinking, formatMs } from '../../ui/format';
 import { ToolCallEditor } from './ToolCallEditor';
@@ -28,14 +30,20 @@ export function MessageCard({ thread, index, readOnly }: { thread: Thread; index
   const textIdx = m.content.findIndex((p) => p.type === 'text');
   const text = textIdx >= 0 ? (m.content[textIdx] as { text: string }).text : '';
   const thinking = m.role === 'assistant' ? m.content.filter((p) => p.type === 'thinking').map((p) => (p as { thinking: string }).thinking).join('\n') : '';
-  const setText = (t: string) =>
+  /** Set the message's text (`typedFrom`: the editor's text before a keystroke, merged with the document's). */
+  const setText = (t: string, typedFrom?: string) =>
     session.edit((d) => {
       const msg = d.context.messages[index];
       const i = msg.content.findIndex((p) => p.type === 'text');
-      if (i >= 0) (msg.content[i] as { text: string }).text = t;
+      if (i >= 0) {
+        const part = msg.content[i] as { text: string };
+        part.text = typedFrom === undefined ? t : applyTyping(typedFrom, t, part.text);
+      }
       else (msg.content as { type: 'text'; text: string }[]).push({ type: 'text', text: t });
     }, `msg.${m.id}.text`);
-  const move = (to: number) => session.edit((d) => { const [x] = d.context.messages.splice(index, 1); d.context.messages.splice(to, 0, x); });
+  // Index patches, not Immer's splice patches: another window's edits of other messages survive.
+  const move = (to: number) => { const p = moveItem(session.thread, ['context', 'messages'], index, to); session.editPatches(p.forward, p.inverse); };
+  const remove = () => { const p = removeAt(session.thread, ['context', 'messages'], index); session.editPatches(p.forward, p.inverse); };
   return (
     <Paper withBorder p="xs" radius="sm" aria-label={`${m.role} message ${index + 1}`} style={{ borderLeft: `3px solid var(--mantine-color-${m.role === 'user' ? 'blue' : 'grape'}-5)` }}>
       <Group gap={6} mb={4} wrap="nowrap">
@@ -50,7 +58,7 @@ export function MessageCard({ thread, index, readOnly }: { thread: Thread; index
           <Group gap={2} wrap="nowrap">
             <ActionIcon size="sm" variant="subtle" aria-label={`Move message ${index + 1} up`} disabled={index === 0} onClick={() => move(index - 1)}>↑</ActionIcon>
             <ActionIcon size="sm" variant="subtle" aria-label={`Move message ${index + 1} down`} disabled={index === n - 1} onClick={() => move(index + 1)}>↓</ActionIcon>
-            <ActionIcon size="sm" variant="subtle" color="red" aria-label={`Delete message ${index + 1}`} onClick={() => session.edit((d) => void d.context.messages.splice(index, 1))}>×</ActionIcon>
+            <ActionIcon size="sm" variant="subtle" color="red" aria-label={`Delete message ${index + 1}`} onClick={remove}>×</ActionIcon>
           </Group>
         )}
       </Group>
@@ -65,8 +73,15 @@ export function MessageCard({ thread, index, readOnly }: { thread: Thread; index
             </Collapse>
           </div>
         )}
-        {(m.role === 'user' || text || !m.toolCalls?.length) && (
+        {/* A reply of tool calls only has no text part: offered by a button, so the editor does
+            not vanish when its text is cleared (the emptied part stays). */}
+        {(m.role === 'user' || textIdx >= 0 || !m.toolCalls?.length) && (
           <PromptEditor label={`Text of message ${index + 1}`} value={text} readOnly={readOnly} placeholder={m.role === 'user' ? 'User message' : 'Assistant reply'} onChange={setText} />
+        )}
+        {m.role === 'assistant' && textIdx < 0 && !!m.toolCalls?.length && !readOnly && (
+          <Anchor component="button" type="button" size="xs" onClick={() => setText('')} aria-label={`Add text to message ${index + 1}`} style={{ alignSelf: 'flex-start' }}>
+            + reply text
+          </Anchor>
         )}
         {m.role === 'user' && m.content.map((p, k) => p.type === 'image' && (
           <ImagePreview key={k} part={p} onRemove={readOnly ? undefined : () => session.edit((d) => void d.context.messages[index].content.splice(k, 1))} />

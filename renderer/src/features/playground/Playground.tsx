@@ -10,6 +10,7 @@ import { ModelSection } from './ModelSection';
 import { ToolsSection } from './ToolsSection';
 import { MessageCard } from './MessageCard';
 import { RunBar } from './RunBar';
+import { applyTyping } from '../../state/text-merge';
 
 function Section({ title, children }: { title: string; children: React.ReactNode }) {
   return (
@@ -47,7 +48,7 @@ export function Playground() {
           <Section title="Tools"><ToolsSection thread={thread} readOnly={readOnly} /></Section>
           <Section title="System prompt">
             <PromptEditor label="System prompt" value={thread.context.systemPrompt} readOnly={readOnly} placeholder="You are…" minHeight={48}
-              onChange={(t) => session.edit((d) => void (d.context.systemPrompt = t), 'systemPrompt')} />
+              onChange={(t, before) => session.edit((d) => void (d.context.systemPrompt = applyTyping(before, t, d.context.systemPrompt)), 'systemPrompt')} />
             <VariablesField thread={thread} readOnly={readOnly} />
           </Section>
           <Divider />

@@ -9,6 +9,7 @@ import { JsonField } from './JsonField';
 import { checkAgainstSchema, toolSchema } from './schema-check';
 import { ImagePreview } from './images';
 import { removeToolCall } from './tool-call-edits';
+import { applyTyping, mergeJson } from '../../state/text-merge';
 
 /** Tool call card inside an assistant message. */
 export function ToolCallEditor({ thread, mi, ci, call, readOnly }: { thread: Thread; mi: number; ci: number; call: ToolCall; readOnly: boolean }) {
@@ -22,10 +23,13 @@ export function ToolCallEditor({ thread, mi, ci, call, readOnly }: { thread: Thr
   const last = mi === thread.context.messages.length - 1;
   const argsInvalid = useAtomValue(app.invalidFieldsAtom).has(`args.${call.id}`);
   const text = out?.content.filter((p) => p.type === 'text').map((p) => (p as { text: string }).text).join('\n') ?? '';
-  const setOutput = (textValue: string, isError: boolean) =>
+  /** Set the result's text (`typedFrom`: the editor's text before a keystroke, merged with the document's). */
+  const setOutput = (textValue: string, isError: boolean, typedFrom?: string) =>
     session.edit((d) => {
       const c = (d.context.messages[mi] as Extract<Thread['context']['messages'][number], { role: 'assistant' }>).toolCalls![ci];
       const others = (c.output?.content ?? []).filter((p) => p.type !== 'text');
+      const cur = c.output?.content.find((p) => p.type === 'text') as { text: string } | undefined;
+      if (typedFrom !== undefined) textValue = applyTyping(typedFrom, textValue, cur?.text ?? '');
       c.output = { content: [{ type: 'text', text: textValue }, ...others], isError, ...(c.output?.structuredContent !== undefined ? { structuredContent: c.output.structuredContent } : {}) };
     }, `result.${call.id}`);
   return (
@@ -62,15 +66,15 @@ export function ToolCallEditor({ thread, mi, ci, call, readOnly }: { thread: Thr
         <JsonField label={`Arguments of ${call.name}`} object readOnly={readOnly} maxHeight={220} invalidKey={`args.${call.id}`}
           value={call.arguments}
           validate={(v) => checkAgainstSchema(schema, v)}
-          onValue={(v) => session.edit((d) => {
+          onValue={(v, base) => session.edit((d) => {
             const c = (d.context.messages[mi] as Extract<Thread['context']['messages'][number], { role: 'assistant' }>).toolCalls![ci];
-            c.arguments = v as Record<string, unknown>;
+            c.arguments = mergeJson(base, v, JSON.parse(JSON.stringify(c.arguments))) as Record<string, unknown>;
             delete c.rawArguments;
           }, `args.${call.id}`)} />
         {call.rawArguments && <Text size="xs" c="orange">The model's raw arguments did not parse: <Text span ff="monospace">{call.rawArguments.slice(0, 200)}</Text></Text>}
         <Text size="xs" c="dimmed">Result {out ? '' : last ? '— type one, or Run tool' : '— type one'}</Text>
         <PromptEditor label={`Result of ${call.name}`} value={text} readOnly={readOnly} placeholder="Tool result text"
-          onChange={(t) => setOutput(t, out?.isError ?? false)} />
+          onChange={(t, before) => setOutput(t, out?.isError ?? false, before)} />
         {out?.content.filter((p) => p.type === 'image').map((p, k) => <ImagePreview key={k} part={p as { mimeType: string; data: string }} />)}
         {out && (
           <Checkbox size="xs" label="Mark as error" checked={out.isError} disabled={readOnly} onChange={(e) => setOutput(text, e.currentTarget.checked)} />
