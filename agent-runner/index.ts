@@ -1,10 +1,11 @@
 /**
  * agent-runner entry: one process per run (DESIGN §1). Waits for `start`, runs, posts
- * envelopes on the `run` port, and exits when the run has ended. Under Electron it is started
+ * envelopes on the `run` port, and exits when the run has ended, or at once, cancelling the
+ * run, when the host is gone (process-port.ts, `onHostGone`). Under Electron it is started
  * with utilityProcess.fork, under Node with child_process.fork; see process-port.ts.
  */
 import type { HostToRunner, RunnerToHost } from '../shared/protocol/runner';
-import { channelPort, flushLink } from './process-port';
+import { channelPort, flushLink, onHostGone } from './process-port';
 import { startRun, type RunHandle } from './run';
 import { createRunnerProviderFactory } from './providers/factory';
 import { createMcpExecutors } from './tools/mcp-executors';
@@ -28,6 +29,19 @@ port.onMessage((msg) => {
   } else if (msg.type === 'input') {
     handle?.input(msg.nodeId, msg.value);
   }
+});
+
+/** After the host is gone, how long a cancelled run may take to wind down before the process exits (ms). */
+const HOST_GONE_EXIT_MS = 500;
+
+// The host is gone (killed, crashed): nobody will see this run's output or cancel it, and
+// with a real provider it would keep spending tokens. Cancel it (its provider request and
+// stream are aborted, tool calls cancelled), then exit without waiting for it to finish.
+onHostGone(() => {
+  if (!handle) process.exit(0);
+  handle.cancel('the host is gone');
+  setTimeout(() => process.exit(0), HOST_GONE_EXIT_MS).unref();
+  void handle.done.finally(() => process.exit(0));
 });
 
 process.on('uncaughtException', (err) => {

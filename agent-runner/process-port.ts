@@ -174,6 +174,24 @@ export function transferredPort<In, Out>(port: TransferredPort): ClosablePort<In
   };
 }
 
+/**
+ * Calls `listener` once when the host at the other end of the link is gone (it exited,
+ * crashed or was killed with SIGKILL), so the process can stop its work and exit instead of
+ * running on, reparented to PID 1.
+ *
+ * - Node (`child_process.fork`): the IPC channel closes when the parent dies, and Node emits
+ *   'disconnect' on `process`. Registered whatever the link, as it costs nothing without an
+ *   IPC channel (and test stand-ins of the Electron link run over one).
+ * - Electron (`utilityProcess.fork`): `process.parentPort` emits only 'message'
+ *   (https://www.electronjs.org/docs/latest/api/parent-port); there is no 'close' or
+ *   'disconnect' event to hook. A utility process is a Chromium child process, which ends
+ *   itself when its connection to the main (browser) process breaks, so it does not outlive
+ *   its host; but no JavaScript runs first, so `listener` is not called on that path.
+ */
+export function onHostGone(listener: () => void): void {
+  process.once('disconnect', listener);
+}
+
 /** Resolves when every frame sent so far has been handed to the OS (before a clean exit). */
 export function flushLink(): Promise<void> {
   if (inFlight === 0) return new Promise((r) => setImmediate(r));

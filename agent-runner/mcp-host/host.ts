@@ -34,6 +34,8 @@ export class McpHost {
   private readonly serverRequests = new Map<string, PendingServerRequest>();
   /** Runs connected by a brokered port (DESIGN §1, Electron): their traffic skips the host. */
   private readonly runPorts = new Map<string, Port<RunnerToMcp, McpToRunner> & { close(): void }>();
+  /** From the last `configure`: logged on every tool call (e.g. settings/mcp.json is not valid). */
+  private notice?: string;
 
   constructor(private readonly port: Port<HostToMcpHost, McpHostToHost>) {
     port.onMessage((m) => this.onMessage(m));
@@ -92,9 +94,10 @@ export class McpHost {
   }
 
   private async answer(method: keyof McpHostMethods, params: unknown): Promise<unknown> {
-    const p = (params ?? {}) as { server?: string; servers?: Record<string, McpServerConfig> };
+    const p = (params ?? {}) as { server?: string; servers?: Record<string, McpServerConfig>; notice?: unknown };
     switch (method) {
       case 'configure':
+        this.notice = typeof p.notice === 'string' && p.notice ? p.notice : undefined;
         await this.configure(p.servers ?? {});
         return { ok: true };
       case 'servers':
@@ -214,11 +217,13 @@ export class McpHost {
   }
 
   private async call(runId: string, msg: Extract<RunnerToMcp, { type: 'call' }>): Promise<void> {
+    const notice = this.notice;
+    if (notice) this.toRunner(runId, { type: 'log', callId: msg.callId, level: 'warning', logger: 'stepwise', data: notice });
     const notConfigured = () =>
       this.toRunner(runId, {
         type: 'result',
         callId: msg.callId,
-        output: errorOutput(`MCP server "${msg.server}" is not configured (configured: ${[...this.sessions.keys()].join(', ') || 'none'}). Add it in settings/mcp.json.`),
+        output: errorOutput(`MCP server "${msg.server}" is not configured (configured: ${[...this.sessions.keys()].join(', ') || 'none'}). ${notice ?? 'Add it in settings/mcp.json.'}`),
         mcpLog: [],
       });
     if (!this.sessions.has(msg.server)) return notConfigured();

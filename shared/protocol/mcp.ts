@@ -88,7 +88,11 @@ export type McpToRunner =
 
 /** Host → mcp-host requests (UI and CLI), answered by `McpHostResponse`. */
 export interface McpHostMethods {
-  configure: { params: { servers: Record<string, McpServerConfig> }; result: { ok: true } };
+  /**
+   * Replaces the servers. `notice` (set while settings/mcp.json is not valid and `servers` are
+   * those of its last valid version) is logged on every tool call until the next `configure`.
+   */
+  configure: { params: { servers: Record<string, McpServerConfig>; notice?: string }; result: { ok: true } };
   servers: { params: Record<string, never>; result: McpServerInfo[] };
   tools: { params: { server: string }; result: McpToolInfo[] };
   test: { params: { server: string }; result: { ok: boolean; message: string; stderr?: string } };

@@ -17,6 +17,8 @@ import type { McpSupervisor } from './supervisor';
 export interface PortBrokerDeps {
   supervisor: McpSupervisor;
   createChannel: () => PortPair;
+  /** Settles when the run may be connected (the host has checked settings/mcp.json). */
+  ready?: Promise<void>;
 }
 
 /**
@@ -51,6 +53,8 @@ export function brokerRunPorts(
     // detach send `run_ended`.
     detachRun ??= deps.supervisor.attachRun(runId, () => {});
     try {
+      await deps.ready;
+      if (ended) return;
       const { epoch, runnerEnd } = await deps.supervisor.attachChannel(runId, deps.createChannel);
       if (ended) {
         runnerEnd.close();

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Port } from '../../../shared/protocol/runner';
 import type { McpServerInfo, McpToolInfo } from '../../../shared/protocol/host-api';
-import type { McpLogEntry, McpToRunner, RunnerToMcp } from '../../../shared/protocol/mcp';
+import type { McpLogEntry, McpServerConfig, McpToRunner, RunnerToMcp } from '../../../shared/protocol/mcp';
 import type { ToolOutput } from '../../../shared/thread/schema';
 import type { ChildLink, ProcessSpawner } from '../process/types';
 import type { McpAttachment, McpRelay } from '../supervisor/run-supervisor';
@@ -36,16 +36,30 @@ export interface McpCallResult {
   logs: { level: string; logger?: string; data: unknown }[];
 }
 
+/** The last read of settings/mcp.json: the file's mtime, and what it held or why it is not valid. */
+interface ConfigRead {
+  mtime: number;
+  config?: LoadedMcpConfig;
+  error?: Error;
+}
+
 export class McpService implements McpRelay {
   readonly supervisor: McpSupervisor;
-  private config?: LoadedMcpConfig;
-  private configMtime = -1;
+  private read?: ConfigRead;
+  private reading?: Promise<void>;
+  /** The last valid version of the file, which the mcp-host keeps using while the file is broken. */
+  private lastValid?: LoadedMcpConfig;
+  /** +1 at every read of the file; `sentVersion` is the read the mcp-host was last configured from. */
+  private version = 0;
+  private sentVersion = -1;
+  private notice?: string;
 
   constructor(private readonly opts: McpServiceOptions) {
     this.supervisor = new McpSupervisor({
       spawner: opts.spawner,
       entry: opts.entry,
-      config: async () => (await this.loadConfig()).servers,
+      config: () => this.hostConfig(),
+      notice: () => this.notice,
       onToolsChanged: opts.onToolsChanged,
       backoffMs: opts.backoffMs,
     });
@@ -53,26 +67,57 @@ export class McpService implements McpRelay {
 
   /** Reads settings/mcp.json again (and sends it to a running mcp-host). */
   async reload(): Promise<LoadedMcpConfig> {
-    this.config = undefined;
-    const c = await this.loadConfig();
-    await this.supervisor.reconfigure();
-    return c;
+    await this.reading;
+    this.read = undefined;
+    return this.loadConfig();
+  }
+
+  /** Reads settings/mcp.json if it changed (by mtime) since the last read; never rejects. */
+  private refresh(): Promise<void> {
+    this.reading ??= (async () => {
+      const mtime = await stat(mcpConfigPath(this.opts.home)).then((s) => s.mtimeMs, () => 0);
+      if (this.read?.mtime === mtime) return;
+      try {
+        const config = await loadMcpConfig(this.opts.home, this.opts.env ?? process.env);
+        this.read = { mtime, config };
+        this.lastValid = config;
+      } catch (err) {
+        this.read = { mtime, error: err instanceof Error ? err : new Error(String(err)) };
+      }
+      this.version++;
+    })().finally(() => (this.reading = undefined));
+    return this.reading;
   }
 
   /**
-   * settings/mcp.json as it is now: an edit of the file is picked up on the next request (and
-   * sent to a running mcp-host), so changing servers needs no restart.
+   * settings/mcp.json as it is now: an edit of the file is picked up on the next request and
+   * sent to a running mcp-host (whether the previous version was valid or not), so changing
+   * servers needs no restart. Rejects, naming the line and column, while the file is not valid.
    */
   private async loadConfig(): Promise<LoadedMcpConfig> {
-    const mtime = await stat(mcpConfigPath(this.opts.home)).then((s) => s.mtimeMs, () => 0);
-    const changed = this.config !== undefined && mtime !== this.configMtime;
-    if (changed) this.config = undefined;
-    if (!this.config) {
-      this.configMtime = mtime;
-      this.config = await loadMcpConfig(this.opts.home, this.opts.env ?? process.env);
-      if (changed) await this.supervisor.reconfigure().catch(() => {});
+    await this.refresh();
+    if (this.sentVersion !== this.version) await this.supervisor.reconfigure().catch(() => {});
+    const r = this.read!;
+    if (r.error) throw r.error;
+    return r.config!;
+  }
+
+  /**
+   * The servers the mcp-host runs (McpSupervisor's `config`). While the file is not valid,
+   * those of its last valid version, with a notice the mcp-host logs on every tool call;
+   * rejects if it was never valid.
+   */
+  private async hostConfig(): Promise<Record<string, McpServerConfig>> {
+    await this.refresh();
+    this.sentVersion = this.version;
+    const r = this.read!;
+    if (r.config) {
+      this.notice = undefined;
+      return r.config.servers;
     }
-    return this.config;
+    if (!this.lastValid) throw r.error!;
+    this.notice = staleNotice(this.lastValid, r.error!);
+    return this.lastValid.servers;
   }
 
   private async known(server: string): Promise<void> {
@@ -124,13 +169,16 @@ export class McpService implements McpRelay {
    * is relayed to the mcp-host tagged with its run id, and the answers back (`relay`).
    */
   attach(runId: string, port: Port<unknown, unknown>, runner?: ChildLink): McpAttachment {
-    void this.loadConfig().catch(() => {}); // a run starting is a good moment to notice an edited mcp.json
+    // A run starting is a good moment to notice an edited mcp.json; the run's calls wait for
+    // that check, so they run on the servers the file now names (or carry the notice that it is broken).
+    const checked = this.loadConfig().then(() => {}, () => {});
     const createChannel = this.opts.spawner.createChannel?.bind(this.opts.spawner);
     if (createChannel && runner?.sendWithPorts) {
-      return { transport: 'port', detach: brokerRunPorts(runId, port, runner, { supervisor: this.supervisor, createChannel }) };
+      return { transport: 'port', detach: brokerRunPorts(runId, port, runner, { supervisor: this.supervisor, createChannel, ready: checked }) };
     }
     const detachRun = this.supervisor.attachRun(runId, (msg) => port.post(msg));
-    const off = port.onMessage((msg) => this.supervisor.sendRunner(runId, msg as RunnerToMcp));
+    // Chained on `checked`: the messages keep their order.
+    const off = port.onMessage((msg) => void checked.then(() => this.supervisor.sendRunner(runId, msg as RunnerToMcp)));
     return {
       transport: 'relay',
       detach: () => {
@@ -172,4 +220,11 @@ export class McpService implements McpRelay {
   close(): Promise<void> {
     return this.supervisor.stop();
   }
+}
+
+/** What a tool call's log says while settings/mcp.json is not valid (`error` names the line and column). */
+function staleNotice(lastValid: LoadedMcpConfig, error: Error): string {
+  const reason = error.message.startsWith(`${lastValid.file}: `) ? error.message.slice(lastValid.file.length + 2) : error.message;
+  const names = Object.keys(lastValid.servers).join(', ') || 'none';
+  return `${lastValid.file} is not valid (${reason}); using the MCP servers from its last valid version (${names}) until it is fixed.`;
 }

@@ -21,6 +21,11 @@ export interface McpSupervisorOptions {
   entry: string;
   /** The current server configuration, sent to every (re)started mcp-host. */
   config: () => Promise<Record<string, McpServerConfig>>;
+  /**
+   * A notice sent with the configuration (read right after `config()` resolved): why these
+   * servers may not be what the user expects; the mcp-host logs it on every tool call.
+   */
+  notice?: () => string | undefined;
   /** Restart delays: first, then doubling up to max (ms). Defaults 200 / 10 000. */
   backoffMs?: { initial: number; max: number };
   /** A tool list changed (`notifications/tools/list_changed`). */
@@ -107,8 +112,7 @@ export class McpSupervisor {
     exited.catch(() => {});
     return Promise.race([
       readySeen.then(async () => {
-        const servers = await this.opts.config();
-        await this.rawRequest(link, 'configure', { servers });
+        await this.rawRequest(link, 'configure', await this.configuration());
       }),
       exited,
     ]);
@@ -203,7 +207,13 @@ export class McpSupervisor {
   /** Re-reads the configuration and sends it to a running mcp-host. */
   async reconfigure(): Promise<void> {
     if (!this.link) return;
-    await this.request('configure', { servers: await this.opts.config() });
+    await this.request('configure', await this.configuration());
+  }
+
+  private async configuration(): Promise<McpHostMethods['configure']['params']> {
+    const servers = await this.opts.config();
+    const notice = this.opts.notice?.();
+    return notice ? { servers, notice } : { servers };
   }
 
   /**
