@@ -11,7 +11,7 @@ import type { StreamBridge } from './bridge/stream-bridge';
 import type { RunSupervisor } from './supervisor/run-supervisor';
 import { runRefOf, type RunController } from './runs';
 import { deleteRun, listRuns, readRun } from './journal/journal';
-import { listProviders, removeProvider, saveProvider, type KeyCodec } from './settings/providers';
+import { listProviders, providersFileStatus, removeProvider, saveProvider, type KeyCodec } from './settings/providers';
 import { removeMcpServer, saveMcpServer } from './mcp/edit';
 import { importMcpServers } from './mcp/import';
 import { HostError } from './errors';
@@ -215,10 +215,12 @@ export async function dispatch(ctx: HostContext, client: ClientState, method: st
       return { home: ctx.home, workspaceDir: ctx.workspaceDir };
     case 'settings.providers':
       return listProviders(ctx.home, process.env, ctx.keys);
+    case 'settings.providersFile':
+      return providersFileStatus(ctx.home);
     case 'settings.saveProvider':
       return saveProvider(ctx.home, {
         id: str(p, 'id', method),
-        api: str(p, 'api', method),
+        api: str(p, 'api', method, true),
         baseUrl: str(p, 'baseUrl', method, true),
         apiKey: str(p, 'apiKey', method, true),
       }, ctx.keys);

@@ -11,7 +11,7 @@ import type { LiveRun } from './bridge/live-run';
 import type { RunSupervisor, RunExit } from './supervisor/run-supervisor';
 import type { ThreadStore } from './store/thread-store';
 import type { RunJournal } from './journal/journal';
-import { effectiveProviders, type KeyCodec } from './settings/providers';
+import { providersForRun, type KeyCodec } from './settings/providers';
 import { HostError } from './errors';
 import { runProblem } from '../../shared/thread/tool-calls';
 
@@ -88,7 +88,7 @@ export class RunController {
     if (bridge.liveRuns(p.threadId).length) throw new HostError('thread_running', `thread ${p.threadId} already has a run running`);
     const problem = runProblem(thread, p.mode, p.toolCallIds);
     if (problem) throw new HostError(problem.code, problem.message);
-    const providers = await effectiveProviders(this.deps.home, this.deps.keys);
+    const providers = await providersForRun(this.deps.home, thread.model.provider, this.deps.keys);
     if (bridge.liveRuns(p.threadId).length) throw new HostError('thread_running', `thread ${p.threadId} already has a run running`);
     const runId = randomUUID();
     const spec: RunSpec = {

@@ -41,6 +41,7 @@ const METHOD_TABLE = {
   'stream.snapshot': true,
   'stream.ack': true,
   'settings.providers': true,
+  'settings.providersFile': true,
   'settings.saveProvider': true,
   'settings.removeProvider': true,
   'mcp.servers': true,

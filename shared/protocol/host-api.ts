@@ -29,6 +29,11 @@ export interface RunRecord {
   status: ExecNode['status'];
   startedAt: number;
   endedAt?: number;
+  /**
+   * When the host last heard from the run's process (any message it accepted). A run file left
+   * open by a host that died is closed at this time on the next start, not at that start.
+   */
+  lastEventAt?: number;
   nodes: ExecNode[];
   records: Omit<LlmRecord, 'v' | 'type'>[];
   /** Messages the run added (for restore). */
@@ -110,7 +115,13 @@ export interface HostMethods {
   'settings.providers': { params: Record<string, never>; result: ProviderInfo[] };
   /** Where this host keeps its data: $STEPWISE_HOME and the workspace folder in it. */
   'settings.app': { params: Record<string, never>; result: { home: string; workspaceDir: string } };
-  'settings.saveProvider': { params: { id: string; api: string; baseUrl?: string; apiKey?: string }; result: ProviderInfo[] };
+  /**
+   * Where settings/providers.json is and, when it cannot be read, why (line and column of a
+   * syntax error). `settings.providers` then lists the built-ins alone.
+   */
+  'settings.providersFile': { params: Record<string, never>; result: { file: string; error?: string } };
+  /** Add or update a provider; without `api`, an existing (or built-in) provider keeps its API. */
+  'settings.saveProvider': { params: { id: string; api?: string; baseUrl?: string; apiKey?: string }; result: ProviderInfo[] };
   /** Remove a provider added in Settings, with its stored API key; built-ins cannot be removed. */
   'settings.removeProvider': { params: { id: string }; result: ProviderInfo[] };
   'mcp.servers': { params: Record<string, never>; result: McpServerInfo[] };

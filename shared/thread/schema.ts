@@ -116,8 +116,24 @@ export const ToolAnnotationsSchema = Type.Object({
   openWorldHint: Type.Optional(Type.Boolean()),
 });
 
+/**
+ * A tool name the model APIs accept (OpenAI's and Anthropic's rule for function and tool names):
+ * 1–64 letters, digits, "_" or "-". A loaded thread only needs a non-empty name (imported and
+ * MCP tools may carry others); a name typed in the playground is held to this rule.
+ */
+export const TOOL_NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** Why `name` is not a tool name the model APIs accept, or null when it is. */
+export function toolNameProblem(name: string): string | null {
+  if (!name) return 'A tool needs a name.';
+  if (TOOL_NAME_PATTERN.test(name)) return null;
+  if (name.length > 64) return `A tool name has at most 64 characters (this one has ${name.length}).`;
+  const bad = [...new Set(name.replace(/[A-Za-z0-9_-]/g, ''))].map((c) => (c === ' ' ? 'spaces' : `"${c}"`));
+  return `A tool name may use letters, digits, "_" and "-" only, not ${bad.join(', ')}.`;
+}
+
 const ToolCommon = {
-  /** Name the model sees. */
+  /** Name the model sees (typed names: TOOL_NAME_PATTERN). */
   name: Type.String({ minLength: 1 }),
   description: Type.Optional(Type.String()),
   /** Stop ReAct mode at this tool and wait for the user. */

@@ -1,7 +1,8 @@
 /**
  * Settings: add an MCP server from the UI (written to settings/mcp.json), test it against the
  * real server-filesystem, import tools from it into a thread; a provider key is never shown whole;
- * a provider added in Settings is removed (after a confirmation) from Settings and the playground.
+ * a provider added in Settings is removed (after a confirmation) from Settings, and the playground
+ * marks it "not configured" for a thread that still uses it; typing a provider's id shows its API.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -113,8 +114,10 @@ test('remove a provider added in Settings: asks first, then it is gone with its 
   await expect(dialog.getByRole('button', { name: /^Remove / })).toHaveCount(1);
   await page.keyboard.press('Escape');
   await expect(dialog).toHaveCount(0);
-  await expect((await providerOptions()).getByRole('option', { name: 'local-llm', exact: true })).toBeVisible();
-  await page.keyboard.press('Escape');
+  // The thread uses it.
+  await (await providerOptions()).getByRole('option', { name: 'local-llm', exact: true }).click();
+  await expect(page.getByRole('combobox', { name: 'Provider', exact: true })).toHaveValue('local-llm');
+  await expect(page.getByRole('status', { name: 'Provider not configured' })).toHaveCount(0);
 
   await page.getByRole('button', { name: 'Settings' }).click();
   await dialog.getByRole('button', { name: 'Remove local-llm' }).click();
@@ -133,18 +136,31 @@ test('remove a provider added in Settings: asks first, then it is gone with its 
   expect(providersJson()).not.toContain('sk-local-0123456789abcdef');
   await page.keyboard.press('Escape');
   await expect(dialog).toHaveCount(0);
-  await expect((await providerOptions()).getByRole('option', { name: 'local-llm', exact: true })).toHaveCount(0);
+  // The thread still names it: the picker marks it, and a warning says where to add it.
+  const options = await providerOptions();
+  await expect(options.getByRole('option', { name: 'local-llm', exact: true })).toHaveCount(0);
+  await expect(options.getByRole('option', { name: 'local-llm (not configured)', exact: true })).toBeVisible();
   await page.keyboard.press('Escape');
+  await expect(page.getByRole('combobox', { name: 'Provider', exact: true })).toHaveValue('local-llm (not configured)');
+  await expect(page.getByRole('status', { name: 'Provider not configured' })).toContainText('Provider “local-llm” is not configured');
+  await expect(page.getByRole('status', { name: 'Provider not configured' })).toContainText('Settings → Providers');
 
   // A built-in provider cannot be removed, but a key saved for it can be forgotten (Reset).
   await page.getByRole('button', { name: 'Settings' }).click();
   await expect(dialog.getByRole('button', { name: 'Reset openai' })).toHaveCount(0);
+  // Typing an existing provider's id shows its API; saving a key keeps it.
+  const api = dialog.getByRole('combobox', { name: 'API', exact: true });
+  await expect(api).toHaveValue('OpenAI Chat Completions (and compatible servers)');
   await dialog.getByRole('textbox', { name: 'Id', exact: true }).fill('openai');
+  await expect(api).toHaveValue('OpenAI Responses');
   await dialog.getByLabel(/API key/).fill('sk-openai-0123456789abcdef');
   await dialog.getByRole('button', { name: 'Save provider' }).click();
   await expect(dialog.getByRole('row', { name: /openai/ }).first()).toContainText('cdef');
+  await expect(dialog.getByRole('row', { name: /openai/ }).first()).toContainText('openai-responses');
+  expect(JSON.parse(providersJson()).providers).toEqual([expect.objectContaining({ id: 'openai', api: 'openai-responses' })]);
   await dialog.getByRole('button', { name: 'Reset openai' }).click();
   const reset = dialog.getByRole('group', { name: 'Confirm resetting openai' });
+  await expect(reset).toContainText('Forget the API key, base URL and API choice saved for “openai”');
   await expect(reset).toContainText('goes back to its defaults');
   await reset.getByRole('button', { name: 'Reset openai' }).click();
   await expect(dialog.getByRole('button', { name: 'Reset openai' })).toHaveCount(0);

@@ -3,7 +3,7 @@
  * arguments?"): in the example thread, remove the model's get-sum call, add one of our own,
  * see the schema check on its empty arguments, fill them in, run it with Run tool (the other
  * call stays pending), read the result, then undo back to the model's call. In a thread with
- * no tools, the tool of the new call is typed.
+ * no tools, the tool of the new call is typed (a name the model APIs would refuse is held back).
  */
 import type { Locator, Page } from '@playwright/test';
 import { test, expect, shot } from './fixtures';
@@ -77,7 +77,14 @@ test('with no tools in the thread, the new call takes a typed tool name', async 
   const reply = page.getByLabel('assistant message 1', { exact: true });
   const add = reply.getByRole('button', { name: 'Add tool call' });
   await expect(add).toBeDisabled();
-  await reply.getByRole('textbox', { name: 'Tool of the new call' }).fill('search_web');
+  // A name the model APIs would refuse is held back, saying why.
+  const name = reply.getByRole('textbox', { name: 'Tool of the new call' });
+  await name.fill('lookup weather');
+  await expect(add).toBeDisabled();
+  await expect(reply.getByText('A tool name may use letters, digits, "_" and "-" only, not spaces.')).toBeVisible();
+  await expect(name).toHaveAttribute('aria-invalid', 'true');
+  await name.fill('search_web');
+  await expect(reply.getByText(/A tool name may use/)).toHaveCount(0);
   await add.click();
   const card = reply.getByLabel('tool call search_web', { exact: true });
   await expect(card).toContainText('no tool named “search_web” in this thread');

@@ -5,10 +5,10 @@
  * `$NAME` / `${NAME}` in `env` and `headers` values (and `url`) are read from the environment.
  * A bad entry gets an error naming the file and the JSON pointer, and leaves the others usable.
  */
-import { parseJsonText } from '../../../shared/thread/json-text';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { McpServerConfig } from '../../../shared/protocol/mcp';
+import { parseSettingsJson } from '../settings/json-text';
 
 /** An entry as written in mcp.json (before validation and `$ENV` expansion). */
 export interface RawMcpServer {
@@ -99,11 +99,8 @@ export function resolveServer(raw: unknown, ptr: string, env: NodeJS.ProcessEnv 
 
 /** Parses the text of an mcp.json; a file-level problem throws naming `file`. */
 export function parseMcpConfig(text: string, file: string, env: NodeJS.ProcessEnv = process.env): LoadedMcpConfig {
-  const parsed = parseJsonText(text);
-  if (!parsed.ok) {
-    const p = parsed.problem;
-    throw new Error(`${file}: not valid JSON at line ${p.line}, column ${p.column}: ${p.message}`);
-  }
+  const parsed = parseSettingsJson(text);
+  if (!parsed.ok) throw new Error(`${file}: ${parsed.problem}`);
   const doc = parsed.value;
   if (!doc || typeof doc !== 'object' || Array.isArray(doc)) throw new Error(`${file}: must be a JSON object with "mcpServers"`);
   const servers = (doc as { mcpServers?: unknown }).mcpServers ?? {};

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { repointSeededServer } from './edit';
+import { repointSeededServer, saveMcpServer } from './edit';
 
 function home(servers: Record<string, unknown>): string {
   const h = fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-edit-'));
@@ -50,5 +50,19 @@ describe('repointSeededServer', () => {
     const mine = home({ everything: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-everything'] } });
     expect(await repointSeededServer(mine, entry)).toBeUndefined();
     expect(read(mine).mcpServers.everything).toEqual({ command: 'npx', args: ['-y', '@modelcontextprotocol/server-everything'] });
+  });
+});
+
+describe('saveMcpServer on a broken mcp.json', () => {
+  it('is refused naming the line and column, and the file is left as it was', async () => {
+    const h = fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-edit-'));
+    fs.mkdirSync(path.join(h, 'settings'));
+    const file = path.join(h, 'settings', 'mcp.json');
+    const text = '{\n  "mcpServers": {\n    "a": { "command": "x", }\n  }\n}\n';
+    fs.writeFileSync(file, text);
+    await expect(saveMcpServer(h, 'b', { command: 'y' })).rejects.toThrow(
+      `${file} cannot be updated: not valid JSON at line 3, column 28: expected a double-quoted property name, found '}'. Fix the file first (or delete it to start over); nothing was changed.`,
+    );
+    expect(fs.readFileSync(file, 'utf8')).toBe(text);
   });
 });

@@ -8,18 +8,23 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { mcpConfigPath, resolveServer } from './config';
+import { parseSettingsJson } from '../settings/json-text';
 
 type Doc = { mcpServers?: Record<string, unknown> } & Record<string, unknown>;
 
+/** The file's document; a missing file is `{}`. Throws, naming the line and column of a syntax error. */
 async function readDoc(file: string): Promise<Doc> {
+  let text: string;
   try {
-    const doc = JSON.parse(await fs.readFile(file, 'utf8')) as unknown;
-    if (!doc || typeof doc !== 'object' || Array.isArray(doc)) throw new Error('expected a JSON object');
-    return doc as Doc;
+    text = await fs.readFile(file, 'utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
     throw new Error(`${file} cannot be updated: ${(err as Error).message}. Fix the file first.`, { cause: err });
   }
+  const parsed = parseSettingsJson(text);
+  const problem = !parsed.ok ? parsed.problem : !parsed.value || typeof parsed.value !== 'object' || Array.isArray(parsed.value) ? 'expected a JSON object' : undefined;
+  if (problem) throw new Error(`${file} cannot be updated: ${problem}. Fix the file first (or delete it to start over); nothing was changed.`);
+  return (parsed as { value: Doc }).value;
 }
 
 async function writeDoc(file: string, doc: Doc): Promise<void> {

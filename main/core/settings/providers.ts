@@ -9,6 +9,7 @@ import writeFileAtomic from 'write-file-atomic';
 import type { ProviderConfig } from '../../../shared/protocol/runner';
 import type { ProviderInfo } from '../../../shared/protocol/host-api';
 import { HostError } from '../errors';
+import { parseSettingsJson } from './json-text';
 
 /**
  * How literal API keys are kept in providers.json: the desktop shell passes the OS keychain
@@ -51,6 +52,8 @@ export const BUILTIN_PROVIDER_CONFIGS: readonly ProviderConfig[] = [
   { id: 'replay', api: 'replay' },
 ];
 export const BUILTIN_PROVIDER_IDS: readonly string[] = BUILTIN_PROVIDER_CONFIGS.map((p) => p.id);
+/** Built-ins that need nothing from providers.json (no key, no network): they run even when it is broken. */
+export const OFFLINE_PROVIDER_IDS: readonly string[] = ['scripted', 'replay'];
 
 /** Path of providers.json under `home`. */
 export function providersFile(home: string): string {
@@ -82,7 +85,7 @@ function checkEntry(value: unknown, where: string): ProviderConfig {
 /**
  * The configured providers of providers.json (`{ providers: ProviderConfig[] }` or a bare
  * array). A missing file is an empty list; a malformed one throws `bad_settings` naming the
- * file and the JSON pointer.
+ * file and the line and column of a syntax error, or the JSON pointer of a bad entry.
  */
 export async function loadProviderConfigs(home: string): Promise<ProviderConfig[]> {
   const file = providersFile(home);
@@ -93,24 +96,64 @@ export async function loadProviderConfigs(home: string): Promise<ProviderConfig[
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw err;
   }
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (err) {
-    throw new HostError('bad_settings', `${file}: not valid JSON (${(err as Error).message})`);
-  }
+  const parsed = parseSettingsJson(text);
+  if (!parsed.ok) throw new HostError('bad_settings', `${file}: ${parsed.problem}`);
+  const data = parsed.value;
   const list = Array.isArray(data) ? data : (data as { providers?: unknown })?.providers;
   if (!Array.isArray(list)) throw new HostError('bad_settings', `${file}: expected { "providers": [...] }`);
   return list.map((p, i) => checkEntry(p, `${file}#/providers/${i}`));
 }
 
-/** Built-ins overridden and extended by providers.json (by id); what a RunSpec carries. */
-export async function effectiveProviders(home: string, codec?: KeyCodec): Promise<ProviderConfig[]> {
-  const configured = (await loadProviderConfigs(home)).map((p) => decodeKey(p, codec));
+const isSettingsError = (err: unknown): err is HostError => err instanceof HostError && err.code === 'bad_settings';
+
+/** The built-ins overridden and extended by `configured` (by id), keys opened. */
+function merge(configured: ProviderConfig[], codec: KeyCodec | undefined): ProviderConfig[] {
   const byId = new Map<string, ProviderConfig>();
   for (const p of BUILTIN_PROVIDER_CONFIGS) byId.set(p.id, { ...p });
-  for (const p of configured) byId.set(p.id, { ...byId.get(p.id), ...p });
+  for (const p of configured.map((c) => decodeKey(c, codec))) byId.set(p.id, { ...byId.get(p.id), ...p });
   return [...byId.values()];
+}
+
+/** Built-ins overridden and extended by providers.json (by id); what a RunSpec carries. */
+export async function effectiveProviders(home: string, codec?: KeyCodec): Promise<ProviderConfig[]> {
+  return merge(await loadProviderConfigs(home), codec);
+}
+
+/**
+ * The providers a run of a thread on `provider` carries. When providers.json cannot be read,
+ * a run on an offline built-in (scripted, replay) still gets them (they need nothing from the
+ * file); a run on any other provider is refused with the file's error (line and column).
+ */
+export async function providersForRun(home: string, provider: string, codec?: KeyCodec): Promise<ProviderConfig[]> {
+  try {
+    return await effectiveProviders(home, codec);
+  } catch (err) {
+    if (!isSettingsError(err)) throw err;
+    if (OFFLINE_PROVIDER_IDS.includes(provider)) return BUILTIN_PROVIDER_CONFIGS.filter((p) => OFFLINE_PROVIDER_IDS.includes(p.id)).map((p) => ({ ...p }));
+    throw new HostError('bad_settings', `Provider "${provider}" cannot be looked up: ${err.message}. Fix the file or delete it to run on "${provider}"; the offline providers scripted and replay run without it.`);
+  }
+}
+
+/** What `settings.providersFile` answers: where providers.json is and, when it cannot be read, why. */
+export async function providersFileStatus(home: string): Promise<{ file: string; error?: string }> {
+  const file = providersFile(home);
+  try {
+    await loadProviderConfigs(home);
+    return { file };
+  } catch (err) {
+    if (!isSettingsError(err)) throw err;
+    return { file, error: err.message };
+  }
+}
+
+/** providers.json's entries for a change to it; a file that cannot be read refuses the change, naming why. */
+async function configsToChange(home: string): Promise<ProviderConfig[]> {
+  try {
+    return await loadProviderConfigs(home);
+  } catch (err) {
+    if (!isSettingsError(err)) throw err;
+    throw new HostError('bad_settings', `${err.message}. Fix the file or delete it first: changing it now would lose what is in it, so nothing was changed.`);
+  }
 }
 
 /** `sk-…abcd` for a literal key, the reference itself for `$ENV`, undefined for none. */
@@ -121,10 +164,17 @@ export function maskKey(apiKey: string | undefined): string | undefined {
   return `${apiKey.slice(0, 3)}…${apiKey.slice(-4)}`;
 }
 
-/** What `settings.providers` answers: every effective provider, keys masked. */
+/**
+ * What `settings.providers` answers: every effective provider, keys masked. When providers.json
+ * cannot be read, the built-ins alone (`providersFileStatus` says why).
+ */
 export async function listProviders(home: string, env: NodeJS.ProcessEnv = process.env, codec?: KeyCodec): Promise<ProviderInfo[]> {
-  const configured = new Set((await loadProviderConfigs(home)).map((p) => p.id));
-  return (await effectiveProviders(home, codec)).map((p) => {
+  const list = await loadProviderConfigs(home).catch((err: unknown) => {
+    if (isSettingsError(err)) return [];
+    throw err;
+  });
+  const configured = new Set(list.map((p) => p.id));
+  return merge(list, codec).map((p) => {
     const info: ProviderInfo = { id: p.id, api: p.api };
     if (BUILTIN_PROVIDER_IDS.includes(p.id)) info.builtin = true;
     if (configured.has(p.id)) info.saved = true;
@@ -139,19 +189,21 @@ export async function listProviders(home: string, env: NodeJS.ProcessEnv = proce
 
 /**
  * Add or update one provider in providers.json (atomic write, mode 0600). An absent `apiKey`
- * keeps the stored one; an empty string removes it.
+ * keeps the stored one; an empty string removes it. An absent `api` keeps the provider's API
+ * (saved, or the built-in's); a new provider needs one. A providers.json that cannot be read
+ * is not overwritten: the save is refused with its error.
  */
 export async function saveProvider(
   home: string,
-  entry: { id: string; api: string; baseUrl?: string; apiKey?: string },
+  entry: { id: string; api?: string; baseUrl?: string; apiKey?: string },
   codec?: KeyCodec,
 ): Promise<ProviderInfo[]> {
-  const next = checkEntry(entry, 'settings.saveProvider');
-  if (!/^[A-Za-z0-9][\w.-]{0,63}$/.test(next.id)) {
-    throw new HostError('bad_settings', `Provider id "${next.id}" is not valid: use 1–64 letters, digits, "_", "." or "-", starting with a letter or digit.`);
+  const id = entry.id;
+  if (typeof id !== 'string' || !/^[A-Za-z0-9][\w.-]{0,63}$/.test(id)) {
+    throw new HostError('bad_settings', `Provider id "${String(id)}" is not valid: use 1–64 letters, digits, "_", "." or "-", starting with a letter or digit.`);
   }
-  if (next.id === 'scripted' || next.id === 'replay') {
-    throw new HostError('bad_settings', `"${next.id}" is the built-in offline provider and cannot be replaced; choose another id.`);
+  if (OFFLINE_PROVIDER_IDS.includes(id)) {
+    throw new HostError('bad_settings', `"${id}" is the built-in offline provider and cannot be replaced; choose another id.`);
   }
   if (entry.baseUrl) {
     let url: URL | undefined;
@@ -161,10 +213,13 @@ export async function saveProvider(
       url = undefined;
     }
     if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
-      throw new HostError('bad_settings', `Base URL "${entry.baseUrl}" of provider "${next.id}" is not an http(s) URL (for example https://api.example.com/v1).`);
+      throw new HostError('bad_settings', `Base URL "${entry.baseUrl}" of provider "${id}" is not an http(s) URL (for example https://api.example.com/v1).`);
     }
   }
-  const list = await loadProviderConfigs(home);
+  const list = await configsToChange(home);
+  const api = entry.api ?? list.find((p) => p.id === id)?.api ?? BUILTIN_PROVIDER_CONFIGS.find((p) => p.id === id)?.api;
+  if (api === undefined) throw new HostError('bad_settings', `Choose the API of the new provider "${id}" (${PROVIDER_APIS.filter((a) => !OFFLINE_PROVIDER_IDS.includes(a)).join(', ')}).`);
+  const next = checkEntry({ ...entry, api }, 'settings.saveProvider');
   const i = list.findIndex((p) => p.id === next.id);
   const merged: ProviderConfig = { ...(i >= 0 ? list[i] : {}), id: next.id, api: next.api };
   if (entry.baseUrl !== undefined) {
@@ -190,7 +245,7 @@ export async function saveProvider(
  * until it is added again.
  */
 export async function removeProvider(home: string, id: string, codec?: KeyCodec): Promise<ProviderInfo[]> {
-  const list = await loadProviderConfigs(home);
+  const list = await configsToChange(home);
   const rest = list.filter((p) => p.id !== id);
   if (rest.length === list.length) {
     if (BUILTIN_PROVIDER_IDS.includes(id)) {

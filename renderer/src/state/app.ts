@@ -10,6 +10,7 @@ import type { HostServices } from '../host/types';
 import { StreamStore } from './stream-store';
 import { ThreadSession } from './thread-store';
 import { errorProps, type ErrorNoticeProps } from '../ui/ErrorNotice';
+import { openThreadHint } from './open-thread-hint';
 
 export type JotaiStore = ReturnType<typeof createStore>;
 
@@ -176,7 +177,7 @@ export class AppState {
       this.showRun(opened.running ?? null);
       await this.refreshRuns();
     } catch (err) {
-      this.fail(`Could not open ${path}`, err, 'The file may be malformed: its error is shown in the workspace tree.');
+      this.fail(`Could not open ${path}`, err, openThreadHint(err));
     }
   }
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { effectiveProviders, listProviders, removeProvider, saveProvider, type KeyCodec } from '../../../main/core/settings/providers';
+import { effectiveProviders, listProviders, providersFileStatus, removeProvider, saveProvider, type KeyCodec } from '../../../main/core/settings/providers';
 
 // A reversible stand-in for Electron's safeStorage (the real one needs the Electron binary).
 const codec: KeyCodec = {
@@ -44,7 +44,9 @@ describe('provider keys at rest', () => {
     const listed = await listProviders(home, {});
     expect(listed.find((p) => p.id === 'anthropic')!.prices).toEqual({ 'claude-sonnet-4-5': { input: 3, output: 15 } });
     writeFileSync(file, JSON.stringify({ providers: [{ id: 'anthropic', api: 'anthropic-messages', prices: { m: { input: 'cheap', output: 1 } } }] }));
-    await expect(listProviders(home, {})).rejects.toThrow(/prices\/m\/input: must be a price in USD per million tokens/);
+    // The list falls back to the built-ins; the file's status names the bad field.
+    expect((await listProviders(home, {})).map((p) => p.id)).toEqual(['openai', 'anthropic', 'scripted', 'replay']);
+    expect((await providersFileStatus(home)).error).toMatch(/prices\/m\/input: must be a price in USD per million tokens/);
   });
 });
 

@@ -1,13 +1,14 @@
 /** The "Add tool call" row of an assistant message: a tool call made by hand, to craft a test case. */
 import { Button, Group, Select, TextInput, Tooltip } from '@mantine/core';
 import { useState } from 'react';
-import type { Thread } from '../../../../shared/thread/schema';
+import { toolNameProblem, type Thread } from '../../../../shared/thread/schema';
 import { newId, useSession } from '../../state/hooks';
 import { addToolCall, newToolCall, toolChoices, uniqueCallId } from './tool-call-edits';
 
 /**
  * Pick one of the thread's tools ("Tool of the new call"; a text field when the thread has no
- * tools) and add a call to it with arguments `{}` to the assistant message `messageId`. The
+ * tools, holding the name to the tool name rule, TOOL_NAME_PATTERN, and saying what is wrong
+ * with it) and add a call to it with arguments `{}` to the assistant message `messageId`. The
  * call is pending: its arguments are edited and checked against the tool's schema in its
  * tool call card, and Run tool / Run all tools run it when the message is the last one. One
  * edit, one undo step.
@@ -18,23 +19,25 @@ export function AddToolCall({ thread, messageId }: { thread: Thread; messageId: 
   const [picked, setPicked] = useState<string | null>(null);
   const [typed, setTyped] = useState('');
   const name = choices.length ? (choices.find((c) => c.value === picked) ?? choices[0]).value : typed.trim();
+  /** Why the typed name cannot be added (a picked tool is the thread's own: always fine). */
+  const problem = choices.length ? null : name ? toolNameProblem(name) : 'Type the name of the tool to call first';
   const add = () => {
-    if (!name) return;
+    if (!name || problem) return;
     const id = uniqueCallId(thread, () => newId('call_'));
     // The key is the new call's own, so this step never merges with another edit.
     if (session.edit((d) => void addToolCall(d as Thread, messageId, newToolCall(name, id)), `toolCall.add.${id}`)) setTyped('');
   };
   return (
-    <Group gap={6} wrap="nowrap">
+    <Group gap={6} wrap="nowrap" align="flex-start">
       {choices.length > 0 ? (
         <Select size="xs" w={220} aria-label="Tool of the new call" data={choices} value={name} allowDeselect={false}
           searchable={choices.length > 8} onChange={(v) => v && setPicked(v)} />
       ) : (
         <TextInput size="xs" w={220} aria-label="Tool of the new call" placeholder="Tool name (the thread has no tools)" value={typed}
-          onChange={(e) => setTyped(e.currentTarget.value)} onKeyDown={(e) => e.key === 'Enter' && add()} />
+          error={name ? problem ?? undefined : undefined} onChange={(e) => setTyped(e.currentTarget.value)} onKeyDown={(e) => e.key === 'Enter' && add()} />
       )}
-      <Tooltip label={name ? `Add a call of ${name} with arguments {}: edit them, then Run tool or type a result` : 'Type the name of the tool to call first'}>
-        <Button size="compact-xs" variant="light" disabled={!name} onClick={add}>Add tool call</Button>
+      <Tooltip label={problem ?? `Add a call of ${name} with arguments {}: edit them, then Run tool or type a result`}>
+        <Button size="compact-xs" variant="light" disabled={!!problem} onClick={add}>Add tool call</Button>
       </Tooltip>
     </Group>
   );

@@ -1,7 +1,7 @@
 /** Model picker (provider + model id), parameters, and the scripted model's script. */
 import { useEffect, useState } from 'react';
 import { useAtomValue } from 'jotai';
-import { Group, NumberInput, Select, Stack, TextInput, Text } from '@mantine/core';
+import { Alert, Group, NumberInput, Select, Stack, TextInput, Text } from '@mantine/core';
 import type { Thread } from '../../../../shared/thread/schema';
 import type { ProviderInfo } from '../../../../shared/protocol/host-api';
 import { useApp } from '../../state/context';
@@ -10,23 +10,38 @@ import { JsonField } from './JsonField';
 
 const BUILTINS = ['scripted', 'openai', 'anthropic', 'replay'];
 
+/**
+ * The Provider picker's options: the built-ins, the configured providers and the thread's own.
+ * The thread's provider, when it is none of those (removed in Settings, or a typo), is marked
+ * "(not configured)". `configured` is null while the list is not known: nothing is marked.
+ */
+export function providerOptions(configured: readonly string[] | null, current: string): { options: { value: string; label: string }[]; missing: boolean } {
+  const known = [...new Set([...BUILTINS, ...(configured ?? [])])];
+  const missing = configured !== null && !known.includes(current);
+  const options = known.map((id) => ({ value: id, label: id }));
+  if (!known.includes(current)) options.push({ value: current, label: missing ? `${current} (not configured)` : current });
+  return { options, missing };
+}
+
 /** Model and parameter controls of the open thread. */
 export function ModelSection({ thread, readOnly }: { thread: Thread; readOnly: boolean }) {
   const app = useApp();
   const session = useSession()!;
-  const [providers, setProviders] = useState<ProviderInfo[]>([]);
+  /** Configured providers; null until known (a read-only viewer never knows them). */
+  const [providers, setProviders] = useState<ProviderInfo[] | null>(null);
   // Read again each time Settings closes, so a provider just added is offered at once.
   const settingsOpen = useAtomValue(app.settingsOpenAtom);
   useEffect(() => {
     if (settingsOpen) return;
-    app.host.call('settings.providers', {}).then((r) => setProviders(Array.isArray(r) ? r : []), () => setProviders([]));
+    if (app.host.presentational) return;
+    app.host.call('settings.providers', {}).then((r) => setProviders(Array.isArray(r) ? r : []), () => setProviders(null));
   }, [app, settingsOpen]);
-  const ids = [...new Set([...BUILTINS, ...providers.map((p) => p.id), thread.model.provider])];
   const m = thread.model;
+  const { options, missing } = providerOptions(providers?.map((p) => p.id) ?? null, m.provider);
   return (
     <Stack gap={6}>
       <Group gap="xs" align="flex-end" wrap="wrap">
-        <Select label="Provider" size="xs" w={150} data={ids} value={m.provider} disabled={readOnly} allowDeselect={false} searchable
+        <Select label="Provider" size="xs" w={missing ? 230 : 150} data={options} value={m.provider} error={missing || undefined} disabled={readOnly} allowDeselect={false} searchable
           onChange={(v) => v && session.edit((d) => void (d.model.provider = v))} />
         <TextInput label="Model id" size="xs" w={200} value={m.id} disabled={readOnly} placeholder="e.g. gpt-4.1-mini"
           onChange={(e) => { const v = e.currentTarget.value; session.edit((d) => void (d.model.id = v), 'model.id'); }} />
@@ -35,6 +50,11 @@ export function ModelSection({ thread, readOnly }: { thread: Thread; readOnly: b
         <NumberInput label="Max tokens" size="xs" w={120} min={1} step={256} allowDecimal={false} value={m.params.maxTokens ?? ''} disabled={readOnly}
           onChange={(v) => session.edit((d) => { if (typeof v === 'number' && v >= 1) d.model.params.maxTokens = v; else delete d.model.params.maxTokens; }, 'model.maxTokens')} />
       </Group>
+      {missing && (
+        <Alert color="yellow" variant="light" p={6} role="status" aria-label="Provider not configured">
+          <Text size="xs">Provider “{m.provider}” is not configured, so runs of this thread will fail. Add it in Settings → Providers, or pick another provider.</Text>
+        </Alert>
+      )}
       {m.provider === 'scripted' && (
         <Stack gap={2}>
           <Text size="xs" c="dimmed">

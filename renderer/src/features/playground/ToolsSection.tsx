@@ -2,10 +2,11 @@
 import { useEffect, useState } from 'react';
 import { useAtomValue } from 'jotai';
 import { Badge, Button, Checkbox, Group, Modal, Paper, Select, Stack, Text, TextInput, ActionIcon, Collapse, Loader } from '@mantine/core';
-import type { Thread, Tool } from '../../../../shared/thread/schema';
+import { toolNameProblem, type Thread, type Tool } from '../../../../shared/thread/schema';
 import type { McpServerInfo, McpToolInfo } from '../../../../shared/protocol/host-api';
 import { useApp } from '../../state/context';
 import { useSession } from '../../state/hooks';
+import { removeAt } from '../../state/array-edits';
 import { JsonField } from './JsonField';
 import { schemaProblems } from './schema-check';
 import { ErrorNotice, errorProps, type ErrorNoticeProps } from '../../ui/ErrorNotice';
@@ -43,7 +44,7 @@ export function ToolsSection({ thread, readOnly }: { thread: Thread; readOnly: b
               {open === i ? 'Close' : readOnly || t.type === 'mcp' ? 'Show' : 'Edit'}
             </Button>
             {!readOnly && (
-              <ActionIcon size="sm" variant="subtle" color="red" aria-label={`Remove tool ${t.name}`} onClick={() => session.edit((d) => void d.context.tools.splice(i, 1))}>
+              <ActionIcon size="sm" variant="subtle" color="red" aria-label={`Remove tool ${t.name}`} onClick={() => { const p = removeAt(session.thread, ['context', 'tools'], i); session.editPatches(p.forward, p.inverse); }}>
                 ×
               </ActionIcon>
             )}
@@ -51,7 +52,7 @@ export function ToolsSection({ thread, readOnly }: { thread: Thread; readOnly: b
           <Collapse expanded={open === i}>
             <Stack gap={4} mt={6}>
               <Group gap="xs" grow>
-                <TextInput size="xs" label="Name" value={t.name} disabled={readOnly}
+                <TextInput size="xs" label="Name" value={t.name} disabled={readOnly} error={readOnly ? undefined : toolNameProblem(t.name)}
                   onChange={(e) => { const v = e.currentTarget.value; session.edit((d) => void (d.context.tools[i].name = v), `tool.${i}.name`); }} />
                 {t.type === 'agent' && (
                   <Select size="xs" label="Thread" searchable disabled={readOnly} value={t.threadPath}

@@ -1,0 +1,128 @@
+/**
+ * Settings → Providers: the providers (masked keys), add or update one, remove the ones added
+ * here, reset a built-in one. A settings/providers.json that cannot be read is shown above the
+ * table with its line and column; the built-ins are still listed.
+ */
+import { Fragment, useCallback, useEffect, useState } from 'react';
+import { Badge, Button, Group, Loader, PasswordInput, Select, Stack, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
+import type { ProviderInfo } from '../../../../shared/protocol/host-api';
+import { useApp } from '../../state/context';
+import { ErrorNotice, errorProps, type ErrorNoticeProps } from '../../ui/ErrorNotice';
+
+/** The wire APIs a provider entry may name (main/core/settings/providers.ts PROVIDER_APIS). */
+const APIS = [
+  { value: 'openai-completions', label: 'OpenAI Chat Completions (and compatible servers)' },
+  { value: 'openai-responses', label: 'OpenAI Responses' },
+  { value: 'anthropic-messages', label: 'Anthropic Messages' },
+];
+
+const EMPTY_PROVIDER_FORM = { id: '', api: 'openai-completions', baseUrl: '', apiKey: '' };
+
+/** What the Reset / Remove confirmation of provider `id` says. */
+export function confirmText(action: 'Remove' | 'Reset', id: string): string {
+  return action === 'Reset'
+    ? `Forget the API key, base URL and API choice saved for “${id}” in settings/providers.json? It goes back to its defaults (its key from the environment, if set).`
+    : `Remove “${id}” and its saved API key from settings/providers.json? Threads that use it will get an error when they run, until it is added again.`;
+}
+
+/** The form's API when its Id is `id`: an existing provider's API, else `current`. */
+export function apiForId(list: ProviderInfo[] | null, id: string, current: string): string {
+  const known = list?.find((p) => p.id === id.trim());
+  return known && APIS.some((a) => a.value === known.api) ? known.api : current;
+}
+
+/** The Providers tab of Settings. */
+export function ProvidersSettings() {
+  const app = useApp();
+  const [list, setList] = useState<ProviderInfo[] | null>(null);
+  const [error, setError] = useState<ErrorNoticeProps | null>(null);
+  /** Why settings/providers.json cannot be read (line and column), when it cannot. */
+  const [fileError, setFileError] = useState<string | null>(null);
+  const [form, setForm] = useState(EMPTY_PROVIDER_FORM);
+  /** The provider whose Remove waits for confirmation. */
+  const [removing, setRemoving] = useState<string | null>(null);
+  const checkFile = useCallback(() => {
+    app.host.call('settings.providersFile', {}).then((s) => setFileError(s.error ?? null), () => setFileError(null));
+  }, [app]);
+  useEffect(() => {
+    app.host.call('settings.providers', {}).then(setList, (e) => { setList([]); setError(errorProps('Could not load providers', e)); });
+    checkFile();
+  }, [app, checkFile]);
+  const save = async () => {
+    try {
+      setList(await app.host.call('settings.saveProvider', { id: form.id.trim(), api: form.api, baseUrl: form.baseUrl.trim() || undefined, apiKey: form.apiKey || undefined }));
+      setForm(EMPTY_PROVIDER_FORM);
+      setError(null);
+    } catch (e) {
+      // A broken providers.json: its message already says what to do.
+      const broken = /providers\.json/.test(String((e as Error).message));
+      setError(errorProps(`Could not save provider ${form.id}`, e, broken ? undefined : 'Check the id (letters, digits, dashes) and the base URL.'));
+    }
+    checkFile();
+  };
+  const remove = async (id: string) => {
+    setRemoving(null);
+    try {
+      setList(await app.host.call('settings.removeProvider', { id }));
+      if (form.id.trim() === id) setForm(EMPTY_PROVIDER_FORM);
+      setError(null);
+    } catch (e) {
+      setError(errorProps(`Could not remove provider ${id}`, e));
+    }
+    checkFile();
+  };
+  /** Added providers are removed; a built-in one with a saved key or URL is reset to its defaults. */
+  const action = (p: ProviderInfo): 'Remove' | 'Reset' | null => (app.host.presentational ? null : !p.builtin ? 'Remove' : p.saved ? 'Reset' : null);
+  return (
+    <Stack gap="xs">
+      {fileError && (
+        <ErrorNotice title="settings/providers.json cannot be read" message={fileError}
+          hint="Fix the file at the line and column named (or delete it), then open Settings again. Until then only the built-in providers are listed, saving is refused, and runs on providers from the file fail; scripted and replay still run." />
+      )}
+      {error && <ErrorNotice {...error} onClose={() => setError(null)} />}
+      <Table fz="sm">
+        <Table.Thead><Table.Tr><Table.Th>id</Table.Th><Table.Th>api</Table.Th><Table.Th>base URL</Table.Th><Table.Th>key</Table.Th><Table.Th><VisuallyHidden>actions</VisuallyHidden></Table.Th></Table.Tr></Table.Thead>
+        <Table.Tbody>
+          {list?.map((p) => {
+            const act = action(p);
+            return (
+              <Fragment key={p.id}>
+                <Table.Tr onClick={() => setForm({ id: p.id, api: apiForId(list, p.id, form.api), baseUrl: p.baseUrl ?? '', apiKey: '' })} style={{ cursor: 'pointer' }}>
+                  <Table.Td ff="monospace">{p.id}</Table.Td><Table.Td>{p.api}</Table.Td><Table.Td>{p.baseUrl ?? '—'}</Table.Td>
+                  <Table.Td ff="monospace">{p.keyHint ?? 'no key'}{p.detected && <Badge size="xs" ml={4} variant="light">from environment</Badge>}</Table.Td>
+                  <Table.Td ta="right">
+                    {act && removing !== p.id && (
+                      <Button size="compact-xs" variant="subtle" color="red" aria-label={`${act} ${p.id}`} onClick={(e) => { e.stopPropagation(); setRemoving(p.id); }}>{act}</Button>
+                    )}
+                  </Table.Td>
+                </Table.Tr>
+                {act && removing === p.id && (
+                  <Table.Tr>
+                    <Table.Td colSpan={5}>
+                      <Group gap={6} role="group" aria-label={`Confirm ${act === 'Reset' ? 'resetting' : 'removing'} ${p.id}`}>
+                        <Text size="xs" style={{ flex: 1 }}>{confirmText(act, p.id)}</Text>
+                        <Button size="compact-xs" variant="default" onClick={() => setRemoving(null)}>Cancel</Button>
+                        <Button size="compact-xs" color="red" onClick={() => void remove(p.id)}>{act} {p.id}</Button>
+                      </Group>
+                    </Table.Td>
+                  </Table.Tr>
+                )}
+              </Fragment>
+            );
+          })}
+        </Table.Tbody>
+      </Table>
+      {list === null && <Group gap={6}><Loader size="xs" /><Text size="sm" c="dimmed">Loading providers…</Text></Group>}
+      {list?.length === 0 && !fileError && <Text size="sm" c="dimmed">No providers — the scripted model works offline; add a provider to use a real model.</Text>}
+      <Text size="sm" fw={600}>Add or update a provider</Text>
+      <Group grow align="flex-end">
+        <TextInput size="xs" label="Id" placeholder="openai" value={form.id}
+          onChange={(e) => { const id = e.currentTarget.value; setForm((f) => ({ ...f, id, api: apiForId(list, id, f.api) })); }} />
+        <Select size="xs" label="API" data={APIS} value={form.api} allowDeselect={false} onChange={(v) => setForm({ ...form, api: v ?? form.api })} />
+      </Group>
+      <TextInput size="xs" label="Base URL (optional)" placeholder="http://localhost:11434/v1" value={form.baseUrl} onChange={(e) => setForm({ ...form, baseUrl: e.currentTarget.value })} />
+      <PasswordInput size="xs" label="API key or $ENV_VAR (left empty keeps the saved key)" value={form.apiKey} onChange={(e) => setForm({ ...form, apiKey: e.currentTarget.value })} />
+      <Group justify="flex-end"><Button size="xs" disabled={!form.id.trim() || app.host.presentational} onClick={() => void save()}>Save provider</Button></Group>
+    </Stack>
+  );
+}
