@@ -10,7 +10,8 @@ import { mergeJson } from './text-merge';
 
 type Path = (string | number)[];
 
-function valueAt(doc: unknown, path: Path): unknown {
+/** The value at `path` of `doc`, or undefined where the path does not lead. */
+export function valueAt(doc: unknown, path: Path): unknown {
   let v: unknown = doc;
   for (const k of path) {
     if (v === null || typeof v !== 'object') return undefined;

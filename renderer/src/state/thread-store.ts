@@ -15,27 +15,14 @@ import type { ThreadPatch } from '../../../shared/protocol/envelopes';
 import type { HostServices } from '../host/types';
 import { HostError } from '../host/types';
 import { UndoHistory, type UndoOptions } from './undo';
-import { rebasePending } from './rebase';
+import { rebasePending, valueAt } from './rebase';
 import { transformPending } from './array-edits';
+import type { ThreadMeta } from './thread-meta';
+
+export type { ThreadMeta } from './thread-meta';
 import type { AtomStore } from './stream-store';
 
 enablePatches();
-
-/** What the playground shows besides the document. */
-export interface ThreadMeta {
-  path: string;
-  version: number;
-  /** Id of the run of this thread that is running; the thread is read-only meanwhile. */
-  runningRunId?: string;
-  canUndo: boolean;
-  canRedo: boolean;
-  /** Last failure (edit rejected, reload failed), for an inline error. */
-  error?: { message: string; details?: string };
-  /** Bumped when the document was replaced wholesale (reload): editors reset their text. */
-  generation: number;
-  /** Runs whose result was undone in this window (their records stay in run history). */
-  undoneRuns: string[];
-}
 
 /** A batch of edits sent to the host and not yet answered. */
 interface InFlight {
@@ -222,6 +209,7 @@ export class ThreadSession {
       const [next, forward, inverse] = produceWithPatches(this.thread, (d) => {
         applyPatches(d, tp.patches);
       });
+      if (!isRun) this.followTexts(this.thread, next, tp.patches);
       this.store.set(this.threadAtom, next);
       this.confirmed = next;
       this.version = tp.version;
@@ -229,6 +217,23 @@ export class ThreadSession {
       this.setMeta({ generation: this.meta.generation + 1 });
     } catch {
       void this.reload();
+    }
+  }
+
+  /**
+   * Texts another window changed (at the string paths of `patches`) move this window's undo
+   * steps along ({@link UndoHistory.rebaseText}), so undo takes out only this window's typing.
+   */
+  private followTexts(before: Thread, after: Thread, patches: Patch[]): void {
+    const seen = new Set<string>();
+    for (const p of patches) {
+      if (p.op !== 'replace' || typeof p.value !== 'string') continue;
+      const k = JSON.stringify(p.path);
+      if (seen.has(k)) continue;
+      seen.add(k);
+      const a = valueAt(before, p.path);
+      const b = valueAt(after, p.path);
+      if (typeof a === 'string' && typeof b === 'string') this.history.rebaseText(p.path, a, b);
     }
   }
 
@@ -298,6 +303,12 @@ export class ThreadSession {
         }
         if (this.inFlight === batch) this.inFlight = null;
         if (batch.state === 'dropped') return;
+        if (err instanceof HostError && (err.code === 'disconnected' || err.code === 'session_ended')) {
+          // The host is out of reach: keep the edits (shown, and in the outbox), reload nothing.
+          if (batch.state === 'sent') this.outbox = [...batch.patches, ...this.outbox];
+          this.setMeta({ error: { message: `This edit is not saved: ${(err as Error).message}` } });
+          return;
+        }
         this.outbox = [];
         this.setMeta({
           error: { message: `The edit was not saved: ${(err as Error).message}. The thread is reloaded from disk.`, details: (err as Error).stack },
@@ -339,6 +350,7 @@ export class ThreadSession {
       return false;
     }
     if (batch && batch.state === 'sent') batch.state = 'replayed';
+    this.followTexts(this.thread, r.doc, [...(remote ?? []), ...r.pending]);
     this.confirmed = theirs;
     this.version = version;
     this.outbox = r.pending;

@@ -7,7 +7,7 @@
  * never rewinds run history.
  */
 import type { Patch } from 'immer';
-import { compact, expand, invertText, sameReplaceTargets, type StoredPatch, type TextPatch } from './text-patch';
+import { compact, expand, invertText, sameReplaceTargets, splice, type StoredPatch, type TextPatch } from './text-patch';
 
 const NONE: StoredPatch[] = [];
 const NO_IMAGES: string[] = [];
@@ -177,6 +177,32 @@ export class UndoHistory {
     step.at = -Infinity; // a redone step never merges with the next edit
     this.undoStack.push(step);
     return { forward: expand(step.forward, current), inverse: [], key: step.key, origin: step.origin, runId: step.runId };
+  }
+
+  /**
+   * Another window (or a run) changed the text at `path` from `before` to `after`. The steps'
+   * splices of that text after the changed region move with it, so undoing this window's
+   * typing takes out exactly that typing and keeps the other edit. Steps are sealed first (a
+   * step still open for typing holds whole strings, whose undo would put back the text
+   * without the other edit). A splice that overlaps the change is left: undoing it reports
+   * that the text no longer matches.
+   */
+  rebaseText(path: (string | number)[], before: string, after: string): void {
+    if (before === after) return;
+    const d = splice(before, after);
+    const delta = d.insert.length - d.remove.length;
+    const same = (p: (string | number)[]) => p.length === path.length && p.every((k, i) => k === path[i]);
+    const shift = (p: StoredPatch) => {
+      if (p.op !== 'text' || !same(p.path)) return;
+      const end = p.at + Math.max(p.remove.length, p.insert.length);
+      if (d.at + d.remove.length <= p.at && !(d.remove.length === 0 && d.at === p.at && d.at === end)) p.at += delta;
+      else if (d.at < end) return; // overlap: left to fail its check
+    };
+    for (const step of [...this.undoStack, ...this.redoStack]) {
+      this.seal(step);
+      step.forward.forEach(shift);
+      step.inverse.forEach(shift);
+    }
   }
 
   /** Drop everything (after a reload). */

@@ -207,4 +207,35 @@ describe('two windows typing into one field', () => {
       { numRuns: 200 },
     );
   });
+
+  it("undo in one window takes out only its own typing, keeping what the other window typed in the same field meanwhile", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.scheduler(), fc.boolean(), async (s, waitToSeal) => {
+        const h = sharedHost(exampleThread(), s, 2);
+        const start = h.doc.context.systemPrompt;
+        const settle = async () => {
+          while (h.sessions.some((x) => !x.settled)) await s.waitAll();
+          await s.waitAll();
+        };
+        h.sessions[0].edit((d) => void (d.context.systemPrompt += ' [A end]'), 'systemPrompt');
+        await settle();
+        if (waitToSeal) h.sessions[0].edit((d) => void (d.title = 'renamed'), 'title');
+        await settle();
+        h.sessions[1].edit((d) => void (d.context.systemPrompt = `[B start] ${d.context.systemPrompt}`), 'systemPrompt');
+        await settle();
+        if (waitToSeal) expect(h.sessions[0].undo()).toBe(true); // the rename
+        await settle();
+        expect(h.sessions[0].undo()).toBe(true);
+        await settle();
+        expect(h.doc.context.systemPrompt).toBe(`[B start] ${start}`);
+        for (const x of h.sessions) expect(x.thread.context.systemPrompt).toBe(`[B start] ${start}`);
+        expect(h.sessions[0].meta.error).toBeUndefined();
+        // And redo puts it back at the end.
+        expect(h.sessions[0].redo()).toBe(true);
+        await settle();
+        expect(h.doc.context.systemPrompt).toBe(`[B start] ${start} [A end]`);
+      }),
+      { numRuns: 50 },
+    );
+  });
 });
