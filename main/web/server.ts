@@ -4,6 +4,7 @@
  * client → host `{ id, method, params }` (HostMethods); host → client `{ id, result }` or
  * `{ id, error: { message, code? } }`, and pushes `{ push: Envelope | HostEvent }`. Clients
  * acknowledge pushes with `stream.ack`, which drives the bridge's backpressure.
+ * `GET /api/session` answers 204 to a valid token (see {@link SESSION_PATH}).
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -11,6 +12,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import type { HostPush } from '../../shared/protocol/host-api';
 import { TOKEN_COOKIE, allowedHosts, checkRequest, isLoopback, newToken } from './security';
 import { serveStatic } from './static-files';
+import { SESSION_PATH } from '../../shared/protocol/web-session';
 
 /** The part of the host core a transport needs. */
 export interface TransportCore {
@@ -46,6 +48,7 @@ export interface WebHost {
 /** Largest WebSocket message a client may send (a thread edit with images), bytes. */
 const MAX_CLIENT_MESSAGE = 64 * 1024 * 1024;
 
+/** Start the web host: HTTP (the renderer, {@link SESSION_PATH}) and the `/ws` socket, token-checked. */
 export async function startWebHost(o: WebHostOptions): Promise<WebHost> {
   const bindHost = o.host ?? '127.0.0.1';
   const token = o.token ?? newToken();
@@ -64,6 +67,12 @@ export async function startWebHost(o: WebHostOptions): Promise<WebHost> {
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405).end();
+      return;
+    }
+    if (url.pathname === SESSION_PATH) {
+      // The token was accepted above. A page whose WebSocket cannot connect asks here whether
+      // its token is still valid: 401 (from the check above) means the host was restarted.
+      res.writeHead(204, { 'cache-control': 'no-store' }).end();
       return;
     }
     if (url.searchParams.has('token')) {

@@ -1,6 +1,6 @@
 /** The window: header, and the three resizable panels (workspace · playground · execution). */
 import { useCallback, useEffect, useState } from 'react';
-import { Provider as JotaiProvider, useAtom, useAtomValue } from 'jotai';
+import { Provider as JotaiProvider, useAtom } from 'jotai';
 import { ActionIcon, Box, Group, Text, Tooltip, useMantineColorScheme, useComputedColorScheme } from '@mantine/core';
 import { Group as PanelGroup, Panel, Separator, useDefaultLayout } from 'react-resizable-panels';
 import type { HostServices } from './host/types';
@@ -14,6 +14,9 @@ import { SettingsModal } from './features/settings/SettingsModal';
 import { ErrorNotice } from './ui/ErrorNotice';
 import { useShortcuts } from './shortcuts';
 import { PanelBoundary } from './ui/ErrorBoundary';
+import { canEdit, useConnection } from './host/use-connection';
+import type { ConnectionStatus } from './host/types';
+import { ConnectionBanner } from './features/connection/ConnectionBanner';
 
 /** Root component for a host; `initialPath` opens that thread at start (viewer). */
 export function App({ host, initialPath }: { host: HostServices; initialPath?: string }) {
@@ -50,6 +53,14 @@ function Shell() {
   const layout = useDefaultLayout({ id: 'stepwise-main', storage: localStorage });
   const newThread = useCallback(() => void app.newThread(), [app]);
   useShortcuts(app, newThread);
+  const connection = useConnection(app.host);
+  const ended = connection.state === 'ended';
+  useEffect(() => {
+    // Failures on the way ("lost the connection … try again") are moot once the session ended.
+    if (ended) setError(null);
+  }, [ended, setError]);
+  // Edits need the host: while it is out of reach the playground is read-only (inert).
+  const paused = !app.host.presentational && !canEdit(connection);
   return (
     <Box style={{ height: '100vh', display: 'flex', flexDirection: 'column' }}>
       <Group h={38} px="sm" gap="sm" wrap="nowrap" style={{ borderBottom: '1px solid var(--mantine-color-default-border)', flexShrink: 0 }}>
@@ -57,7 +68,7 @@ function Shell() {
         <Text size="xs" c="dimmed">build and debug agents step by step</Text>
         {app.host.presentational && <Text size="xs" c="orange">read-only viewer</Text>}
         <div style={{ flex: 1 }} />
-        <Connection />
+        <Connection status={connection} />
         <Tooltip label={`Switch to ${computed === 'dark' ? 'light' : 'dark'} theme`}>
           <ActionIcon variant="subtle" aria-label="Toggle theme" onClick={() => setColorScheme(computed === 'dark' ? 'light' : 'dark')}>{computed === 'dark' ? '☀' : '☾'}</ActionIcon>
         </Tooltip>
@@ -65,6 +76,11 @@ function Shell() {
           <ActionIcon variant="subtle" aria-label="Settings" onClick={() => app.store.set(app.settingsOpenAtom, true)}>⚙</ActionIcon>
         )}
       </Group>
+      {(connection.state === 'reconnecting' || ended) && (
+        <Box p="xs" style={{ flexShrink: 0 }}>
+          <ConnectionBanner status={connection} />
+        </Box>
+      )}
       {error && (
         <Box p="xs" style={{ flexShrink: 0 }}>
           <ErrorNotice {...error} onClose={() => setError(null)} />
@@ -77,7 +93,9 @@ function Shell() {
           </Panel>
           <Separator className="sw-sep" aria-label="Resize workspace panel" />
           <Panel id="playground" defaultSize="44%" minSize="25%">
-            <PanelBoundary name="playground"><Playground /></PanelBoundary>
+            <div inert={paused} aria-disabled={paused || undefined} style={{ height: '100%', opacity: paused ? 0.7 : undefined }}>
+              <PanelBoundary name="playground"><Playground /></PanelBoundary>
+            </div>
           </Panel>
           <Separator className="sw-sep" aria-label="Resize execution panel" />
           <Panel id="execution" defaultSize="38%" minSize="15%" collapsible collapsedSize="0%">
@@ -90,17 +108,10 @@ function Shell() {
   );
 }
 
-function Connection() {
-  const app = useApp();
-  // Read on every render (a workspace update re-renders at once), and polled for the rest.
-  const [, tick] = useState(0);
-  useEffect(() => {
-    if (!app.host.connection) return;
-    const t = setInterval(() => tick((n) => n + 1), 1000);
-    return () => clearInterval(t);
-  }, [app]);
-  useAtomValue(app.workspaceAtom);
-  const state = app.host.connection?.() ?? 'open';
-  if (state === 'open') return null;
-  return <Text size="xs" c={state === 'closed' ? 'red' : 'yellow'} role="status">{state === 'closed' ? 'disconnected — reconnecting' : 'connecting…'}</Text>;
+/** The header's connection word: nothing while connected. */
+function Connection({ status }: { status: ConnectionStatus }) {
+  if (status.state === 'open') return null;
+  const [text, color] =
+    status.state === 'ended' ? ['session ended', 'red'] : status.state === 'reconnecting' ? ['disconnected — reconnecting', 'red'] : ['connecting…', 'yellow'];
+  return <Text size="xs" c={color} role="status">{text}</Text>;
 }

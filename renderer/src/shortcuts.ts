@@ -2,7 +2,8 @@
  * Window shortcuts (UI.md): Mod+Enter Run/Continue, Mod+Shift+Enter Run all tools, Esc Stop
  * (not while typing in a field or an editor), Mod+Z / Mod+Shift+Z Undo/Redo (also inside
  * editors: the thread's history is the one history),
- * Mod+N New thread. Mod is Ctrl, or Cmd on macOS.
+ * Mod+N New thread. Mod is Ctrl, or Cmd on macOS. None of the Mod shortcuts act while the
+ * host is out of reach (the playground is read-only then).
  */
 import { useEffect } from 'react';
 import type { AppState } from './state/app';
@@ -33,6 +34,8 @@ export function useShortcuts(app: AppState, newThread: () => void): void {
         return;
       }
       if (!mod || e.altKey) return;
+      // Out of reach of the host (reconnecting, session ended): no edit, run or new thread.
+      if ((app.host.connection?.().state ?? 'open') !== 'open') return;
       if (key === 'z' && s && !modalOpen) {
         e.preventDefault();
         if (e.shiftKey) s.redo();

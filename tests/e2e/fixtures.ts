@@ -5,6 +5,7 @@
 import { test as base, expect, type Page } from '@playwright/test';
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,9 +23,10 @@ export interface ServeProcess {
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-export async function startServe(home?: string, env: Record<string, string> = {}): Promise<ServeProcess> {
+/** Start `stepwise serve` on `home` (a fresh one by default); `opts.port` fixes the port (a restart on the same address). */
+export async function startServe(home?: string, env: Record<string, string> = {}, opts: { port?: number } = {}): Promise<ServeProcess> {
   const dir = home ?? mkdtempSync(path.join(os.tmpdir(), 'stepwise-e2e-'));
-  const proc = spawn(process.execPath, [path.join(root, 'bin/stepwise.mjs'), 'serve', '--no-open', '--port', '0', '--home', dir], {
+  const proc = spawn(process.execPath, [path.join(root, 'bin/stepwise.mjs'), 'serve', '--no-open', '--port', String(opts.port ?? 0), '--home', dir], {
     cwd: root,
     env: { ...process.env, CI: '1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -76,7 +78,8 @@ function signalGroup(s: ServeProcess, sig: NodeJS.Signals): void {
   }
 }
 
-export async function stopServe(s: ServeProcess): Promise<void> {
+/** Stop the serve process and everything it started; its home is removed unless `keepHome`. */
+export async function stopServe(s: ServeProcess, opts: { keepHome?: boolean } = {}): Promise<void> {
   if (s.proc.exitCode === null) {
     signalGroup(s, 'SIGTERM');
     await new Promise((r) => {
@@ -92,7 +95,16 @@ export async function stopServe(s: ServeProcess): Promise<void> {
   }
   // Anything left in the group (an MCP server that ignores SIGTERM) goes too.
   signalGroup(s, 'SIGKILL');
-  rmSync(s.home, { recursive: true, force: true });
+  if (!opts.keepHome) rmSync(s.home, { recursive: true, force: true });
+}
+
+/** A TCP port free right now on 127.0.0.1. */
+export async function freePort(): Promise<number> {
+  const srv = net.createServer();
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
+  const { port } = srv.address() as net.AddressInfo;
+  await new Promise((r) => srv.close(r));
+  return port;
 }
 
 /** Saves a screenshot as a test artifact (test-results/screens/<name>.png). */

@@ -34,6 +34,8 @@ export class LiveRun {
   readonly startedAt: number;
   readonly baseMessageIds: string[] | undefined;
   endedAt: number | undefined;
+  /** When the host last heard from the run's process (or noticed its end); see {@link touch}. */
+  lastEventAt: number;
   closed = false;
   status: NodeStatus = 'running';
   result: RunResult | undefined;
@@ -49,6 +51,7 @@ export class LiveRun {
     this.threadId = info.threadId;
     this.mode = info.mode;
     this.startedAt = info.startedAt ?? Date.now();
+    this.lastEventAt = this.startedAt;
     this.baseMessageIds = info.baseMessageIds;
     this.replica = new StreamConsumer({});
   }
@@ -62,6 +65,11 @@ export class LiveRun {
 
   live(nodeId: string): LiveNode | undefined {
     return this.replica.get(nodeId);
+  }
+
+  /** The run's process was heard from (or its end was noticed) at `at`. */
+  touch(at = Date.now()): void {
+    if (at > this.lastEventAt) this.lastEventAt = at;
   }
 
   /** Apply a tree update. */
@@ -135,6 +143,7 @@ export class LiveRun {
    */
   closeOpenNodes(status: NodeStatus, keepAwaiting: boolean, error?: string): ExecNode[] {
     const now = Date.now();
+    this.touch(now);
     const closed: ExecNode[] = [];
     for (const node of this.nodes()) {
       if (isTerminal(node.status)) continue;
@@ -160,6 +169,7 @@ export class LiveRun {
       mode: this.mode,
       status: this.status,
       startedAt: this.startedAt,
+      lastEventAt: this.lastEventAt,
       nodes: this.nodes().map((n) => this.withPartialOutput(n)),
       records: this.records,
     };

@@ -108,6 +108,7 @@ export class StreamBridge {
       return;
     }
     const c = checked.value;
+    run.touch();
     switch (c.type) {
       case 'tree_update':
         run.applyTree(c.msg);

@@ -131,8 +131,23 @@ export async function deleteRun(home: string, threadId: string, runId: string): 
 }
 
 /**
+ * When a run found open by {@link repairJournal} ended, as well as the file can tell: the last
+ * time the host heard from its process (`lastEventAt`; for files written before that field,
+ * the file's last checkpoint, `fileMtimeMs`), never before any time a node recorded and never
+ * after `now`. Not the time of the repair: a host restarted half an hour later must not make a
+ * 7-second run last half an hour.
+ */
+export function interruptedAt(rec: Pick<RunRecord, 'startedAt' | 'lastEventAt' | 'nodes'>, fileMtimeMs: number | undefined, now: number): number {
+  let end = rec.lastEventAt ?? fileMtimeMs ?? rec.startedAt ?? now;
+  for (const n of rec.nodes ?? []) end = Math.max(end, n.startedAt ?? 0, n.endedAt ?? 0);
+  end = Math.max(end, rec.startedAt ?? 0);
+  return Math.min(end, now);
+}
+
+/**
  * Repair run files left `running` (or `pending`) by a host that died: every open node becomes
- * `interrupted` with its partial output kept, the run `interrupted`. `isLive(runId)` excludes
+ * `interrupted` with its partial output kept, the run `interrupted`, all ended at
+ * {@link interruptedAt} (the last sign of life of the run). `isLive(runId)` excludes
  * runs that still have a process. Returns the repaired run ids.
  */
 export async function repairJournal(home: string, isLive: (runId: string) => boolean = () => false): Promise<string[]> {
@@ -160,15 +175,16 @@ export async function repairJournal(home: string, isLive: (runId: string) => boo
         continue;
       }
       if (isTerminal(rec.status) || rec.status === 'awaiting_input' || isLive(rec.runId)) continue;
-      const now = Date.now();
+      const mtime = await fs.stat(file).then((st) => st.mtimeMs, () => undefined);
+      const end = interruptedAt(rec, mtime, Date.now());
       rec.nodes = (rec.nodes ?? []).map((n) => {
         if (isTerminal(n.status)) return n;
-        const next = { ...n, status: 'interrupted' as const, endedAt: now };
+        const next = { ...n, status: 'interrupted' as const, endedAt: end };
         if (!n.parentId) next.error = { message: 'The host stopped while this run was running.' };
         return next;
       });
       rec.status = 'interrupted';
-      rec.endedAt = now;
+      rec.endedAt = end;
       await writeFileAtomic(file, JSON.stringify(rec));
       repaired.push(rec.runId);
     }

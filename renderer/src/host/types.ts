@@ -14,8 +14,27 @@ export interface HostServices {
   pushes(signal?: AbortSignal): AsyncIterable<HostPush>;
   /** True for the read-only viewer: no edits, no runs. */
   readonly presentational: boolean;
-  /** Connection state for the status bar; adapters without a transport are always 'open'. */
-  connection?(): 'open' | 'connecting' | 'closed';
+  /**
+   * The connection to the host, for the header and the disconnected banner; adapters without
+   * a transport are always `{ state: 'open' }`. The same object is returned until it changes.
+   */
+  connection?(): ConnectionStatus;
+  /** Calls `listener` whenever {@link connection} changes; returns the unsubscribe. */
+  onConnectionChange?(listener: () => void): () => void;
+}
+
+/**
+ * - `connecting`: the first connection is being made.
+ * - `open`: connected; edits are saved.
+ * - `reconnecting`: the connection was lost; the adapter retries by itself and edits wait.
+ * - `ended`: the host refused this page's token (it was restarted): nothing will reconnect.
+ */
+export type ConnectionState = 'connecting' | 'open' | 'reconnecting' | 'ended';
+
+export interface ConnectionStatus {
+  state: ConnectionState;
+  /** While reconnecting: since when (epoch ms) nothing answers at the host's address at all. */
+  unreachableSince?: number;
 }
 
 /** A failed host request: what failed (`message`), a machine code (`version_mismatch`, …) and the method. */

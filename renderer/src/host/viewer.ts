@@ -29,9 +29,10 @@ export function createViewerHost(thread: Thread, runs: RunRecord[] = []): HostSe
     'mcp.servers': () => [],
     'mcp.tools': () => [],
   };
+  const open = { state: 'open' } as const;
   return {
     presentational: true,
-    connection: () => 'open',
+    connection: () => open,
     async call<M extends HostMethod>(method: M, params: HostParams<M>): Promise<HostResult<M>> {
       const answer = answers[method] as ((p: HostParams<M>) => HostResult<M>) | undefined;
       if (!answer) throw new HostError(`This is a read-only viewer: ${method} is not available. Open the thread in Stepwise to edit or run it.`, 'read_only', method);

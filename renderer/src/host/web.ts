@@ -11,15 +11,22 @@
  * - Backpressure: the client sends `stream.ack { count }` with the number of pushes it has
  *   processed since its last ack, at most once per animation frame. The host bounds each
  *   client's unacknowledged queue (DESIGN §6 rule 6).
- * - On close the client rejects its unanswered requests (code `disconnected`), reconnects with
- *   exponential backoff (0.25 s doubling to 5 s) and repeats its last `stream.subscribe`; the
- *   host then sends current trees and snapshots before live deltas (rule 5). Requests made
- *   while disconnected wait for the connection.
+ *
+ * A lost connection (see reconnect.ts): the adapter reconnects with exponential backoff
+ * (0.25 s doubling to 5 s). Calls that may wait ({@link resendable}: reads and `thread.edit`)
+ * wait, and those in flight are sent again; others are refused at once (code `disconnected`).
+ * On reconnecting it repeats its last `stream.subscribe` (the host then sends current trees and
+ * snapshots before live deltas, rule 5) and opens its open threads again before sending
+ * anything else, and keeps showing the page one origin for its own edits. When a connection
+ * attempt fails it asks `GET /api/session` whether its token is still good: refused means the
+ * host was restarted, and the adapter stops (`ended`): every call fails with code
+ * `session_ended`.
  */
 import type { HostMethod, HostParams, HostResult, HostPush, HostResponse } from '../../../shared/protocol/host-api';
-import { HostError, type HostServices } from './types';
+import { HostError, type ConnectionStatus, type HostServices } from './types';
 import { PushHub, pushIterable } from './push-queue';
 import { AckBatcher, nextFrame, type FrameScheduler } from './frame';
+import { OriginAliases, lostDuring, notConnected, probeSession, resendable, sessionEnded, type SessionProbe } from './reconnect';
 
 export interface WebHostOptions {
   /** WebSocket constructor (tests pass the `ws` package's). */
@@ -28,12 +35,18 @@ export interface WebHostOptions {
   /** First reconnect delay in ms (doubles up to `maxBackoffMs`). */
   backoffMs?: number;
   maxBackoffMs?: number;
+  /** The session check after a failed attempt (default: {@link probeSession} with `fetch`). */
+  probe?: () => Promise<SessionProbe>;
 }
 
 interface Pending {
   resolve(v: unknown): void;
   reject(e: unknown): void;
   method: string;
+  /** The request as sent (sent again after a reconnect when resendable). */
+  frame: string;
+  /** Adapter's own request (re-opening threads): never sent again, never waits. */
+  internal?: boolean;
 }
 
 /** The WebSocket URL for a page origin (`http://127.0.0.1:5179` → `ws://127.0.0.1:5179/ws?token=…`). */
@@ -52,42 +65,122 @@ export function tokenFromHash(hash: string): string | undefined {
   return m ? decodeURIComponent(m[1]) : undefined;
 }
 
+type ThreadOpened = HostResult<'thread.open'>;
+
 /** Connect to the web host at `url` (the page origin) with the launch `token`. */
 export function createWebHost(url: string, token: string, opts: WebHostOptions = {}): HostServices & { close(): void } {
   const WS = opts.WebSocketImpl ?? WebSocket;
   const target = wsUrl(url, token);
+  const probe = opts.probe ?? (() => probeSession(url, token));
   const hub = new PushHub<HostPush>();
   const pending = new Map<number, Pending>();
-  const waiting: string[] = [];
+  /** Ids of pending calls not sent on the current connection, sent in order once it is ready. */
+  let unsent: number[] = [];
+  /** Threads this page holds open on the host (id → path), opened again after a reconnect. */
+  const openThreads = new Map<string, string>();
+  const origins = new OriginAliases();
+  const listeners = new Set<() => void>();
+  let status: ConnectionStatus = { state: 'connecting' };
   let nextId = 1;
   let socket: WebSocket | null = null;
-  let state: 'open' | 'connecting' | 'closed' = 'connecting';
+  /** The socket is open and, after a reconnect, the threads are open again: calls go out. */
+  let ready = false;
+  let everOpened = false;
   let backoff = opts.backoffMs ?? 250;
   let closedByUser = false;
   let lastSubscribe: HostParams<'stream.subscribe'> | null = null;
   const ack = new AckBatcher((count) => {
-    if (state === 'open') send({ id: nextId++, method: 'stream.ack', params: { count } }, true);
+    if (socket && socket.readyState === 1) socket.send(JSON.stringify({ id: nextId++, method: 'stream.ack', params: { count } }));
   }, opts.schedule ?? nextFrame);
 
-  function send(frame: object, dropIfClosed = false): void {
-    const text = JSON.stringify(frame);
-    if (socket && state === 'open') socket.send(text);
-    else if (!dropIfClosed) waiting.push(text);
+  function setStatus(next: ConnectionStatus): void {
+    status = next;
+    for (const l of [...listeners]) l();
   }
 
-  let everOpened = false;
+  /** Send a pending call on the current socket (or keep it for the next one). */
+  function dispatch(id: number, p: Pending, force = false): void {
+    if (socket && (ready || force)) socket.send(p.frame);
+    else unsent.push(id);
+  }
+
+  function request(method: string, params: unknown, internal = false): Promise<unknown> {
+    const id = nextId++;
+    return new Promise((resolve, reject) => {
+      const p: Pending = { resolve, reject, method, frame: JSON.stringify({ id, method, params }), internal };
+      pending.set(id, p);
+      dispatch(id, p, internal);
+    });
+  }
+
+  /** A `thread.open` answer: remember the thread, show the page its one origin. */
+  function opened(r: ThreadOpened): ThreadOpened {
+    openThreads.set(r.thread.id, r.path);
+    const origin = origins.learn(r.origin);
+    return origin === undefined ? r : { ...r, origin };
+  }
+
+  /** The token was refused: stop, and fail every call with the plain reason. */
+  function end(): void {
+    if (status.state === 'ended') return;
+    for (const [id, p] of pending) {
+      pending.delete(id);
+      p.reject(sessionEnded(p.method));
+    }
+    unsent = [];
+    setStatus({ state: 'ended' });
+  }
+
+  function retryLater(): void {
+    const delay = backoff;
+    backoff = Math.min(backoff * 2, opts.maxBackoffMs ?? 5000);
+    setTimeout(() => {
+      if (!closedByUser && status.state !== 'ended') connect();
+    }, delay);
+  }
+
+  /** After a reconnect: subscribe again and open the page's threads again, then send the rest. */
+  async function restore(ws: WebSocket): Promise<void> {
+    if (lastSubscribe) void request('stream.subscribe', lastSubscribe, true).catch(() => {});
+    await Promise.all(
+      [...openThreads.values()].map((path) =>
+        request('thread.open', { path }, true).then(
+          (r) => opened(r as ThreadOpened),
+          () => {}, // moved or deleted meanwhile: the session's next call says so
+        ),
+      ),
+    );
+    if (socket !== ws) return;
+    ready = true;
+    const ids = unsent.sort((a, b) => a - b);
+    unsent = [];
+    for (const id of ids) {
+      const p = pending.get(id);
+      if (p) ws.send(p.frame);
+    }
+    setStatus({ state: 'open' });
+  }
+
   function connect(): void {
-    state = 'connecting';
-    const reconnecting = everOpened;
     const ws = new WS(target);
+    let wasOpen = false;
     socket = ws;
+    origins.reset();
     ws.onopen = () => {
-      state = 'open';
-      everOpened = true;
+      wasOpen = true;
       backoff = opts.backoffMs ?? 250;
-      // After a reconnect the host has forgotten this client: subscribe again (rule 5 resync).
-      if (reconnecting && lastSubscribe) send({ id: nextId++, method: 'stream.subscribe', params: lastSubscribe }, true);
-      for (const t of waiting.splice(0)) ws.send(t);
+      const reconnect = everOpened;
+      everOpened = true;
+      if (reconnect) {
+        void restore(ws);
+        return;
+      }
+      ready = true;
+      for (const id of unsent.splice(0).sort((a, b) => a - b)) {
+        const p = pending.get(id);
+        if (p) ws.send(p.frame);
+      }
+      setStatus({ state: 'open' });
     };
     ws.onmessage = (ev: MessageEvent) => {
       let frame: { push?: HostPush } & Partial<HostResponse>;
@@ -98,7 +191,8 @@ export function createWebHost(url: string, token: string, opts: WebHostOptions =
         return;
       }
       if (frame.push) {
-        hub.emit(frame.push);
+        const push = frame.push;
+        hub.emit(push.type === 'thread_patch' ? { ...push, origin: origins.map(push.origin) } : push);
         ack.processed();
         return;
       }
@@ -107,25 +201,41 @@ export function createWebHost(url: string, token: string, opts: WebHostOptions =
       if (!p) return;
       pending.delete(frame.id);
       if (frame.error) p.reject(new HostError(frame.error.message, frame.error.code, p.method));
-      else p.resolve(frame.result);
+      else p.resolve(p.method === 'thread.open' && !p.internal ? opened(frame.result as ThreadOpened) : frame.result);
     };
     ws.onclose = () => {
       if (socket !== ws) return;
       socket = null;
-      state = 'closed';
+      ready = false;
       ack.reset();
-      waiting.length = 0; // their calls are rejected below; never send them late
-      everOpened = everOpened || lastSubscribe !== null;
+      if (status.state === 'ended') return;
+      // Calls this connection carried: sent again on the next one when that is safe.
+      const waiting = new Set(unsent);
       for (const [id, p] of pending) {
+        if (waiting.has(id)) continue;
+        if (!p.internal && resendable(p.method)) {
+          unsent.push(id);
+          continue;
+        }
         pending.delete(id);
-        p.reject(new HostError(`Lost the connection to the host during ${p.method}; it reconnects by itself — try again.`, 'disconnected', p.method));
+        p.reject(p.internal ? new HostError('connection lost', 'disconnected', p.method) : lostDuring(p.method));
       }
       if (closedByUser) return;
-      const delay = backoff;
-      backoff = Math.min(backoff * 2, opts.maxBackoffMs ?? 5000);
-      setTimeout(() => {
-        if (!closedByUser) connect();
-      }, delay);
+      if (everOpened && status.state !== 'reconnecting') setStatus({ state: 'reconnecting' });
+      if (wasOpen) {
+        retryLater();
+        return;
+      }
+      // The attempt failed: a restarted host refuses the token (the browser hides the 401).
+      void probe().then((found) => {
+        if (closedByUser) return;
+        if (found === 'refused') return end();
+        if (everOpened) {
+          const unreachableSince = found === 'unreachable' ? (status.unreachableSince ?? Date.now()) : undefined;
+          if (unreachableSince !== status.unreachableSince) setStatus({ state: 'reconnecting', unreachableSince });
+        }
+        retryLater();
+      });
     };
     ws.onerror = () => {
       /* onclose follows and reconnects */
@@ -135,14 +245,17 @@ export function createWebHost(url: string, token: string, opts: WebHostOptions =
 
   return {
     presentational: false,
-    connection: () => state,
+    connection: () => status,
+    onConnectionChange(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
     call<M extends HostMethod>(method: M, params: HostParams<M>): Promise<HostResult<M>> {
+      if (status.state === 'ended') return Promise.reject(sessionEnded(method));
+      if (status.state === 'reconnecting' && !resendable(method)) return Promise.reject(notConnected(method));
       if (method === 'stream.subscribe') lastSubscribe = params as HostParams<'stream.subscribe'>;
-      const id = nextId++;
-      return new Promise<HostResult<M>>((resolve, reject) => {
-        pending.set(id, { resolve: resolve as (v: unknown) => void, reject, method });
-        send({ id, method, params });
-      });
+      if (method === 'thread.close') openThreads.delete((params as HostParams<'thread.close'>).threadId);
+      return request(method, params) as Promise<HostResult<M>>;
     },
     pushes: (signal) => pushIterable(hub.subscribe, signal),
     close() {

@@ -110,4 +110,19 @@ describe('ThreadStore', () => {
     expect(store.edit(thread.id, 0, [{ op: 'replace', path: ['title'], value: 'x' }], 'client:1').version).toBe(1);
     await store.flush();
   });
+
+  it('a thread opened again while it is being released stays open (a window reconnecting as the old connection closes)', async () => {
+    const { file, thread, store } = setup();
+    await store.open(file);
+    store.edit(thread.id, 0, [{ op: 'replace', path: ['context', 'systemPrompt'], value: 'kept' }], 'client:1');
+    const releasing = store.release(thread.id); // the last holder left: save, then forget
+    const reopened = await store.open(file); // the same window, on its new connection
+    await releasing;
+    expect(store.has(thread.id)).toBe(true);
+    expect(reopened).toMatchObject({ version: 1 });
+    expect(store.edit(thread.id, 1, [{ op: 'replace', path: ['title'], value: 'still open' }], 'client:2')).toEqual({ version: 2 });
+    expect(onDisk(file).context.systemPrompt).toBe('kept');
+    await store.release(thread.id);
+    expect(store.has(thread.id)).toBe(false);
+  });
 });
