@@ -45,6 +45,8 @@ export interface HostCoreOptions {
   cancelGraceMs?: number;
   journalIntervalMs?: number;
   saveDebounceMs?: number;
+  /** Watch open threads' files for edits made outside Stepwise (default true); `debounceMs` default 100. */
+  watchThreadFiles?: boolean | { debounceMs?: number };
   log?: (level: LogLevel, message: string) => void;
 }
 
@@ -116,6 +118,16 @@ export async function createHostCore(options: HostCoreOptions = {}): Promise<Hos
       for (const c of clients.values()) if (c.openThreads.has(patch.threadId)) c.stream.push(patch);
     },
     log: (m) => log('error', m),
+    watch: options.watchThreadFiles ?? true,
+    onFileProblem: ({ threadId, file, problem }) => {
+      // Name the file as the workspace does (relative) when it is in the workspace.
+      const rel = path.relative(workspaceDir, file);
+      const name = rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : file;
+      const notice: HostPush = problem
+        ? { type: 'notice', level: 'error', message: `${problem.split(file).join(name)} — the thread file no longer loads; Stepwise keeps the open copy and will not save over the file until it is fixed` }
+        : { type: 'notice', level: 'info', message: `${name} loads again; its changes were taken` };
+      for (const c of clients.values()) if (c.openThreads.has(threadId)) c.stream.push(notice);
+    },
   });
   const supervisor = new RunSupervisor({
     spawner: options.spawner ?? new NodeSpawner(),
@@ -177,6 +189,7 @@ export async function createHostCore(options: HostCoreOptions = {}): Promise<Hos
       await bridge.idle(); // results applied, run files written
       await journal.flush();
       await threads.flush();
+      threads.unwatchAll();
     },
   };
   return core;

@@ -4,6 +4,11 @@
  * result, saves debounced (~300 ms) and atomically, and reports `thread_patch` to subscribers.
  * A run's result is applied as one patch with origin `run:<runId>`. Edits are refused while
  * one of the thread's runs runs.
+ *
+ * With `watch`, the file of each open thread is watched: a change made outside the host is taken
+ * as a new version (origin `file`, one patch per changed field); a file that no longer
+ * loads is reported and never saved over until it loads again. The host's own writes are told
+ * apart by content (what the store last wrote or read).
  */
 import path from 'node:path';
 import { applyPatches, enablePatches, produceWithPatches, type Patch } from 'immer';
@@ -11,6 +16,8 @@ import type { Thread, RunRef } from '../../../shared/thread/schema';
 import type { RunResult, ThreadPatch } from '../../../shared/protocol/envelopes';
 import { validateThread } from '../../../shared/thread/validate';
 import { HostError } from '../errors';
+import { watchFile, type FileWatch } from './file-watch';
+import { fieldPatches, sameDoc } from './external-edit';
 
 enablePatches();
 
@@ -29,6 +36,13 @@ export interface ThreadStoreOptions {
   /** Every applied patch (the host fans it out to the thread's subscribers). */
   onPatch?: (patch: ThreadPatch) => void;
   log?: (message: string) => void;
+  /** Watch open threads' files for edits made outside the host; `debounceMs` default 100. */
+  watch?: boolean | { debounceMs?: number };
+  /**
+   * An open thread's file stopped loading (`problem`: the loader's message, naming the file and
+   * the line/column of a syntax error) or loads again (`problem` undefined).
+   */
+  onFileProblem?: (info: { threadId: string; file: string; problem?: string }) => void;
 }
 
 interface OpenThread {
@@ -38,6 +52,13 @@ interface OpenThread {
   timer?: NodeJS.Timeout;
   dirty: boolean;
   saving: Promise<void>;
+  /** Counts opens of the already open copy: a release that saw it change keeps the thread. */
+  opens: number;
+  /** The document the file holds as far as the store knows: last read or written by it. */
+  disk: Thread;
+  /** Why the file does not load now (it is not saved over meanwhile). */
+  broken?: string;
+  watch?: FileWatch;
 }
 
 /** Paths a client may not change: the id is the thread's identity, the schema version is the store's. */
@@ -55,6 +76,7 @@ export class ThreadStore {
     const known = this.byFile.get(abs);
     if (known) {
       const t = this.byId.get(known)!;
+      t.opens++;
       return { thread: t.doc, version: t.version, file: t.file };
     }
     const doc = await this.opts.io.load(abs);
@@ -62,9 +84,10 @@ export class ThreadStore {
     if (again) return this.open(abs);
     const other = this.byId.get(doc.id);
     if (other) throw new HostError('duplicate_thread_id', `${abs} has the same thread id as ${other.file} (${doc.id}); duplicate one of them to give it a new id`);
-    const t: OpenThread = { file: abs, doc, version: 0, dirty: false, saving: Promise.resolve() };
+    const t: OpenThread = { file: abs, doc, version: 0, dirty: false, saving: Promise.resolve(), opens: 0, disk: doc };
     this.byId.set(doc.id, t);
     this.byFile.set(abs, doc.id);
+    this.startWatch(t);
     return { thread: doc, version: 0, file: abs };
   }
 
@@ -113,7 +136,7 @@ export class ThreadStore {
     return this.commit(t, patches, origin);
   }
 
-  private commit(t: OpenThread, patches: Patch[], origin: string): { version: number } {
+  private commit(t: OpenThread, patches: Patch[], origin: string, save = true): { version: number } {
     let next: Thread;
     try {
       next = applyPatches(t.doc, patches);
@@ -127,7 +150,7 @@ export class ThreadStore {
     }
     t.doc = next;
     t.version++;
-    this.scheduleSave(t);
+    if (save) this.scheduleSave(t);
     this.opts.onPatch?.({ v: 1, type: 'thread_patch', threadId: t.doc.id, version: t.version, patches: patches as ThreadPatch['patches'], origin });
     return { version: t.version };
   }
@@ -173,12 +196,26 @@ export class ThreadStore {
     }, this.opts.debounceMs ?? 300);
   }
 
+  /**
+   * Write the open copy, after the saves before it. A watched file is read first: a change on
+   * disk not reported yet is taken (never overwritten), and a file that does not load is not
+   * written over (the edits stay in memory until it loads again).
+   */
   private save(t: OpenThread): Promise<void> {
     if (!t.dirty) return t.saving;
     t.dirty = false;
-    const doc = t.doc;
     t.saving = t.saving
-      .then(() => this.opts.io.save(t.file, doc))
+      .then(async () => {
+        if (t.watch) await this.reconcile(t);
+        if (t.broken) {
+          t.dirty = true;
+          this.opts.log?.(`not saving ${t.file} over a file that does not load; the edits are kept until it is fixed`);
+          return;
+        }
+        const doc = t.doc;
+        await this.opts.io.save(t.file, doc);
+        t.disk = doc;
+      })
       .catch((err: unknown) => {
         t.dirty = true;
         this.opts.log?.(`could not save ${t.file}: ${(err as Error).message}`);
@@ -198,13 +235,25 @@ export class ThreadStore {
     );
   }
 
-  /** Save and forget a thread (the next open reads the file again). */
+  /**
+   * Save and forget a thread (the next open reads the file again). Opened again while it was
+   * being saved (a reconnecting window), it stays open: whoever opened it holds it now.
+   */
   async release(threadId: string): Promise<void> {
     const t = this.byId.get(threadId);
     if (!t) return;
+    const opens = t.opens;
     await this.flush(threadId);
+    if (t.opens !== opens || this.byId.get(threadId) !== t) return;
+    if (t.dirty) this.opts.log?.(`${t.file} was closed with edits that could not be saved`);
     this.byId.delete(threadId);
     this.byFile.delete(t.file);
+    this.stopWatch(t);
+  }
+
+  /** Stop watching every open thread's file (host shutdown); they stay open. */
+  unwatchAll(): void {
+    for (const t of this.byId.values()) this.stopWatch(t);
   }
 
   /** Follow a file that moved on disk (workspace rename/move). */
@@ -214,5 +263,82 @@ export class ThreadStore {
     this.byFile.delete(t.file);
     t.file = path.resolve(file);
     this.byFile.set(t.file, threadId);
+    if (t.watch) {
+      this.stopWatch(t);
+      this.startWatch(t);
+      this.checkFile(t); // a check of the old path may have found it gone
+    }
+  }
+
+  private startWatch(t: OpenThread): void {
+    if (!this.opts.watch) return;
+    const debounceMs = typeof this.opts.watch === 'object' ? this.opts.watch.debounceMs : undefined;
+    const file = t.file;
+    try {
+      t.watch = watchFile(file, () => this.checkFile(t), {
+        debounceMs,
+        onError: (err) => {
+          if (t.watch) this.opts.log?.(`stopped watching ${file}: ${err.message}`);
+          t.watch = undefined;
+        },
+      });
+    } catch (err) {
+      this.opts.log?.(`cannot watch ${file} for changes made outside Stepwise: ${(err as Error).message}`);
+    }
+  }
+
+  private stopWatch(t: OpenThread): void {
+    const w = t.watch;
+    t.watch = undefined;
+    w?.close();
+  }
+
+  /** The watcher saw the file change: read it after the saves already queued. */
+  private checkFile(t: OpenThread): void {
+    t.saving = t.saving
+      .then(() => this.reconcile(t))
+      .catch((err: unknown) => this.opts.log?.(`could not read ${t.file}: ${(err as Error).message}`));
+  }
+
+  /**
+   * Compare the file with what the store last read or wrote. Another content that loads as this
+   * thread becomes a new version (origin `file`): the fields changed on disk replace those of the
+   * open copy, whose edits not saved yet stay on top. A file that does not load marks the thread
+   * broken (reported once per problem) until it loads again.
+   */
+  private async reconcile(t: OpenThread): Promise<void> {
+    let found: Thread;
+    try {
+      found = await this.opts.io.load(t.file);
+    } catch (err) {
+      if (t.watch) this.setProblem(t, (err as Error).message);
+      return;
+    }
+    if (!t.watch) return; // released meanwhile
+    if (found.id !== t.doc.id) {
+      this.setProblem(t, `${t.file}: /id: the thread id changed from ${t.doc.id} to ${found.id} while the thread was open; change it back, or close the thread and open the file again`);
+      return;
+    }
+    this.setProblem(t, undefined);
+    if (sameDoc(found, t.disk)) return; // the store's own write (or no change)
+    const base = t.disk;
+    t.disk = found;
+    const merged = fieldPatches(base, found, t.doc);
+    try {
+      if (merged.length) this.commit(t, merged, 'file', false);
+    } catch {
+      // The open copy's unsaved edits do not fit the new file: the file wins.
+      const whole = fieldPatches(t.doc, found);
+      if (whole.length) this.commit(t, whole, 'file', false);
+    }
+    this.opts.log?.(`took the changes made to ${t.file} outside Stepwise (now version ${t.version})`);
+    if (!sameDoc(t.doc, found)) this.scheduleSave(t);
+  }
+
+  private setProblem(t: OpenThread, problem: string | undefined): void {
+    if (t.broken === problem) return;
+    t.broken = problem;
+    if (problem) this.opts.log?.(`${problem} (not saving over it until it is fixed)`);
+    this.opts.onFileProblem?.({ threadId: t.doc.id, file: t.file, problem });
   }
 }
