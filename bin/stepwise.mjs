@@ -27,6 +27,16 @@ function bundleIsFresh() {
   return ['main', 'agent-runner', 'shared'].every((d) => !existsSync(path.join(root, d)) || newest(path.join(root, d)) <= built);
 }
 
+// Neither a fresh build nor the dev dependencies (a fresh clone): say what to run first.
+if (!bundleIsFresh() && !existsSync(path.join(root, 'node_modules', 'tsx'))) {
+  console.error(
+    existsSync(bundle)
+      ? 'stepwise: the build in out/ is older than the sources, and tsx (a dev dependency) is not installed to run them. Run `npm start` once (it installs and builds), or `yarn install && yarn build`.'
+      : 'stepwise: not installed yet. Run `npm start` once (it installs the dependencies and builds), or `yarn install && yarn build`, then run this command again.',
+  );
+  process.exit(2);
+}
+
 const args = bundleIsFresh()
   ? [bundle, ...process.argv.slice(2)]
   : ['--import', 'tsx', path.join(root, 'main/cli/index.ts'), ...process.argv.slice(2)];

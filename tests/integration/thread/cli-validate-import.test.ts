@@ -1,7 +1,7 @@
 // `stepwise validate` and `stepwise import`, run as real processes through bin/stepwise.mjs.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { validateThread } from '../../../shared/thread/validate';
@@ -90,5 +90,25 @@ describe('stepwise import', () => {
     const r = await cli('import', path.join(FIX, 'openai-chat.json'), '--format', 'anthropic-messages');
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('/messages/0/role: expected "user" or "assistant", got "system" (reading it as Anthropic Messages request)');
+  });
+});
+
+describe('bin/stepwise.mjs before the first install', () => {
+  it('says to run npm start first (exit 2) instead of a module-not-found stack', async () => {
+    // A copy of the launcher in a folder with sources but no node_modules and no build.
+    const fresh = await mkdtemp(path.join(os.tmpdir(), 'stepwise-fresh-'));
+    await mkdir(path.join(fresh, 'bin'), { recursive: true });
+    await mkdir(path.join(fresh, 'main'), { recursive: true });
+    await copyFile(path.join(ROOT, 'bin/stepwise.mjs'), path.join(fresh, 'bin/stepwise.mjs'));
+    const r = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+      const p = spawn(process.execPath, [path.join(fresh, 'bin/stepwise.mjs'), '--help'], { cwd: fresh, stdio: ['ignore', 'ignore', 'pipe'] });
+      let stderr = '';
+      p.stderr.on('data', (d) => (stderr += d));
+      p.on('close', (code) => resolve({ code, stderr }));
+    });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('not installed yet. Run `npm start` once');
+    expect(r.stderr).not.toContain('ERR_MODULE_NOT_FOUND');
+    await rm(fresh, { recursive: true, force: true });
   });
 });
