@@ -97,6 +97,9 @@ test('ReAct runs the tools on its own; the detail panel shows the raw request an
     await box.check();
     picked.push(/^Pick run (\S+) to compare$/.exec((await box.getAttribute('aria-label'))!)![1]);
   }
+  // Each row shows its run's short id, the one Compare's columns are headed with.
+  for (const [i, id] of picked.entries()) await expect(runs.nth(i)).toContainText(id);
+  await expect(history).toContainText('Two runs picked (ticking another replaces the earlier pick).');
   await history.getByRole('button', { name: 'Compare runs' }).click();
   const cmp = page.getByRole('dialog', { name: 'Compare runs' });
   await expect(cmp).toContainText('The two runs did the same steps with the same results.');

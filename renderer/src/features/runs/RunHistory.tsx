@@ -52,7 +52,7 @@ export function RunHistory() {
       {refs.length > 1 && (
         <Group gap={6}>
           <Button size="compact-xs" variant="light" disabled={picked.length !== 2} onClick={() => void compare()}>Compare runs</Button>
-          <Text size="xs" c="dimmed">{picked.length === 2 ? 'Two runs picked.' : 'Tick two runs to compare them.'}</Text>
+          <Text size="xs" c="dimmed">{picked.length === 2 ? 'Two runs picked (ticking another replaces the earlier pick).' : 'Tick two runs to compare them.'}</Text>
         </Group>
       )}
       {refs.map((r) => (
@@ -60,7 +60,7 @@ export function RunHistory() {
           <Checkbox size="xs" aria-label={`Pick run ${shortRunId(r.id)} to compare`} checked={picked.includes(r.id)} onChange={(e) => pick(r.id, e.currentTarget.checked)} />
           <StatusBadge status={r.status} />
           <Stack gap={0} style={{ flex: 1, minWidth: 0 }}>
-            <Text size="xs">{r.mode} · {new Date(r.startedAt).toLocaleString()} · {r.endedAt ? formatMs(r.endedAt - r.startedAt) : '…'}</Text>
+            <Text size="xs">{r.mode} · <Text span ff="monospace" size="xs">{shortRunId(r.id)}</Text> · {new Date(r.startedAt).toLocaleString()} · {r.endedAt ? formatMs(r.endedAt - r.startedAt) : '…'}</Text>
             {r.preview && <Text size="xs" c="dimmed" truncate>{r.preview}</Text>}
           </Stack>
           <Button size="compact-xs" variant="subtle" onClick={() => void app.openRecord(r.id)}>Open</Button>
