@@ -96,4 +96,13 @@ test('with no tools in the thread, the new call takes a typed tool name', async 
   await expect(card).toHaveCount(0);
   await page.getByRole('button', { name: 'Undo', exact: true }).click();
   await expect(card).toHaveCount(1);
+
+  // A second call of the same tool: each call's controls are named apart ("search_web 2").
+  await name.fill('search_web');
+  await add.click();
+  await expect(reply.getByLabel('tool call search_web 1', { exact: true })).toHaveCount(1);
+  const second = reply.getByLabel('tool call search_web 2', { exact: true });
+  await expect(second.getByRole('textbox', { name: 'Arguments of search_web 2' })).toBeVisible();
+  await second.getByRole('button', { name: 'Remove tool call search_web 2' }).click();
+  await expect(card).toHaveCount(1);
 });

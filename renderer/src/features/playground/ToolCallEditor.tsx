@@ -22,6 +22,10 @@ export function ToolCallEditor({ thread, mi, ci, call, readOnly }: { thread: Thr
   // message); an earlier call without a result can only get one typed in.
   const last = mi === thread.context.messages.length - 1;
   const argsInvalid = useAtomValue(app.invalidFieldsAtom).has(`args.${call.id}`);
+  // Accessible names tell apart several calls of one tool in a message: "get-sum 2".
+  const calls = (thread.context.messages[mi] as { toolCalls?: { name: string }[] }).toolCalls ?? [];
+  const same = calls.filter((c) => c.name === call.name).length;
+  const name = same > 1 ? `${call.name} ${calls.slice(0, ci + 1).filter((c) => c.name === call.name).length}` : call.name;
   const text = out?.content.filter((p) => p.type === 'text').map((p) => (p as { text: string }).text).join('\n') ?? '';
   /** Set the result's text (`typedFrom`: the editor's text before a keystroke, merged with the document's). */
   const setOutput = (textValue: string, isError: boolean, typedFrom?: string) =>
@@ -33,7 +37,7 @@ export function ToolCallEditor({ thread, mi, ci, call, readOnly }: { thread: Thr
       c.output = { content: [{ type: 'text', text: textValue }, ...others], isError, ...(c.output?.structuredContent !== undefined ? { structuredContent: c.output.structuredContent } : {}) };
     }, `result.${call.id}`);
   return (
-    <Paper withBorder p={6} radius="sm" aria-label={`tool call ${call.name}`}>
+    <Paper withBorder p={6} radius="sm" aria-label={`tool call ${name}`}>
       <Group gap={6} mb={4} wrap="nowrap">
         <Badge size="xs" variant="light" color="grape">tool call</Badge>
         <Text size="sm" ff="monospace" fw={500} style={{ flex: 1 }}>{call.name}</Text>
@@ -48,7 +52,7 @@ export function ToolCallEditor({ thread, mi, ci, call, readOnly }: { thread: Thr
             onClick={() => void app.startRun('tool', { toolCallIds: [call.id] })}>Run tool</Button>
         )}
         {out && !readOnly && last && (
-          <Button size="compact-xs" variant="subtle" aria-label={`Clear the result of ${call.name}, to run it again`}
+          <Button size="compact-xs" variant="subtle" aria-label={`Clear the result of ${name}, to run it again`}
             onClick={() => session.edit((d) => {
               const c = (d.context.messages[mi] as Extract<Thread['context']['messages'][number], { role: 'assistant' }>).toolCalls![ci];
               delete c.output;
@@ -57,13 +61,13 @@ export function ToolCallEditor({ thread, mi, ci, call, readOnly }: { thread: Thr
         {!readOnly && (
           // The result is the call's `output`: it goes with the call, never left as an orphan.
           <Tooltip label={out ? 'Remove this tool call and its result' : 'Remove this tool call'}>
-            <ActionIcon size="sm" variant="subtle" color="red" aria-label={`Remove tool call ${call.name}`}
+            <ActionIcon size="sm" variant="subtle" color="red" aria-label={`Remove tool call ${name}`}
               onClick={() => session.edit((d) => void removeToolCall(d as Thread, thread.context.messages[mi].id, call.id), `toolCall.remove.${call.id}`)}>×</ActionIcon>
           </Tooltip>
         )}
       </Group>
       <Stack gap={4}>
-        <JsonField label={`Arguments of ${call.name}`} object readOnly={readOnly} maxHeight={220} invalidKey={`args.${call.id}`}
+        <JsonField label={`Arguments of ${name}`} object readOnly={readOnly} maxHeight={220} invalidKey={`args.${call.id}`}
           value={call.arguments}
           validate={(v) => checkAgainstSchema(schema, v)}
           onValue={(v, base) => session.edit((d) => {
@@ -73,7 +77,7 @@ export function ToolCallEditor({ thread, mi, ci, call, readOnly }: { thread: Thr
           }, `args.${call.id}`)} />
         {call.rawArguments && <Text size="xs" c="orange">The model's raw arguments did not parse: <Text span ff="monospace">{call.rawArguments.slice(0, 200)}</Text></Text>}
         <Text size="xs" c="dimmed">Result {out ? '' : last ? '— type one, or Run tool' : '— type one'}</Text>
-        <PromptEditor label={`Result of ${call.name}`} value={text} readOnly={readOnly} placeholder="Tool result text"
+        <PromptEditor label={`Result of ${name}`} value={text} readOnly={readOnly} placeholder="Tool result text"
           onChange={(t, before) => setOutput(t, out?.isError ?? false, before)} />
         {out?.content.filter((p) => p.type === 'image').map((p, k) => <ImagePreview key={k} part={p as { mimeType: string; data: string }} />)}
         {out && (
