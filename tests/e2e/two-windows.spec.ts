@@ -3,7 +3,7 @@
  * character (an edit made on an older version is replayed on the newer one), and each window
  * ends showing both edits.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from '@playwright/test';
 import { test, expect } from './fixtures';
@@ -81,5 +81,34 @@ test('two windows typing into the same field at once, one at the start and one a
   expect(shown.slice(want.length).replace(/Y/g, '')).toBe('XXXXXXXX');
   expect(shown.slice(want.length).replace(/X/g, '')).toBe('YYYYYYYY');
   await expect.poll(() => onDisk(serve.home).context.systemPrompt).toBe(shown);
+  await other.context().close();
+});
+
+test('one window deletes a message and undoes it while the other types into a later one: every key stays in that message', async ({ page, serve, browser }) => {
+  // A thread of six user messages, written before the windows open it.
+  const base = onDisk(serve.home);
+  const file = path.join(serve.home, 'workspace', 'Six messages.json');
+  const messages = Array.from({ length: 6 }, (_, i) => ({ id: `m${i + 1}`, role: 'user', content: [{ type: 'text', text: `Message ${i + 1}.` }] }));
+  writeFileSync(file, JSON.stringify({ ...base, id: '7d9c3a52-5f0e-4b7e-9a51-3c2f6a1e0b11', title: 'Six messages', context: { ...base.context, messages } }, null, 2));
+  const other = await secondWindow(browser, serve.url);
+  await page.goto(serve.url);
+  for (const p of [page, other]) await p.getByRole('treeitem', { name: 'thread Six messages' }).click();
+  const typed = other.getByRole('textbox', { name: 'Text of message 6' });
+  await typed.click();
+  await other.keyboard.press('ControlOrMeta+End');
+  // The keys keep coming while the delete, then its undo, reach the typing window. (QA saw a
+  // key land in another message when it was typed in the few ms between the delete arriving and
+  // the card rendering again; edits now find their message by id. This checks the invariant.)
+  const typing = other.keyboard.type(' BBBBBBBBBBBBBBBBBBBBBBBBBBBBBB', { delay: 60 });
+  await page.waitForTimeout(500);
+  await page.getByRole('button', { name: 'Delete message 2' }).click();
+  await page.waitForTimeout(600);
+  await page.getByRole('button', { name: 'Undo', exact: true }).click();
+  await typing;
+  const want = messages.map((m) => m.content[0].text);
+  want[5] += ' ' + 'B'.repeat(30);
+  const texts = (t: { context: { messages: { content: { text: string }[] }[] } }) => t.context.messages.map((m) => m.content[0].text);
+  await expect.poll(() => texts(JSON.parse(readFileSync(file, 'utf8')))).toEqual(want);
+  for (const p of [page, other]) for (const [i, t] of want.entries()) await expect(p.getByRole('textbox', { name: `Text of message ${i + 1}` })).toHaveText(t);
   await other.context().close();
 });

@@ -33,7 +33,10 @@ export function MessageCard({ thread, index, readOnly }: { thread: Thread; index
   /** Set the message's text (`typedFrom`: the editor's text before a keystroke, merged with the document's). */
   const setText = (t: string, typedFrom?: string) =>
     session.edit((d) => {
-      const msg = d.context.messages[index];
+      // By id, not by this card's index: another window's delete may have arrived before this
+      // card rendered again, and the index would then name another message.
+      const msg = d.context.messages.find((x) => x.id === m.id);
+      if (!msg) return;
       const i = msg.content.findIndex((p) => p.type === 'text');
       if (i >= 0) {
         const part = msg.content[i] as { text: string };
@@ -42,22 +45,24 @@ export function MessageCard({ thread, index, readOnly }: { thread: Thread; index
       else (msg.content as { type: 'text'; text: string }[]).push({ type: 'text', text: t });
     }, `msg.${m.id}.text`);
   // Index patches, not Immer's splice patches: another window's edits of other messages survive.
-  const move = (to: number) => { const p = moveItem(session.thread, ['context', 'messages'], index, to); session.editPatches(p.forward, p.inverse); };
-  const remove = () => { const p = removeAt(session.thread, ['context', 'messages'], index); session.editPatches(p.forward, p.inverse); };
+  // The message's index now, by id (this card's `index` may predate another window's edit).
+  const at = () => session.thread.context.messages.findIndex((x) => x.id === m.id);
+  const move = (by: number) => { const i = at(); if (i < 0 || i + by < 0 || i + by >= session.thread.context.messages.length) return; const p = moveItem(session.thread, ['context', 'messages'], i, i + by); session.editPatches(p.forward, p.inverse); };
+  const remove = () => { const i = at(); if (i < 0) return; const p = removeAt(session.thread, ['context', 'messages'], i); session.editPatches(p.forward, p.inverse); };
   return (
     <Paper withBorder p="xs" radius="sm" aria-label={`${m.role} message ${index + 1}`} style={{ borderLeft: `3px solid var(--mantine-color-${m.role === 'user' ? 'blue' : 'grape'}-5)` }}>
       <Group gap={6} mb={4} wrap="nowrap">
         <SegmentedControl size="xs" value={m.role} disabled={readOnly} aria-label={`Role of message ${index + 1}`}
           data={[{ value: 'user', label: 'user' }, { value: 'assistant', label: 'assistant' }]}
-          onChange={(r) => session.edit((d) => void (d.context.messages[index] = withRole(d.context.messages[index] as Message, r as Message['role']) as never))} />
+          onChange={(r) => session.edit((d) => { const i = d.context.messages.findIndex((x) => x.id === m.id); if (i >= 0) d.context.messages[i] = withRole(d.context.messages[i] as Message, r as Message['role']) as never; })} />
         {m.role === 'assistant' && m.model && <Text size="xs" c="dimmed" truncate>{m.model}</Text>}
         {m.role === 'assistant' && m.usage && <Text size="xs" c="dimmed">{m.usage.inputTokens}→{m.usage.outputTokens} tok</Text>}
         {m.role === 'assistant' && m.timing?.durationMs !== undefined && <Text size="xs" c="dimmed">{formatMs(m.timing.durationMs)}</Text>}
         <div style={{ flex: 1 }} />
         {!readOnly && (
           <Group gap={2} wrap="nowrap">
-            <ActionIcon size="sm" variant="subtle" aria-label={`Move message ${index + 1} up`} disabled={index === 0} onClick={() => move(index - 1)}>↑</ActionIcon>
-            <ActionIcon size="sm" variant="subtle" aria-label={`Move message ${index + 1} down`} disabled={index === n - 1} onClick={() => move(index + 1)}>↓</ActionIcon>
+            <ActionIcon size="sm" variant="subtle" aria-label={`Move message ${index + 1} up`} disabled={index === 0} onClick={() => move(-1)}>↑</ActionIcon>
+            <ActionIcon size="sm" variant="subtle" aria-label={`Move message ${index + 1} down`} disabled={index === n - 1} onClick={() => move(1)}>↓</ActionIcon>
             <ActionIcon size="sm" variant="subtle" color="red" aria-label={`Delete message ${index + 1}`} onClick={remove}>×</ActionIcon>
           </Group>
         )}
@@ -84,10 +89,10 @@ export function MessageCard({ thread, index, readOnly }: { thread: Thread; index
           </Anchor>
         )}
         {m.role === 'user' && m.content.map((p, k) => p.type === 'image' && (
-          <ImagePreview key={k} part={p} onRemove={readOnly ? undefined : () => session.edit((d) => void d.context.messages[index].content.splice(k, 1))} />
+          <ImagePreview key={k} part={p} onRemove={readOnly ? undefined : () => session.edit((d) => void d.context.messages.find((x) => x.id === m.id)?.content.splice(k, 1))} />
         ))}
         {m.role === 'user' && !readOnly && (
-          <Group><AddImageButton onImage={(img) => session.edit((d) => void (d.context.messages[index].content as unknown[]).push(img))} onError={(e) => app.fail('Could not add the image', e, 'Pick a PNG, JPEG, GIF or WebP file.')} /></Group>
+          <Group><AddImageButton onImage={(img) => session.edit((d) => void (d.context.messages.find((x) => x.id === m.id)?.content as unknown[] | undefined)?.push(img))} onError={(e) => app.fail('Could not add the image', e, 'Pick a PNG, JPEG, GIF or WebP file.')} /></Group>
         )}
         {m.role === 'assistant' && m.errorMessage && <Badge color="red" variant="light" style={{ textTransform: 'none' }}>error: {m.errorMessage}</Badge>}
         {m.role === 'assistant' && m.toolCalls?.map((c, ci) => <ToolCallEditor key={c.id} thread={thread} mi={index} ci={ci} call={c} readOnly={readOnly} />)}

@@ -27,10 +27,18 @@ export function ToolCallEditor({ thread, mi, ci, call, readOnly }: { thread: Thr
   const same = calls.filter((c) => c.name === call.name).length;
   const name = same > 1 ? `${call.name} ${calls.slice(0, ci + 1).filter((c) => c.name === call.name).length}` : call.name;
   const text = out?.content.filter((p) => p.type === 'text').map((p) => (p as { text: string }).text).join('\n') ?? '';
+  const messageId = thread.context.messages[mi].id;
+  // By ids, not by this card's indices: another window's delete may have arrived before this
+  // card rendered again, and the indices would then name another call.
+  const findCall = (d: Thread) => {
+    const msg = d.context.messages.find((x) => x.id === messageId);
+    return msg?.role === 'assistant' ? msg.toolCalls?.find((x) => x.id === call.id) : undefined;
+  };
   /** Set the result's text (`typedFrom`: the editor's text before a keystroke, merged with the document's). */
   const setOutput = (textValue: string, isError: boolean, typedFrom?: string) =>
     session.edit((d) => {
-      const c = (d.context.messages[mi] as Extract<Thread['context']['messages'][number], { role: 'assistant' }>).toolCalls![ci];
+      const c = findCall(d as Thread);
+      if (!c) return;
       const others = (c.output?.content ?? []).filter((p) => p.type !== 'text');
       const cur = c.output?.content.find((p) => p.type === 'text') as { text: string } | undefined;
       if (typedFrom !== undefined) textValue = applyTyping(typedFrom, textValue, cur?.text ?? '');
@@ -54,15 +62,15 @@ export function ToolCallEditor({ thread, mi, ci, call, readOnly }: { thread: Thr
         {out && !readOnly && last && (
           <Button size="compact-xs" variant="subtle" aria-label={`Clear the result of ${name}, to run it again`}
             onClick={() => session.edit((d) => {
-              const c = (d.context.messages[mi] as Extract<Thread['context']['messages'][number], { role: 'assistant' }>).toolCalls![ci];
-              delete c.output;
+              const c = findCall(d as Thread);
+              if (c) delete c.output;
             })}>Clear result</Button>
         )}
         {!readOnly && (
           // The result is the call's `output`: it goes with the call, never left as an orphan.
           <Tooltip label={out ? 'Remove this tool call and its result' : 'Remove this tool call'}>
             <ActionIcon size="sm" variant="subtle" color="red" aria-label={`Remove tool call ${name}`}
-              onClick={() => session.edit((d) => void removeToolCall(d as Thread, thread.context.messages[mi].id, call.id), `toolCall.remove.${call.id}`)}>×</ActionIcon>
+              onClick={() => session.edit((d) => void removeToolCall(d as Thread, messageId, call.id), `toolCall.remove.${call.id}`)}>×</ActionIcon>
           </Tooltip>
         )}
       </Group>
@@ -71,7 +79,8 @@ export function ToolCallEditor({ thread, mi, ci, call, readOnly }: { thread: Thr
           value={call.arguments}
           validate={(v) => checkAgainstSchema(schema, v)}
           onValue={(v, base) => session.edit((d) => {
-            const c = (d.context.messages[mi] as Extract<Thread['context']['messages'][number], { role: 'assistant' }>).toolCalls![ci];
+            const c = findCall(d as Thread);
+            if (!c) return;
             c.arguments = mergeJson(base, v, JSON.parse(JSON.stringify(c.arguments))) as Record<string, unknown>;
             delete c.rawArguments;
           }, `args.${call.id}`)} />
