@@ -27,8 +27,10 @@ function bundleIsFresh() {
   return ['main', 'agent-runner', 'shared'].every((d) => !existsSync(path.join(root, d)) || newest(path.join(root, d)) <= built);
 }
 
+// One walk of the sources per command.
+const fresh = bundleIsFresh();
 // Neither a fresh build nor the dev dependencies (a fresh clone): say what to run first.
-if (!bundleIsFresh() && !existsSync(path.join(root, 'node_modules', 'tsx'))) {
+if (!fresh && !existsSync(path.join(root, 'node_modules', 'tsx'))) {
   console.error(
     existsSync(bundle)
       ? 'stepwise: the build in out/ is older than the sources, and tsx (a dev dependency) is not installed to run them. Run `npm start` once (it installs and builds), or `yarn install && yarn build`.'
@@ -37,7 +39,7 @@ if (!bundleIsFresh() && !existsSync(path.join(root, 'node_modules', 'tsx'))) {
   process.exit(2);
 }
 
-const args = bundleIsFresh()
+const args = fresh
   ? [bundle, ...process.argv.slice(2)]
   : ['--import', 'tsx', path.join(root, 'main/cli/index.ts'), ...process.argv.slice(2)];
 const child = spawn(process.execPath, args, { stdio: 'inherit' });

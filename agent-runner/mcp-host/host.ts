@@ -264,17 +264,22 @@ export class McpHost {
         release = undefined;
       }
     }
-    const { output, mcpLog } = await runCall(session!, {
-      callId: key,
-      tool: msg.tool,
-      arguments: msg.arguments ?? {},
-      roots: msg.roots,
-      timeoutMs: msg.timeoutMs,
-      signal: abort.signal,
-      onProgress: (progress, total, message) => this.toRunner(runId, { type: 'progress', callId: msg.callId, progress, total, message }),
-    });
-    release();
-    this.calls.delete(key);
-    this.toRunner(runId, { type: 'result', callId: msg.callId, output, mcpLog });
+    let result;
+    try {
+      result = await runCall(session!, {
+        callId: key,
+        tool: msg.tool,
+        arguments: msg.arguments ?? {},
+        roots: msg.roots,
+        timeoutMs: msg.timeoutMs,
+        signal: abort.signal,
+        onProgress: (progress, total, message) => this.toRunner(runId, { type: 'progress', callId: msg.callId, progress, total, message }),
+      });
+    } finally {
+      // Whatever happens, the server's turn passes on: other runs' calls must not wait forever.
+      release();
+      this.calls.delete(key);
+    }
+    this.toRunner(runId, { type: 'result', callId: msg.callId, output: result.output, mcpLog: result.mcpLog });
   }
 }

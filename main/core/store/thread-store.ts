@@ -10,6 +10,7 @@
  * loads is reported and never saved over until it loads again. The host's own writes are told
  * apart by content (what the store last wrote or read).
  */
+import fs from 'node:fs/promises';
 import path from 'node:path';
 import { applyPatches, enablePatches, produceWithPatches, type Patch } from 'immer';
 import type { Thread, RunRef } from '../../../shared/thread/schema';
@@ -59,6 +60,18 @@ interface OpenThread {
   /** Why the file does not load now (it is not saved over meanwhile). */
   broken?: string;
   watch?: FileWatch;
+  /** The file's stat when the store last read or wrote it: unchanged, a save need not read it first. */
+  stamp?: string;
+}
+
+/** mtime, size and inode of `file`, or undefined when it cannot be stat'ed. */
+async function fileStamp(file: string): Promise<string | undefined> {
+  try {
+    const st = await fs.stat(file);
+    return `${st.mtimeMs}:${st.size}:${st.ino}`;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Paths a client may not change: the id is the thread's identity, the schema version is the store's. */
@@ -79,12 +92,13 @@ export class ThreadStore {
       t.opens++;
       return { thread: t.doc, version: t.version, file: t.file };
     }
+    const stamp = await fileStamp(abs); // before reading: a change after it is seen as a change
     const doc = await this.opts.io.load(abs);
     const again = this.byFile.get(abs); // opened concurrently
     if (again) return this.open(abs);
     const other = this.byId.get(doc.id);
     if (other) throw new HostError('duplicate_thread_id', `${abs} has the same thread id as ${other.file} (${doc.id}); duplicate one of them to give it a new id`);
-    const t: OpenThread = { file: abs, doc, version: 0, dirty: false, saving: Promise.resolve(), opens: 0, disk: doc };
+    const t: OpenThread = { file: abs, doc, version: 0, dirty: false, saving: Promise.resolve(), opens: 0, disk: doc, stamp };
     this.byId.set(doc.id, t);
     this.byFile.set(abs, doc.id);
     this.startWatch(t);
@@ -197,16 +211,17 @@ export class ThreadStore {
   }
 
   /**
-   * Write the open copy, after the saves before it. A watched file is read first: a change on
-   * disk not reported yet is taken (never overwritten), and a file that does not load is not
-   * written over (the edits stay in memory until it loads again).
+   * Write the open copy, after the saves before it. A watched file whose stat changed since the
+   * store last read or wrote it is read first: a change on disk not reported yet is taken
+   * (never overwritten), and a file that does not load is not written over (the edits stay in
+   * memory until it loads again).
    */
   private save(t: OpenThread): Promise<void> {
     if (!t.dirty) return t.saving;
     t.dirty = false;
     t.saving = t.saving
       .then(async () => {
-        if (t.watch) await this.reconcile(t);
+        if (t.watch && (t.broken || !t.stamp || (await fileStamp(t.file)) !== t.stamp)) await this.reconcile(t, true);
         if (t.broken) {
           t.dirty = true;
           this.opts.log?.(`not saving ${t.file} over a file that does not load; the edits are kept until it is fixed`);
@@ -215,6 +230,7 @@ export class ThreadStore {
         const doc = t.doc;
         await this.opts.io.save(t.file, doc);
         t.disk = doc;
+        t.stamp = await fileStamp(t.file);
       })
       .catch((err: unknown) => {
         t.dirty = true;
@@ -304,10 +320,12 @@ export class ThreadStore {
    * Compare the file with what the store last read or wrote. Another content that loads as this
    * thread becomes a new version (origin `file`): the fields changed on disk replace those of the
    * open copy, whose edits not saved yet stay on top. A file that does not load marks the thread
-   * broken (reported once per problem) until it loads again.
+   * broken (reported once per problem) until it loads again. `fromSave`: the save that called
+   * it writes next, so no save is scheduled here.
    */
-  private async reconcile(t: OpenThread): Promise<void> {
+  private async reconcile(t: OpenThread, fromSave = false): Promise<void> {
     let found: Thread;
+    const stamp = await fileStamp(t.file);
     try {
       found = await this.opts.io.load(t.file);
     } catch (err) {
@@ -319,8 +337,14 @@ export class ThreadStore {
       this.setProblem(t, `${t.file}: /id: the thread id changed from ${t.doc.id} to ${found.id} while the thread was open; change it back, or close the thread and open the file again`);
       return;
     }
+    const wasBroken = !!t.broken;
     this.setProblem(t, undefined);
-    if (sameDoc(found, t.disk)) return; // the store's own write (or no change)
+    t.stamp = stamp;
+    if (sameDoc(found, t.disk)) {
+      // The store's own write, or no change; edits held while the file was broken go out now.
+      if (wasBroken && t.dirty && !fromSave) this.scheduleSave(t);
+      return;
+    }
     const base = t.disk;
     t.disk = found;
     const merged = fieldPatches(base, found, t.doc);
@@ -332,7 +356,7 @@ export class ThreadStore {
       if (whole.length) this.commit(t, whole, 'file', false);
     }
     this.opts.log?.(`took the changes made to ${t.file} outside Stepwise (now version ${t.version})`);
-    if (!sameDoc(t.doc, found)) this.scheduleSave(t);
+    if (!fromSave && !sameDoc(t.doc, found)) this.scheduleSave(t);
   }
 
   private setProblem(t: OpenThread, problem: string | undefined): void {

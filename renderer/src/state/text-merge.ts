@@ -42,6 +42,8 @@ const sameJson = (a: Json, b: Json) => a === b || JSON.stringify(a) === JSON.str
  * `undefined` stands for an absent key. Never throws.
  */
 export function mergeJson(base: Json, mine: Json, theirs: Json): Json {
+  if (theirs === base) return mine; // the common case, without serialising anything
+  if (mine === base) return theirs;
   if (sameJson(mine, base) || sameJson(mine, theirs)) return theirs;
   if (sameJson(theirs, base)) return mine;
   if (typeof base === 'string' && typeof mine === 'string' && typeof theirs === 'string') return mergeText(base, mine, theirs);

@@ -8,8 +8,6 @@ export interface ThreadMeta {
   canRedo: boolean;
   /** Last failure (edit rejected, reload failed), for an inline error. */
   error?: { message: string; details?: string };
-  /** Bumped when the document was replaced wholesale (reload): editors reset their text. */
-  generation: number;
   /** Runs whose result was undone in this window (their records stay in run history). */
   undoneRuns: string[];
 }

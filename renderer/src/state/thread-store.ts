@@ -69,7 +69,6 @@ export class ThreadSession {
       runningRunId: opened.running,
       canUndo: false,
       canRedo: false,
-      generation: 0,
       undoneRuns: [],
     });
   }
@@ -140,7 +139,7 @@ export class ThreadSession {
     this.store.set(this.threadAtom, applyPatches(this.thread, step.inverse));
     this.send(step.inverse);
     const undoneRuns = step.runId ? [...this.meta.undoneRuns.filter((r) => r !== step.runId), step.runId] : this.meta.undoneRuns;
-    this.setMeta({ generation: this.meta.generation + 1, undoneRuns });
+    this.setMeta({ undoneRuns });
     return true;
   }
 
@@ -157,7 +156,7 @@ export class ThreadSession {
     this.store.set(this.threadAtom, applyPatches(this.thread, step.forward));
     this.send(step.forward);
     const undoneRuns = step.runId ? this.meta.undoneRuns.filter((r) => r !== step.runId) : this.meta.undoneRuns;
-    this.setMeta({ generation: this.meta.generation + 1, undoneRuns });
+    this.setMeta({ undoneRuns });
     return true;
   }
 
@@ -214,7 +213,7 @@ export class ThreadSession {
       this.confirmed = next;
       this.version = tp.version;
       if (isRun) this.history.record(forward, inverse, { origin: 'run', runId: tp.origin.slice('run:'.length), current: next });
-      this.setMeta({ generation: this.meta.generation + 1 });
+      this.setMeta({});
     } catch {
       void this.reload();
     }
@@ -269,7 +268,7 @@ export class ThreadSession {
       this.stale = false;
       this.history.clear();
       this.store.set(this.threadAtom, r.thread);
-      this.setMeta({ path: r.path, runningRunId: r.running, generation: this.meta.generation + 1, error: undefined });
+      this.setMeta({ path: r.path, runningRunId: r.running, error: undefined });
     } catch (err) {
       this.setMeta({ error: { message: `Could not reload ${this.meta.path}: ${(err as Error).message}`, details: (err as Error).stack } });
     }
@@ -355,7 +354,7 @@ export class ThreadSession {
     this.version = version;
     this.outbox = r.pending;
     this.store.set(this.threadAtom, r.doc);
-    this.setMeta({ generation: this.meta.generation + 1 });
+    this.setMeta({});
     if (!this.inFlight || this.inFlight.state !== 'sent') void this.pumpIfIdle();
     return true;
   }
@@ -378,7 +377,7 @@ export class ThreadSession {
       this.confirmed = fresh.thread;
       this.version = fresh.version;
       this.store.set(this.threadAtom, fresh.thread);
-      this.setMeta({ generation: this.meta.generation + 1 });
+      this.setMeta({});
       return true;
     }
     return this.replayOn(fresh.thread, fresh.version, batch);

@@ -192,11 +192,9 @@ export class UndoHistory {
     const d = splice(before, after);
     const delta = d.insert.length - d.remove.length;
     const same = (p: (string | number)[]) => p.length === path.length && p.every((k, i) => k === path[i]);
+    // Only splices wholly after the change move; one that overlaps it stays, to fail its check.
     const shift = (p: StoredPatch) => {
-      if (p.op !== 'text' || !same(p.path)) return;
-      const end = p.at + Math.max(p.remove.length, p.insert.length);
-      if (d.at + d.remove.length <= p.at && !(d.remove.length === 0 && d.at === p.at && d.at === end)) p.at += delta;
-      else if (d.at < end) return; // overlap: left to fail its check
+      if (p.op === 'text' && same(p.path) && d.at + d.remove.length <= p.at) p.at += delta;
     };
     for (const step of [...this.undoStack, ...this.redoStack]) {
       this.seal(step);

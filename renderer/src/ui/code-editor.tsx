@@ -51,16 +51,25 @@ export function CodeEditor(props: CodeEditorProps) {
   const config = useRef(new Compartment());
   const onChange = useRef(props.onChange);
   onChange.current = props.onChange;
+  /** The editor's text as last typed or applied: one serialisation per keystroke, no more. */
+  const text = useRef(props.value);
 
-  useEffect(() => {
+  // Layout effects, in this order: the view exists before the value is applied to it. And not
+  // passive ones: React runs those after paint, and a key typed in between would reach the
+  // document first; this render's value would then be older than the editor's text, and
+  // applying it would take the new keystroke out again.
+  useLayoutEffect(() => {
     const v = new EditorView({
       parent: parent.current!,
       state: EditorState.create({
-        doc: props.value,
+        doc: text.current,
         extensions: [
           config.current.of(configure(props)),
           EditorView.updateListener.of((u) => {
-            if (u.docChanged && !u.transactions.some((t) => t.annotation(fromProp))) onChange.current?.(u.state.doc.toString(), u.startState.doc.toString());
+            if (!u.docChanged || u.transactions.some((t) => t.annotation(fromProp))) return;
+            const previous = text.current;
+            text.current = u.state.doc.toString();
+            onChange.current?.(text.current, previous);
           }),
         ],
       }),
@@ -70,27 +79,25 @@ export function CodeEditor(props: CodeEditorProps) {
       v.destroy();
       view.current = null;
     };
-    // The view is made once; later props are applied by the effects below.
+    // Made once; later props are applied by the effects below.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
+  useLayoutEffect(() => {
+    const v = view.current;
+    if (!v || props.value === text.current) return;
+    const d = splice(text.current, props.value);
+    text.current = props.value;
+    v.dispatch({ changes: { from: d.at, to: d.at + d.remove.length, insert: d.insert }, annotations: fromProp.of(true) });
+  }, [props.value]);
+
   const { theme, basicSetup, placeholder, readOnly, minHeight, maxHeight, extensions } = props;
+  const configured = useRef(false);
   useEffect(() => {
+    if (!configured.current) return void (configured.current = true); // made with this configuration
     view.current?.dispatch({ effects: config.current.reconfigure(configure({ ...props })) });
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [theme, basicSetup, placeholder, readOnly, minHeight, maxHeight, extensions]);
-
-  // A layout effect, not a passive one: React runs passive effects after paint, and a key
-  // typed in between would reach the document first — the value of this render would then be
-  // older than the editor's text, and applying it would take the new keystroke out again.
-  useLayoutEffect(() => {
-    const v = view.current;
-    if (!v) return;
-    const current = v.state.doc.toString();
-    if (current === props.value) return;
-    const d = splice(current, props.value);
-    v.dispatch({ changes: { from: d.at, to: d.at + d.remove.length, insert: d.insert }, annotations: fromProp.of(true) });
-  }, [props.value]);
 
   return <div ref={parent} style={props.style} />;
 }

@@ -34,8 +34,9 @@ function setup() {
   const patches: ThreadPatch[] = [];
   const problems: (string | undefined)[] = [];
   let saves = 0;
+  let loads = 0;
   const store = new ThreadStore({
-    io: { load: loadThreadFile, save: async (f, t) => { saves++; await saveThreadFile(f, t); } },
+    io: { load: (f) => { loads++; return loadThreadFile(f); }, save: async (f, t) => { saves++; await saveThreadFile(f, t); } },
     debounceMs: 40,
     watch: { debounceMs: 20 },
     onPatch: (p) => patches.push(p),
@@ -43,7 +44,7 @@ function setup() {
     log: () => {},
   });
   stores.push(store);
-  return { file, thread, store, patches, problems, saves: () => saves };
+  return { file, thread, store, patches, problems, saves: () => saves, loads: () => loads };
 }
 
 const onDisk = (file: string): Thread => JSON.parse(fs.readFileSync(file, 'utf8')) as Thread;
@@ -112,14 +113,32 @@ describe('thread files edited outside Stepwise', () => {
     expect(onDisk(file).context.systemPrompt).toBe('fixed');
   });
 
+  it('saves the edits held while the file was broken once it is put back exactly as it was', async () => {
+    const { file, thread, store, problems } = setup();
+    await store.open(file);
+    const good = fs.readFileSync(file, 'utf8');
+    fs.writeFileSync(file, '{ "version": 1, ');
+    await waitFor(() => problems.length === 1, 3000, 'a problem report');
+    store.edit(thread.id, 0, [{ op: 'replace', path: ['title'], value: 'kept' }], 'client:1');
+    await sleep(150);
+    // An editor's undo: the file is the store's last copy again, byte for byte.
+    replaceFile(file, good);
+    await waitFor(() => problems.length === 2, 3000, 'the fix');
+    // Nothing else happens in the app, yet the held edit is saved.
+    await waitFor(() => onDisk(file).title === 'kept', 3000, 'the save of the held edit');
+  });
+
   it('does not take its own saves for outside edits, and stops watching on release', async () => {
-    const { file, thread, store, patches, saves } = setup();
+    const { file, thread, store, patches, saves, loads } = setup();
     await store.open(file);
     for (let i = 1; i <= 3; i++) {
       store.edit(thread.id, i - 1, [{ op: 'replace', path: ['context', 'systemPrompt'], value: `v${i}` }], 'client:1');
       await sleep(120); // each edit saved, and its write seen by the watcher
     }
     expect(saves()).toBe(3);
+    // One read to open, then at most the watcher's look at each own write: a save itself does
+    // not read the file when its stat is the one the store left.
+    expect(loads()).toBeLessThanOrEqual(4);
     expect(patches.map((p) => p.origin)).toEqual(['client:1', 'client:1', 'client:1']);
     expect(store.get(thread.id).version).toBe(3);
     await store.release(thread.id);

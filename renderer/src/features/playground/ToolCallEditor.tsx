@@ -10,6 +10,7 @@ import { checkAgainstSchema, toolSchema } from './schema-check';
 import { ImagePreview } from './images';
 import { removeToolCall } from './tool-call-edits';
 import { applyTyping, mergeJson } from '../../state/text-merge';
+import { original } from 'immer';
 
 /** Tool call card inside an assistant message. */
 export function ToolCallEditor({ thread, mi, ci, call, readOnly }: { thread: Thread; mi: number; ci: number; call: ToolCall; readOnly: boolean }) {
@@ -81,7 +82,7 @@ export function ToolCallEditor({ thread, mi, ci, call, readOnly }: { thread: Thr
           onValue={(v, base) => session.edit((d) => {
             const c = findCall(d as Thread);
             if (!c) return;
-            c.arguments = mergeJson(base, v, JSON.parse(JSON.stringify(c.arguments))) as Record<string, unknown>;
+            c.arguments = mergeJson(base, v, original(c)!.arguments) as Record<string, unknown>;
             delete c.rawArguments;
           }, `args.${call.id}`)} />
         {call.rawArguments && <Text size="xs" c="orange">The model's raw arguments did not parse: <Text span ff="monospace">{call.rawArguments.slice(0, 200)}</Text></Text>}
