@@ -146,7 +146,10 @@ export async function dispatch(ctx: HostContext, client: ClientState, method: st
     case 'thread.edit': {
       const threadId = str(p, 'threadId', method);
       if (typeof p.baseVersion !== 'number') throw new HostError('bad_request', `${method}: params.baseVersion must be a number`);
-      return ctx.threads.edit(threadId, p.baseVersion, p.patches as Patch[], `client:${client.id}`);
+      if (p.editId !== undefined && (typeof p.editId !== 'string' || !p.editId || p.editId.length > 100)) {
+        throw new HostError('bad_request', `${method}: params.editId must be a string of 1–100 characters`);
+      }
+      return ctx.threads.edit(threadId, p.baseVersion, p.patches as Patch[], `client:${client.id}`, p.editId as string | undefined);
     }
     case 'run.start': {
       const toolCallIds = p.toolCallIds;

@@ -93,7 +93,11 @@ export interface HostMethods {
   'thread.open': { params: { path: string }; result: { thread: Thread; version: number; path: string; running?: string; origin?: string } };
   'thread.close': { params: { threadId: string }; result: { ok: true } };
   /** Apply an edit made at `baseVersion`. A mismatch answers code `version_mismatch`. */
-  'thread.edit': { params: { threadId: string; baseVersion: number; patches: Patch[] }; result: { version: number } };
+  /**
+   * `editId` makes the edit idempotent: the same id sent again (a resend after a lost
+   * connection) answers the version it got the first time instead of applying it twice.
+   */
+  'thread.edit': { params: { threadId: string; baseVersion: number; patches: Patch[]; editId?: string }; result: { version: number } };
   'run.start': {
     params: { threadId: string; mode: RunMode; toolCallIds?: string[]; maxTurns?: number };
     result: { runId: string };

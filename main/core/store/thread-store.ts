@@ -62,7 +62,12 @@ interface OpenThread {
   watch?: FileWatch;
   /** The file's stat when the store last read or wrote it: unchanged, a save need not read it first. */
   stamp?: string;
+  /** Versions given to recent edits by their `editId` (a resent edit is answered, not applied again). */
+  edits: Map<string, number>;
 }
+
+/** How many recent edit ids each open thread remembers. */
+const EDIT_IDS_KEPT = 200;
 
 /** mtime, size and inode of `file`, or undefined when it cannot be stat'ed. */
 async function fileStamp(file: string): Promise<string | undefined> {
@@ -98,7 +103,7 @@ export class ThreadStore {
     if (again) return this.open(abs);
     const other = this.byId.get(doc.id);
     if (other) throw new HostError('duplicate_thread_id', `${abs} has the same thread id as ${other.file} (${doc.id}); duplicate one of them to give it a new id`);
-    const t: OpenThread = { file: abs, doc, version: 0, dirty: false, saving: Promise.resolve(), opens: 0, disk: doc, stamp };
+    const t: OpenThread = { file: abs, doc, version: 0, dirty: false, saving: Promise.resolve(), opens: 0, disk: doc, stamp, edits: new Map() };
     this.byId.set(doc.id, t);
     this.byFile.set(abs, doc.id);
     this.startWatch(t);
@@ -129,10 +134,13 @@ export class ThreadStore {
   /**
    * Apply a client's patches made at `baseVersion`. Throws `version_mismatch` when the thread
    * moved on, `thread_running` while a run runs, `invalid_edit` when the result breaks the schema
-   * (naming the JSON pointer) or a patch cannot apply. Nothing changes on error.
+   * (naming the JSON pointer) or a patch cannot apply. Nothing changes on error. An `editId`
+   * seen before (a resend after a lost connection) answers its first version, applying nothing.
    */
-  edit(threadId: string, baseVersion: number, patches: Patch[], origin: string): { version: number } {
+  edit(threadId: string, baseVersion: number, patches: Patch[], origin: string, editId?: string): { version: number } {
     const t = this.entry(threadId);
+    const done = editId === undefined ? undefined : t.edits.get(editId);
+    if (done !== undefined) return { version: done };
     if (this.opts.isRunning?.(threadId)) throw new HostError('thread_running', `thread ${threadId} is read-only while its run is running`);
     if (baseVersion !== t.version) {
       throw new HostError('version_mismatch', `thread ${threadId} is at version ${t.version}, the edit was made at ${baseVersion}; reload the thread`);
@@ -147,7 +155,12 @@ export class ThreadStore {
       }
       if (p.path.length === 0) throw new HostError('invalid_edit', `patches[${i}] replaces the whole thread; edit its fields instead`);
     }
-    return this.commit(t, patches, origin);
+    const r = this.commit(t, patches, origin);
+    if (editId !== undefined) {
+      t.edits.set(editId, r.version);
+      if (t.edits.size > EDIT_IDS_KEPT) t.edits.delete(t.edits.keys().next().value!);
+    }
+    return r;
   }
 
   private commit(t: OpenThread, patches: Patch[], origin: string, save = true): { version: number } {

@@ -94,6 +94,14 @@ export class AppState {
   /** Start listening for pushes and load the workspace. */
   async start(): Promise<void> {
     void this.listen(this.abort.signal);
+    // Back after a lost connection: the open thread catches up on the patches it missed.
+    let was = this.host.connection?.().state;
+    const off = this.host.onConnectionChange?.(() => {
+      const now = this.host.connection!().state;
+      if (now === 'open' && was === 'reconnecting') this.session?.resync();
+      was = now;
+    });
+    if (off) this.abort.signal.addEventListener('abort', off);
     await this.host.call('stream.subscribe', {}).catch((err) => this.fail('Could not subscribe to live runs', err, 'Reload the window.'));
     await this.refreshWorkspace();
   }

@@ -28,6 +28,8 @@ enablePatches();
 interface InFlight {
   base: number;
   patches: Patch[];
+  /** Makes a resend of this batch (after a lost connection) idempotent at the host. */
+  editId: string;
   /**
    * sent: awaiting the host; acked: our echo came first; replayed: moved back to the outbox
    * after a conflict; dropped: the thread was reloaded meanwhile.
@@ -236,6 +238,15 @@ export class ThreadSession {
     }
   }
 
+  /**
+   * The connection to the host came back: patches pushed meanwhile were lost, so catch up with
+   * the host's copy (now, or after the edit in flight is answered).
+   */
+  resync(): void {
+    if (this.settled && !this.pumping) void this.refresh();
+    else this.stale = true;
+  }
+
   /** No edit of this window is on its way to the host. */
   get settled(): boolean {
     return (!this.inFlight || this.inFlight.state !== 'sent') && this.outbox.length === 0;
@@ -282,11 +293,11 @@ export class ThreadSession {
 
   private async pump(): Promise<void> {
     while (this.outbox.length > 0) {
-      const batch: InFlight = { base: this.version, patches: this.outbox, state: 'sent' };
+      const batch: InFlight = { base: this.version, patches: this.outbox, editId: crypto.randomUUID(), state: 'sent' };
       this.outbox = [];
       this.inFlight = batch;
       try {
-        const r = await this.host.call('thread.edit', { threadId: this.id, baseVersion: batch.base, patches: batch.patches });
+        const r = await this.host.call('thread.edit', { threadId: this.id, baseVersion: batch.base, patches: batch.patches, editId: batch.editId });
         if (batch.state === 'sent') this.confirm(batch, r.version);
         else if (batch.state !== 'acked') this.stale = true; // taken after all: only the host's copy can say what it holds
         this.setMeta({ error: undefined });

@@ -32,6 +32,23 @@ function setup(opts: { running?: () => boolean } = {}) {
 const onDisk = (file: string): Thread => JSON.parse(fs.readFileSync(file, 'utf8')) as Thread;
 
 describe('ThreadStore', () => {
+  it('applies an edit resent with the same editId once, answering its first version (a reply lost with the connection)', async () => {
+    const { file, thread, store, patches } = setup();
+    await store.open(file);
+    const remove = [{ op: 'remove' as const, path: ['context', 'messages', 0] }];
+    const n = thread.context.messages.length;
+    expect(store.edit(thread.id, 0, remove, 'client:1', 'e-1')).toEqual({ version: 1 });
+    // Another window edits; then the first window's resend arrives with its old base version.
+    expect(store.edit(thread.id, 1, [{ op: 'replace', path: ['title'], value: 'other' }], 'client:2', 'e-2')).toEqual({ version: 2 });
+    expect(store.edit(thread.id, 0, remove, 'client:1', 'e-1')).toEqual({ version: 1 });
+    expect(store.get(thread.id).thread.context.messages).toHaveLength(n - 1);
+    expect(patches.map((p) => p.version)).toEqual([1, 2]);
+    // A new edit id with a stale base is refused as before.
+    expect(() => store.edit(thread.id, 0, remove, 'client:1', 'e-3')).toThrow(expect.objectContaining({ code: 'version_mismatch' }));
+    await store.flush();
+    expect(onDisk(file).context.messages).toHaveLength(n - 1);
+  });
+
   it('bumps the version per edit, broadcasts the patches, and refuses a stale base version', async () => {
     const { file, thread, store, patches } = setup();
     const opened = await store.open(file);

@@ -115,6 +115,21 @@ describe('ThreadSession', () => {
     expect(s.meta.error?.message).toMatch(/cannot apply/);
   });
 
+  it('after a reconnect, catches up with what the host got meanwhile (its pushes were lost)', async () => {
+    const h = fakeHost(exampleThread());
+    const s = new ThreadSession(createStore(), h.host, { thread: h.doc, version: 1, path: 'a.json' });
+    h.external((d) => void (d.title = 'renamed while we were away')); // its thread_patch never came
+    s.resync();
+    for (let i = 0; i < 4; i++) await settle();
+    expect(s.thread.title).toBe('renamed while we were away');
+    expect(s.meta.version).toBe(h.version);
+    // Edits go on from the host's version.
+    s.edit((d) => void (d.context.systemPrompt = 'after'));
+    for (let i = 0; i < 4; i++) await settle();
+    expect(h.doc.context.systemPrompt).toBe('after');
+    expect(h.doc.title).toBe('renamed while we were away');
+  });
+
   it('refuses edits while a run of the thread runs', () => {
     const h = fakeHost(exampleThread());
     const s = new ThreadSession(createStore(), h.host, { thread: h.doc, version: 1, path: 'a.json', running: 'r9' });
