@@ -20,6 +20,23 @@ export interface ElicitationRequest {
 
 const INPUT_TYPE: Record<string, string> = { email: 'email', uri: 'url', date: 'date' };
 
+/**
+ * A JSON value typed as text. The text is the person's own (kept while it does not parse, and
+ * never reformatted: the parsed value is not fed back into the editor).
+ */
+function JsonText({ label, value, onChange }: { label: string; value: unknown; onChange: (v: unknown) => void }) {
+  const [text, setText] = useState(() => (value === undefined ? '' : JSON.stringify(value)));
+  const change = (t: string) => {
+    setText(t);
+    try {
+      onChange(t.trim() ? JSON.parse(t) : undefined);
+    } catch {
+      // Not valid JSON yet: the answer keeps the last value that parsed.
+    }
+  };
+  return <JsonEditor label={label} value={text} onChange={change} minHeight={30} maxHeight={120} />;
+}
+
 function Field({ f, value, onChange }: { f: ElicitationField; value: unknown; onChange: (v: unknown) => void }) {
   const common = { label: f.label, description: f.description, required: f.required, size: 'xs' as const };
   switch (f.kind) {
@@ -44,7 +61,7 @@ function Field({ f, value, onChange }: { f: ElicitationField; value: unknown; on
         <Stack gap={2}>
           <Text size="xs" fw={500}>{f.label}{f.required ? ' *' : ''}</Text>
           {f.description && <Text size="xs" c="dimmed">{f.description}</Text>}
-          <JsonEditor label={`${f.label} (JSON)`} value={value === undefined ? '' : JSON.stringify(value)} onChange={(t) => { try { onChange(t.trim() ? JSON.parse(t) : undefined); } catch { /* wait for valid JSON */ } }} minHeight={30} maxHeight={120} />
+          <JsonText label={`${f.label} (JSON)`} value={value} onChange={onChange} />
         </Stack>
       );
   }
