@@ -50,6 +50,8 @@ describe('elicitation form fields', () => {
       'n must be at most 100',
       'tools: choose at most 2',
     ]);
+    // A number being typed ("-", "1e") is not a number yet: named, never sent as NaN or null.
+    expect(fieldProblems(fields, answerContent(fields, { ...values, name: 'Ada', n: '-' }))).toEqual(['n must be a number']);
     const good = answerContent(fields, { ...values, name: 'Ada', email: 'ada@example.org', site: 'https://ada.dev', born: '1815-12-10' });
     expect(fieldProblems(fields, good)).toEqual([]);
   });

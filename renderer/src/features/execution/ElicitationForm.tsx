@@ -44,8 +44,8 @@ function Field({ f, value, onChange }: { f: ElicitationField; value: unknown; on
       return <Checkbox label={f.label} description={f.description} size="xs" checked={value === true} onChange={(e) => onChange(e.currentTarget.checked)} />;
     case 'number':
       return (
-        <NumberInput {...common} min={f.min} max={f.max} allowDecimal={!f.integer} clampBehavior="none" value={typeof value === 'number' ? value : ''}
-          onChange={(v) => onChange(typeof v === 'number' ? v : v === '' ? undefined : Number(v))} />
+        <NumberInput {...common} min={f.min} max={f.max} allowDecimal={!f.integer} clampBehavior="none" value={typeof value === 'number' || typeof value === 'string' ? value : ''}
+          onChange={(v) => onChange(v === '' ? undefined : v)} />
       );
     case 'choice':
       return <Select {...common} data={f.options} value={typeof value === 'string' ? value : null} clearable={!f.required} onChange={(v) => onChange(v ?? undefined)} allowDeselect={!f.required} />;

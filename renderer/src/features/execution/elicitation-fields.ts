@@ -130,6 +130,8 @@ export function fieldProblems(fields: ElicitationField[], content: Record<string
       if (check && !check.test(v)) out.push(`${f.label} must be ${check.what}`);
       if (f.min !== undefined && v.length < f.min) out.push(`${f.label} needs at least ${f.min} characters`);
       if (f.max !== undefined && v.length > f.max) out.push(`${f.label} takes at most ${f.max} characters`);
+    } else if (f.kind === 'number' && (typeof v !== 'number' || !Number.isFinite(v))) {
+      out.push(`${f.label} must be a number`);
     } else if (f.kind === 'number' && typeof v === 'number') {
       if (f.integer && !Number.isInteger(v)) out.push(`${f.label} must be a whole number`);
       if (f.min !== undefined && v < f.min) out.push(`${f.label} must be at least ${f.min}`);
