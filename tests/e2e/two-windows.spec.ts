@@ -100,9 +100,11 @@ test('one window deletes a message and undoes it while the other types into a la
   // key land in another message when it was typed in the few ms between the delete arriving and
   // the card rendering again; edits now find their message by id. This checks the invariant.)
   const typing = other.keyboard.type(' BBBBBBBBBBBBBBBBBBBBBBBBBBBBBB', { delay: 60 });
-  await page.waitForTimeout(500);
+  // Delete, then undo, while keys are still coming (a few have reached the other window each time).
+  const shownInA = (n: number) => expect.poll(async () => ((await page.getByRole('textbox', { name: /^Text of message \d$/ }).last().textContent()) ?? '').split('B').length - 1, { timeout: 5000 }).toBeGreaterThanOrEqual(n);
+  await shownInA(3);
   await page.getByRole('button', { name: 'Delete message 2' }).click();
-  await page.waitForTimeout(600);
+  await shownInA(10);
   await page.getByRole('button', { name: 'Undo', exact: true }).click();
   await typing;
   const want = messages.map((m) => m.content[0].text);

@@ -3,7 +3,7 @@ import { applyPatches, enablePatches, produceWithPatches } from 'immer';
 import type { Thread, Tool } from '../../../shared/thread/schema';
 import { pendingToolCalls } from '../../../shared/thread/tool-calls';
 import { validateThread } from '../../../shared/thread/validate';
-import { addToolCall, newToolCall, removeToolCall, toolChoices, uniqueCallId } from '../../../renderer/src/features/playground/tool-call-edits';
+import { addToolCall, newToolCall, removeToolCall, toolChoices } from '../../../renderer/src/features/playground/tool-call-edits';
 
 enablePatches();
 
@@ -41,12 +41,6 @@ describe('tool calls added and removed by hand', () => {
       { value: 'get-sum', label: 'get-sum' },
     ]);
     expect(toolChoices([])).toEqual([]);
-  });
-
-  it('makes an id no call of the thread uses, and gives up on a generator that only clashes', () => {
-    const ids = ['c1', '', 'call_new'];
-    expect(uniqueCallId(thread(), () => ids.shift()!)).toBe('call_new');
-    expect(() => uniqueCallId(thread(), () => 'c1')).toThrow(/new tool call id/);
   });
 
   it('adds a pending call with arguments {} as one undoable edit', () => {

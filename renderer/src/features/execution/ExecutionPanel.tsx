@@ -9,6 +9,7 @@ import { StatusBadge } from '../../ui/status';
 import { ExecutionTree } from './ExecutionTree';
 import { DetailPanel } from '../detail/DetailPanel';
 import { RunHistory } from '../runs/RunHistory';
+import { shortRunId } from '../runs/compare';
 
 /** The execution column. */
 export function ExecutionPanel() {
@@ -35,7 +36,7 @@ export function ExecutionPanel() {
             <Text fw={600} size="sm">Execution</Text>
             {mine.length > 0 && (
               <Select size="xs" aria-label="Shown run" style={{ flex: 1, minWidth: 0 }} value={shown} allowDeselect={false}
-                data={mine.map((r) => ({ value: r.runId, label: `${r.mode ?? 'run'} · ${r.status}${r.stored ? ' · stored' : ''} · ${r.runId.slice(0, 8)}` }))}
+                data={mine.map((r) => ({ value: r.runId, label: `${r.mode ?? 'run'} · ${r.status}${r.stored ? ' · stored' : ''} · ${shortRunId(r.runId)}` }))}
                 onChange={(v) => app.showRun(v)} />
             )}
             {info && <StatusBadge status={info.status} />}

@@ -3,7 +3,7 @@ import { Button, Group, Select, TextInput, Tooltip } from '@mantine/core';
 import { useState } from 'react';
 import { toolNameProblem, type Thread } from '../../../../shared/thread/schema';
 import { newId, useSession } from '../../state/hooks';
-import { addToolCall, newToolCall, toolChoices, uniqueCallId } from './tool-call-edits';
+import { addToolCall, newToolCall, toolChoices } from './tool-call-edits';
 
 /**
  * Pick one of the thread's tools ("Tool of the new call"; a text field when the thread has no
@@ -23,7 +23,7 @@ export function AddToolCall({ thread, messageId }: { thread: Thread; messageId: 
   const problem = choices.length ? null : name ? toolNameProblem(name) : 'Type the name of the tool to call first';
   const add = () => {
     if (!name || problem) return;
-    const id = uniqueCallId(thread, () => newId('call_'));
+    const id = newId('call_'); // call_<uuid>, the style imported and recorded calls use
     // The key is the new call's own, so this step never merges with another edit.
     if (session.edit((d) => void addToolCall(d as Thread, messageId, newToolCall(name, id)), `toolCall.add.${id}`)) setTyped('');
   };

@@ -43,6 +43,7 @@ export function JsonField({ value, onValue, label, readOnly, validate, object, m
   const syncedText = useRef(text);
   // A layout effect so a key typed between this render and a passive effect is not undone.
   useLayoutEffect(() => {
+    if (value === synced.current) return; // the echo of the person's own commit: nothing to do
     synced.current = value;
     const mine = textRef.current;
     try {

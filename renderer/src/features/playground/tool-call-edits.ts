@@ -36,20 +36,6 @@ function callIds(thread: Thread): Set<string> {
   return ids;
 }
 
-/**
- * A tool call id no call of the thread has yet, from `make` (the playground passes
- * `() => newId('call_')`, giving `call_<uuid>`, the style imported and recorded calls use).
- * Draws again on a clash; throws after 100 clashes, so a constant `make` cannot loop forever.
- */
-export function uniqueCallId(thread: Thread, make: () => string): string {
-  const used = callIds(thread);
-  for (let i = 0; i < 100; i++) {
-    const id = make();
-    if (id && !used.has(id)) return id;
-  }
-  throw new Error('Could not make a new tool call id that the thread does not use yet.');
-}
-
 /** A new pending tool call (no output) of tool `name`, with empty arguments `{}`. */
 export function newToolCall(name: string, id: string): ToolCall {
   return { id, name: name.trim(), arguments: {} };

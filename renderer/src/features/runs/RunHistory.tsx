@@ -24,9 +24,9 @@ export function RunHistory() {
   const viewer = app.host.presentational;
   const restore = async (runId: string) => {
     const rec = await app.record(runId);
-    if (!rec) return app.fail(`Could not load run ${runId.slice(0, 8)}`, new Error('The run record is missing.'), 'Refresh the run history.');
+    if (!rec) return app.fail(`Could not load run ${shortRunId(runId)}`, new Error('The run record is missing.'), 'Refresh the run history.');
     const plan = restorePlan(rec, session.thread.context.messages);
-    if (!plan.ok) return app.fail(`Run ${runId.slice(0, 8)} cannot be restored`, new Error(plan.reason), 'Open the run to read its output instead.');
+    if (!plan.ok) return app.fail(`Run ${shortRunId(runId)} cannot be restored`, new Error(plan.reason), 'Open the run to read its output instead.');
     session.edit((d) => {
       d.context.messages = plan.messages as never;
     });
@@ -37,7 +37,7 @@ export function RunHistory() {
       if (app.store.get(app.shownRunAtom) === runId) app.showRun(null);
       await app.refreshRuns();
     } catch (err) {
-      app.fail(`Could not delete run ${runId.slice(0, 8)}`, err);
+      app.fail(`Could not delete run ${shortRunId(runId)}`, err);
     }
   };
   const pick = (runId: string, on: boolean) => setPicked((p) => (on ? [...p.filter((x) => x !== runId), runId].slice(-2) : p.filter((x) => x !== runId)));
