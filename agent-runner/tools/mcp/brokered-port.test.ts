@@ -129,6 +129,17 @@ describe('brokeredMcpPort', () => {
     expect(dead.posted).toEqual([]);
   });
 
+  it('a new channel replacing one that never greeted takes the held calls, with no extra request', () => {
+    const s = setup();
+    s.port.post(call('a'));
+    const silent = s.give(1, false);
+    const ch = s.give(2);
+    // One request only: a second would bring a third channel that drops this one's calls.
+    expect(s.control).toEqual([{ type: 'port_request' }]);
+    expect(ch.posted.map((m) => m.type === 'call' && m.callId)).toEqual(['a']);
+    expect(silent.posted).toEqual([]);
+  });
+
   it('a held call cancelled before any channel greets ends at once, and is never sent', () => {
     const s = setup();
     s.port.post(call('a'));

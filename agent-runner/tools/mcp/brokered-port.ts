@@ -57,8 +57,11 @@ export function brokeredMcpPort(deps: BrokeredPortDeps): Port<McpToRunner, Runne
     deps.control.post({ type: 'port_request' });
   };
 
-  /** The current channel is gone: calls sent on it are lost; held ones go on a new channel. */
-  const drop = (channel: Channel, why: string) => {
+  /**
+   * The current channel is gone: calls sent on it are lost; held ones go on a new channel
+   * (asked for here unless `replaced`: a new channel is already taking its place).
+   */
+  const drop = (channel: Channel, why: string, replaced = false) => {
     clearTimeout(lostTimer);
     if (current !== channel) return;
     current = undefined;
@@ -66,7 +69,7 @@ export function brokeredMcpPort(deps: BrokeredPortDeps): Port<McpToRunner, Runne
     const calls = [...inFlight];
     inFlight.clear();
     for (const callId of calls) fail(callId, `MCP call lost: ${why} while the call ran. It restarts automatically; run the tool again.`);
-    if (held.some((h) => h.type === 'call')) request();
+    if (!replaced && held.some((h) => h.type === 'call')) request();
   };
 
   const send = (msg: RunnerToMcp) => {
@@ -97,7 +100,7 @@ export function brokeredMcpPort(deps: BrokeredPortDeps): Port<McpToRunner, Runne
       return;
     }
     waiting = false;
-    if (current) drop(current, 'the host replaced the connection to the mcp-host');
+    if (current) drop(current, 'the host replaced the connection to the mcp-host', true);
     const channel: Channel = { port, epoch: m.epoch, ready: false };
     current = channel;
     port.onMessage((r) => {
