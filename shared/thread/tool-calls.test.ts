@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Thread } from './schema';
-import { pendingToolCalls, toolStepProblem } from './tool-calls';
+import { pendingToolCalls, runProblem, toolStepProblem } from './tool-calls';
 
 function thread(messages: Thread['context']['messages']): Thread {
   return { version: 1, id: 't', title: 't', model: { provider: 'scripted', id: 'scripted', params: {} }, context: { systemPrompt: '', tools: [], messages }, runRefs: [] };
@@ -27,8 +27,7 @@ describe('tool step checks', () => {
 });
 
 describe('runProblem', () => {
-  it('refuses an LLM step or ReAct loop while tool calls wait, and a thread with no messages', async () => {
-    const { runProblem } = await import('./tool-calls');
+  it('refuses an LLM step or ReAct loop while tool calls wait, and a thread with no messages', () => {
     const waiting = thread([user, { id: 'a', role: 'assistant', content: [], toolCalls: [{ id: 'c1', name: 'get-sum', arguments: {} }] }]);
     expect(runProblem(waiting, 'step')).toEqual({
       code: 'pending_tool_calls',

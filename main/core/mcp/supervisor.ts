@@ -121,8 +121,10 @@ export class McpSupervisor {
   private onExit(link: ChildLink, exit: ChildExit, uptimeMs: number): void {
     if (this.link !== link) return;
     // Killed without a chance to end its servers (SIGKILL, OOM): end them here, or they would
-    // run on, orphaned. A clean exit ended them itself.
-    if (exit.signal !== null || exit.code !== 0) {
+    // run on, orphaned. A clean exit, or our own SIGTERM (its handler ends them), ended them
+    // itself; signalling those PIDs again could hit a process that reused one.
+    const endedItsServers = (exit.signal === null && exit.code === 0) || (this.stopped && exit.signal !== 'SIGKILL');
+    if (!endedItsServers) {
       for (const pid of this.serverPids) {
         try {
           process.kill(pid, 'SIGKILL');
