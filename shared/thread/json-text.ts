@@ -104,6 +104,24 @@ export function locateJsonError(text: string): JsonSyntaxProblem | undefined {
   if (text.trim() === '') return { offset: 0, line: 1, column: 1, truncated: false, message: 'the file is empty: expected a JSON value' };
   const errors: ParseError[] = [];
   scan(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+  return firstProblem(text, errors);
+}
+
+/**
+ * Parses JSON with comments and trailing commas (JSONC: what VS Code and Cursor accept), with
+ * the same errors as {@link parseJsonText}. A leading UTF-8 BOM is ignored. Never throws.
+ */
+export function parseJsoncText(text: string): JsonParseResult {
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  if (body.trim() === '') return { ok: false, problem: { offset: 0, line: 1, column: 1, truncated: false, message: 'the file is empty: expected a JSON value' } };
+  const errors: ParseError[] = [];
+  const value: unknown = scan(body, errors, { disallowComments: false, allowTrailingComma: true, allowEmptyContent: false });
+  const problem = firstProblem(body, errors);
+  return problem ? { ok: false, problem } : { ok: true, value };
+}
+
+/** The first of the scanner's `errors` in `text`, said as a person can find it. */
+function firstProblem(text: string, errors: ParseError[]): JsonSyntaxProblem | undefined {
   if (errors.length === 0) return undefined;
   const end = text.trimEnd().length;
   const cut = errors.find((e) => e.offset >= end) ?? (printParseErrorCode(errors[0].error) === 'UnexpectedEndOfString' ? { ...errors[0], offset: text.length } : undefined);

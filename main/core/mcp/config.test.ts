@@ -113,9 +113,9 @@ describe('import from other clients', () => {
     expect(c.servers.remote).toMatchObject({ transport: 'http', url: 'https://api.example/mcp' });
 
     fs.writeFileSync(file, '{\n  // a comment\n  "servers": {\n    "a": { "command": "x" }\n    "b": {}\n  }\n}\n');
-    await expect(importMcpServers(home, file)).rejects.toThrow(`${file}: not valid JSON at line 5, column 5: expected ','`);
+    await expect(importMcpServers(home, file)).rejects.toThrow(`${file}: not valid JSON at line 5, column 5: expected ',' or '}' after a property value, found '"'`);
     fs.writeFileSync(file, '{ "servers": { "a": { "command": "x" }');
-    await expect(importMcpServers(home, file)).rejects.toThrow(/line 1, column 39: expected ',' or '}' \(the file ends early/);
+    await expect(importMcpServers(home, file)).rejects.toThrow(/line 1, column 39: the text ends early \(truncated\?\): expected ',' or '}' after a property value, found the end of the text$/);
   });
 });
 

@@ -10,7 +10,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
-import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { parseJsoncText } from '../../../shared/thread/json-text';
 import { mcpConfigPath, type RawMcpServer } from './config';
 
 export interface ImportedServers {
@@ -46,62 +46,15 @@ function mapStrings<T>(v: T, f: (s: string) => string): T {
   return v;
 }
 
-/** What a jsonc-parser error code means, in words. */
-function jsoncProblem(e: ParseError): string {
-  switch (printParseErrorCode(e.error)) {
-    case 'ValueExpected':
-      return 'expected a value';
-    case 'PropertyNameExpected':
-      return 'expected a double-quoted property name';
-    case 'ColonExpected':
-      return "expected ':' after the property name";
-    case 'CommaExpected':
-      return "expected ','";
-    case 'CloseBraceExpected':
-      return "expected ',' or '}'";
-    case 'CloseBracketExpected':
-      return "expected ',' or ']'";
-    case 'EndOfFileExpected':
-      return 'unexpected text after the end of the JSON value';
-    case 'UnexpectedEndOfComment':
-      return 'a /* comment is not closed';
-    case 'UnexpectedEndOfString':
-      return 'a string is not closed';
-    case 'UnexpectedEndOfNumber':
-    case 'InvalidNumberFormat':
-      return 'invalid number';
-    case 'InvalidUnicode':
-    case 'InvalidEscapeCharacter':
-      return 'invalid escape sequence in a string';
-    case 'InvalidCharacter':
-      return 'a control character inside a string (escape it)';
-    default:
-      return 'unexpected character';
-  }
-}
-
-/** 1-based line and column of a UTF-16 offset. */
-function lineColumn(text: string, offset: number): { line: number; column: number } {
-  const before = text.slice(0, offset);
-  const start = before.lastIndexOf('\n') + 1;
-  return { line: before.split('\n').length, column: offset - start + 1 };
-}
-
 /**
  * Parses JSON with comments and trailing commas (what VS Code and Cursor accept). Throws
  * naming `file`, the line and column of the first problem, and what it is.
  */
 export function parseForeignJson(text: string, file: string): unknown {
-  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  const errors: ParseError[] = [];
-  const doc: unknown = parseJsonc(body, errors, { disallowComments: false, allowTrailingComma: true, allowEmptyContent: false });
-  if (errors.length) {
-    const e = errors[0];
-    const { line, column } = lineColumn(body, Math.min(e.offset, body.length));
-    const early = e.offset >= body.trimEnd().length ? ' (the file ends early: is it cut short?)' : '';
-    throw new Error(`${file}: not valid JSON at line ${line}, column ${column}: ${jsoncProblem(e)}${early}`);
-  }
-  return doc;
+  const parsed = parseJsoncText(text);
+  if (parsed.ok) return parsed.value;
+  const p = parsed.problem;
+  throw new Error(`${file}: not valid JSON at line ${p.line}, column ${p.column}: ${p.message}`);
 }
 
 /** Reads another client's MCP file; the format is told by its keys and its path. */

@@ -71,6 +71,6 @@ describe('stepwise mcp', () => {
     const r = cliIn(target, 'import', vscode);
     expect(r).toMatchObject({ code: 0, out: 'Imported 1 server from vscode: local\n' });
     fs.writeFileSync(vscode, '{ "servers": { "a": {} } "x" }');
-    expect(cliIn(target, 'import', vscode)).toMatchObject({ code: 2, err: expect.stringContaining("not valid JSON at line 1, column 26: expected ','") });
+    expect(cliIn(target, 'import', vscode)).toMatchObject({ code: 2, err: expect.stringContaining(`not valid JSON at line 1, column 26: expected ',' or '}' after a property value, found '"'`) });
   });
 });
