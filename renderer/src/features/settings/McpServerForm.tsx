@@ -7,6 +7,7 @@ import { Button, Group, SegmentedControl, Stack, Text, TextInput, Textarea } fro
 import type { McpServerInfo } from '../../../../shared/protocol/host-api';
 import { useApp } from '../../state/context';
 import { splitArgs } from './split-args';
+import { ConfirmRow } from '../../ui/ConfirmRow';
 
 /** `KEY=value` lines to an object; returns an error text for a line without `=`. */
 export function parsePairs(text: string): Record<string, string> | string {
@@ -85,11 +86,9 @@ export function McpServerForm({ servers, onSaved, onError }: { servers: McpServe
       <Textarea size="xs" autosize minRows={1} label={stdio ? 'Environment (NAME=value per line; $ENV references allowed)' : 'Headers (Name=value per line; $ENV references allowed)'}
         value={f.pairs} onChange={(e) => setF({ ...f, pairs: e.currentTarget.value })} error={typeof pairs === 'string' ? pairs : undefined} />
       {confirming ? (
-        <Group gap={6} role="group" aria-label={`Confirm replacing ${name}`}>
-          <Text size="xs" style={{ flex: 1 }}>Replace the existing server “{name}”? Its entry in settings/mcp.json is overwritten with this one.</Text>
-          <Button size="compact-xs" variant="default" onClick={() => setReplacing(null)}>Cancel</Button>
-          <Button size="compact-xs" color="red" disabled={!ready || app.host.presentational} onClick={() => void save(true)}>Replace {name}</Button>
-        </Group>
+        <ConfirmRow label={`Confirm replacing ${name}`} action={`Replace ${name}`} disabled={!ready || app.host.presentational} onConfirm={() => void save(true)} onCancel={() => setReplacing(null)}>
+          Replace the existing server “{name}”? Its entry in settings/mcp.json is overwritten with this one.
+        </ConfirmRow>
       ) : (
         <Group justify="flex-end"><Button size="xs" disabled={!ready || app.host.presentational} onClick={() => void save()}>Save server</Button></Group>
       )}

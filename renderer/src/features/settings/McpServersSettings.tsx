@@ -9,6 +9,7 @@ import type { McpServerInfo } from '../../../../shared/protocol/host-api';
 import { useApp } from '../../state/context';
 import { ErrorNotice, errorProps, type ErrorNoticeProps } from '../../ui/ErrorNotice';
 import { McpServerForm } from './McpServerForm';
+import { ConfirmRow } from '../../ui/ConfirmRow';
 
 type TestResult = { ok: boolean; message: string; stderr?: string };
 
@@ -78,11 +79,9 @@ export function McpServersSettings() {
               )}
             </Group>
             {removing === s.name && (
-              <Group gap={6} role="group" aria-label={`Confirm removing ${s.name}`}>
-                <Text size="xs" style={{ flex: 1 }}>Remove “{s.name}” from settings/mcp.json? Threads whose tools use it will get an error when they call them.</Text>
-                <Button size="compact-xs" variant="default" onClick={() => setRemoving(null)}>Cancel</Button>
-                <Button size="compact-xs" color="red" onClick={() => void remove(s.name)}>Remove {s.name}</Button>
-              </Group>
+              <ConfirmRow label={`Confirm removing ${s.name}`} action={`Remove ${s.name}`} onConfirm={() => void remove(s.name)} onCancel={() => setRemoving(null)}>
+                Remove “{s.name}” from settings/mcp.json? Threads whose tools use it will get an error when they call them.
+              </ConfirmRow>
             )}
             {/* A failed Test says why itself: the server's error is not repeated above it. */}
             {s.error && !(result && !result.ok) && <Text size="xs" c="red">{s.error}</Text>}

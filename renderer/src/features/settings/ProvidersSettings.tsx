@@ -8,6 +8,7 @@ import { Badge, Button, Group, Loader, PasswordInput, Select, Stack, Table, Text
 import type { ProviderInfo } from '../../../../shared/protocol/host-api';
 import { useApp } from '../../state/context';
 import { ErrorNotice, errorProps, type ErrorNoticeProps } from '../../ui/ErrorNotice';
+import { ConfirmRow } from '../../ui/ConfirmRow';
 
 /** The wire APIs a provider entry may name (main/core/settings/providers.ts PROVIDER_APIS). */
 const APIS = [
@@ -99,11 +100,9 @@ export function ProvidersSettings() {
                 {act && removing === p.id && (
                   <Table.Tr>
                     <Table.Td colSpan={5}>
-                      <Group gap={6} role="group" aria-label={`Confirm ${act === 'Reset' ? 'resetting' : 'removing'} ${p.id}`}>
-                        <Text size="xs" style={{ flex: 1 }}>{confirmText(act, p.id)}</Text>
-                        <Button size="compact-xs" variant="default" onClick={() => setRemoving(null)}>Cancel</Button>
-                        <Button size="compact-xs" color="red" onClick={() => void remove(p.id)}>{act} {p.id}</Button>
-                      </Group>
+                      <ConfirmRow label={`Confirm ${act === 'Reset' ? 'resetting' : 'removing'} ${p.id}`} action={`${act} ${p.id}`} onConfirm={() => void remove(p.id)} onCancel={() => setRemoving(null)}>
+                        {confirmText(act, p.id)}
+                      </ConfirmRow>
                     </Table.Td>
                   </Table.Tr>
                 )}
