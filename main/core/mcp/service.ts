@@ -52,14 +52,12 @@ export class McpService implements McpRelay {
   /** +1 at every read of the file; `sentVersion` is the read the mcp-host was last configured from. */
   private version = 0;
   private sentVersion = -1;
-  private notice?: string;
 
   constructor(private readonly opts: McpServiceOptions) {
     this.supervisor = new McpSupervisor({
       spawner: opts.spawner,
       entry: opts.entry,
       config: () => this.hostConfig(),
-      notice: () => this.notice,
       onToolsChanged: opts.onToolsChanged,
       backoffMs: opts.backoffMs,
     });
@@ -107,17 +105,13 @@ export class McpService implements McpRelay {
    * those of its last valid version, with a notice the mcp-host logs on every tool call;
    * rejects if it was never valid.
    */
-  private async hostConfig(): Promise<Record<string, McpServerConfig>> {
+  private async hostConfig(): Promise<{ servers: Record<string, McpServerConfig>; notice?: string }> {
     await this.refresh();
     this.sentVersion = this.version;
     const r = this.read!;
-    if (r.config) {
-      this.notice = undefined;
-      return r.config.servers;
-    }
+    if (r.config) return { servers: r.config.servers };
     if (!this.lastValid) throw r.error!;
-    this.notice = staleNotice(this.lastValid, r.error!);
-    return this.lastValid.servers;
+    return { servers: this.lastValid.servers, notice: staleNotice(this.lastValid, r.error!) };
   }
 
   private async known(server: string): Promise<void> {

@@ -10,7 +10,6 @@ import type {
   McpHostMethod,
   McpHostMethods,
   McpHostToHost,
-  McpServerConfig,
   McpToRunner,
   RunnerToMcp,
 } from '../../../shared/protocol/mcp';
@@ -19,13 +18,11 @@ export interface McpSupervisorOptions {
   spawner: ProcessSpawner;
   /** mcp-host entry file (see process/entries.ts, `mcpHostEntry()`). */
   entry: string;
-  /** The current server configuration, sent to every (re)started mcp-host. */
-  config: () => Promise<Record<string, McpServerConfig>>;
   /**
-   * A notice sent with the configuration (read right after `config()` resolved): why these
-   * servers may not be what the user expects; the mcp-host logs it on every tool call.
+   * The current configuration, sent to every (re)started mcp-host: the servers, and a notice
+   * when they may not be what the user expects (the mcp-host logs it on every tool call).
    */
-  notice?: () => string | undefined;
+  config: () => Promise<McpHostMethods['configure']['params']>;
   /** Restart delays: first, then doubling up to max (ms). Defaults 200 / 10 000. */
   backoffMs?: { initial: number; max: number };
   /** A tool list changed (`notifications/tools/list_changed`). */
@@ -112,7 +109,7 @@ export class McpSupervisor {
     exited.catch(() => {});
     return Promise.race([
       readySeen.then(async () => {
-        await this.rawRequest(link, 'configure', await this.configuration());
+        await this.rawRequest(link, 'configure', await this.opts.config());
       }),
       exited,
     ]);
@@ -209,13 +206,7 @@ export class McpSupervisor {
   /** Re-reads the configuration and sends it to a running mcp-host. */
   async reconfigure(): Promise<void> {
     if (!this.link) return;
-    await this.request('configure', await this.configuration());
-  }
-
-  private async configuration(): Promise<McpHostMethods['configure']['params']> {
-    const servers = await this.opts.config();
-    const notice = this.opts.notice?.();
-    return notice ? { servers, notice } : { servers };
+    await this.request('configure', await this.opts.config());
   }
 
   /**

@@ -199,6 +199,8 @@ export async function saveProvider(
   codec?: KeyCodec,
 ): Promise<ProviderInfo[]> {
   const id = entry.id;
+  // Stricter than loading (checkEntry) on purpose: a new id from Settings is held to a name
+  // pattern, while a providers.json written by hand with another id keeps loading.
   if (typeof id !== 'string' || !/^[A-Za-z0-9][\w.-]{0,63}$/.test(id)) {
     throw new HostError('bad_settings', `Provider id "${String(id)}" is not valid: use 1–64 letters, digits, "_", "." or "-", starting with a letter or digit.`);
   }

@@ -89,7 +89,7 @@ describe('brokered ports: the moment an mcp-host dies', () => {
   const brokered = (exitGraceMs?: number) => new UtilityProcessSpawner(standInFork, { messageChannel: standInMessageChannel, ...(exitGraceMs ? { exitGraceMs } : {}) });
 
   it('a channel requested after the exit event, before the exit is reported, goes to the restarted mcp-host', async () => {
-    sup = new McpSupervisor({ spawner: brokered(), entry: bundledEntry('agent-runner/mcp-host/index.ts'), config: async () => ({}), backoffMs: { initial: 20, max: 20 } });
+    sup = new McpSupervisor({ spawner: brokered(), entry: bundledEntry('agent-runner/mcp-host/index.ts'), config: async () => ({ servers: {} }), backoffMs: { initial: 20, max: 20 } });
     await sup.start();
     expect(sup.epoch).toBe(1);
     process.kill(sup.pid!, 'SIGKILL');
@@ -113,7 +113,7 @@ describe('brokered ports: the moment an mcp-host dies', () => {
   it('an mcp-host that cannot start: no channel is created, the reason is given', async () => {
     const broken = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-broken-')), 'mcp-host.mjs');
     fs.writeFileSync(broken, 'process.exit(3);\n');
-    sup = new McpSupervisor({ spawner: brokered(), entry: broken, config: async () => ({}) });
+    sup = new McpSupervisor({ spawner: brokered(), entry: broken, config: async () => ({ servers: {} }) });
     let created = 0;
     await expect(sup.attachChannel('run-1', () => (created++, standInMessageChannel()))).rejects.toThrow(/exited during start \(exit code 3\)/);
     expect(created).toBe(0);
