@@ -114,3 +114,35 @@ test('one window deletes a message and undoes it while the other types into a la
   for (const p of [page, other]) for (const [i, t] of want.entries()) await expect(p.getByRole('textbox', { name: `Text of message ${i + 1}` })).toHaveText(t);
   await other.context().close();
 });
+
+test("a tool call's arguments: one window's JSON is half typed while the other changes another key; finishing it keeps both", async ({ page, serve, browser }) => {
+  const base = onDisk(serve.home);
+  const file = path.join(serve.home, 'workspace', 'Arguments.json');
+  const messages = [
+    { id: 'u1', role: 'user', content: [{ type: 'text', text: 'Add them.' }] },
+    { id: 'a1', role: 'assistant', content: [], toolCalls: [{ id: 'c1', name: 'get-sum', arguments: { a: 10, b: 20 } }] },
+  ];
+  writeFileSync(file, JSON.stringify({ ...base, id: '5b1e7c2d-8a4f-4c3e-9d21-6f0a2b3c4d5e', title: 'Arguments', context: { ...base.context, messages } }, null, 2));
+  const other = await secondWindow(browser, serve.url);
+  await page.goto(serve.url);
+  for (const p of [page, other]) await p.getByRole('treeitem', { name: 'thread Arguments' }).click();
+  const args = (p: Page) => p.getByRole('textbox', { name: 'Arguments of get-sum' });
+  const setText = async (p: Page, text: string) => {
+    await args(p).click();
+    await p.keyboard.press('ControlOrMeta+A');
+    await p.keyboard.insertText(text);
+  };
+  const saved = () => JSON.parse(readFileSync(file, 'utf8')).context.messages[1].toolCalls[0].arguments;
+  // B starts a new key and leaves its JSON unfinished; A changes b meanwhile.
+  await setText(other, '{"a": 10, "b": 20, "c": ');
+  await expect(other.getByText(/Not valid JSON yet/)).toBeVisible();
+  await setText(page, '{"a": 10, "b": 99}');
+  await expect.poll(saved).toEqual({ a: 10, b: 99 });
+  // B finishes its key: A's b stays.
+  await args(other).click();
+  await other.keyboard.press('ControlOrMeta+End');
+  await other.keyboard.type('3}');
+  await expect.poll(saved).toEqual({ a: 10, b: 99, c: 3 });
+  for (const p of [page, other]) await expect.poll(async () => JSON.parse((await args(p).textContent())!)).toEqual({ a: 10, b: 99, c: 3 });
+  await other.context().close();
+});

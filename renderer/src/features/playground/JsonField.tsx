@@ -44,10 +44,10 @@ export function JsonField({ value, onValue, label, readOnly, validate, object, m
   // A layout effect so a key typed between this render and a passive effect is not undone.
   useLayoutEffect(() => {
     if (value === synced.current) return; // the echo of the person's own commit: nothing to do
-    synced.current = value;
     const mine = textRef.current;
     try {
       if (JSON.stringify(JSON.parse(mine)) === JSON.stringify(value)) {
+        synced.current = value;
         syncedText.current = mine;
         return;
       }
@@ -55,15 +55,19 @@ export function JsonField({ value, onValue, label, readOnly, validate, object, m
     // Changed elsewhere: take the change into the text, keeping what is being typed.
     const theirs = toJson(value);
     const next = mergeText(syncedText.current, mine, theirs);
-    syncedText.current = theirs;
     textRef.current = next;
     setText(next);
     try {
       JSON.parse(next);
       setParseError(null);
     } catch (err) {
+      // The text could not take the change in (it is still being typed): keep the old base, so
+      // the value it parses to later is merged key by key with the document's (onValue's base).
       setParseError(`Not valid JSON yet: ${(err as Error).message}`);
+      return;
     }
+    synced.current = value;
+    syncedText.current = theirs;
   }, [value]);
   const change = (t: string) => {
     textRef.current = t;
