@@ -124,7 +124,10 @@ export function parseJsoncText(text: string): JsonParseResult {
 function firstProblem(text: string, errors: ParseError[]): JsonSyntaxProblem | undefined {
   if (errors.length === 0) return undefined;
   const end = text.trimEnd().length;
-  const cut = errors.find((e) => e.offset >= end) ?? (printParseErrorCode(errors[0].error) === 'UnexpectedEndOfString' ? { ...errors[0], offset: text.length } : undefined);
+  // Cut short only when the first problem is at the end: an earlier one is the real fault
+  // (`{ not json` is an unquoted name at column 3, not a truncated file).
+  const first = errors[0];
+  const cut = first.offset >= end ? first : printParseErrorCode(first.error) === 'UnexpectedEndOfString' ? { ...first, offset: text.length } : undefined;
   const e = cut ?? errors[0];
   const offset = Math.min(e.offset, text.length);
   const message = cut ? `the text ends early (truncated?): ${describe(e, text)}` : describe(e, text);

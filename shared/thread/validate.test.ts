@@ -118,6 +118,11 @@ describe('parseJsonText', () => {
     expect(!r.ok && r.problem.message).toMatch(/ends early \(truncated\?\)/);
   });
 
+  it('names an early fault, not the end, when the text also ends unfinished', () => {
+    const r = parseJsonText('{ not json');
+    expect(!r.ok && r.problem).toMatchObject({ line: 1, column: 3, truncated: false, message: "unexpected 'not'" });
+  });
+
   it('locates errors at the end of a large document', () => {
     const big = `{"x": [${Array.from({ length: 20000 }, (_, i) => `"s${i}"`).join(',')}], "y": }`;
     const r = parseJsonText(big);

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { test, expect, startServe, stopServe, freePort, shot } from './fixtures';
 
 const DISCONNECTED = 'Disconnected from the host — edits are paused until it reconnects';
-const ENDED = "This page's session has ended (the host was restarted). Open the URL that `npm start` printed.";
+const ENDED = "This page's session has ended (the host was restarted). Open the URL the host printed when it started (`npm start` or `stepwise serve`).";
 
 test('a host restart ends the open tab plainly; while the host is away the playground is read-only', async ({ page }) => {
   test.setTimeout(120_000);

@@ -9,7 +9,7 @@ import { SESSION_PATH } from '../../../shared/protocol/web-session';
 import { HostError } from './types';
 
 /** Said (banner, rejected calls) once the host refused this page's token. */
-export const SESSION_ENDED_MESSAGE = "This page's session has ended (the host was restarted). Open the URL that `npm start` printed.";
+export const SESSION_ENDED_MESSAGE = "This page's session has ended (the host was restarted). Open the URL the host printed when it started (`npm start` or `stepwise serve`).";
 
 /** Said while the connection is lost and the adapter retries. */
 export const DISCONNECTED_MESSAGE = 'Disconnected from the host — edits are paused until it reconnects';

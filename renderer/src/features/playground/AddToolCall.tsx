@@ -19,8 +19,8 @@ export function AddToolCall({ thread, messageId }: { thread: Thread; messageId: 
   const [picked, setPicked] = useState<string | null>(null);
   const [typed, setTyped] = useState('');
   const name = choices.length ? (choices.find((c) => c.value === picked) ?? choices[0]).value : typed.trim();
-  /** Why the typed name cannot be added (a picked tool is the thread's own: always fine). */
-  const problem = choices.length ? null : name ? toolNameProblem(name) : 'Type the name of the tool to call first';
+  /** Why the name cannot be added: typed or picked (a thread's tool may carry a name the model APIs refuse). */
+  const problem = name ? toolNameProblem(name) : choices.length ? null : 'Type the name of the tool to call first';
   const add = () => {
     if (!name || problem) return;
     const id = newId('call_'); // call_<uuid>, the style imported and recorded calls use
@@ -31,7 +31,7 @@ export function AddToolCall({ thread, messageId }: { thread: Thread; messageId: 
     <Group gap={6} wrap="nowrap" align="flex-start">
       {choices.length > 0 ? (
         <Select size="xs" w={220} aria-label="Tool of the new call" data={choices} value={name} allowDeselect={false}
-          searchable={choices.length > 8} onChange={(v) => v && setPicked(v)} />
+          searchable={choices.length > 8} error={problem ?? undefined} onChange={(v) => v && setPicked(v)} />
       ) : (
         <TextInput size="xs" w={220} aria-label="Tool of the new call" placeholder="Tool name (the thread has no tools)" value={typed}
           error={name ? problem ?? undefined : undefined} onChange={(e) => setTyped(e.currentTarget.value)} onKeyDown={(e) => e.key === 'Enter' && add()} />
