@@ -25,6 +25,9 @@ export class RunTurns {
    * Resolves with a release function (call it once, when the call ends) as soon as run
    * `runId` may call: at once when no other run holds the turn. `onWait(holder)` is called
    * once when it must wait. Rejects with `signal.reason` if `signal` aborts while waiting.
+   * The holder's further calls are let in even while other runs wait (its parallel tool
+   * calls run together), so a run that keeps overlapping calls keeps the turn until it has
+   * none in flight; runs' calls end, so the others get their turn.
    */
   acquire(runId: string, signal: AbortSignal, onWait?: (holder: string) => void): Promise<() => void> {
     if (signal.aborted) return Promise.reject(signal.reason);
