@@ -1,0 +1,196 @@
+/**
+ * Every host method, once: name → `{ params, result, doc }` (docs/architecture.md#host-api).
+ * A client sends `{ id, method, params }` over the desktop IPC or the web host's WebSocket; the
+ * host checks `params` against the entry before a handler runs, and answers `{ id, result }` or
+ * `{ id, error: { message, code } }` (see ./errors.ts). Adding a method is one entry here plus
+ * one handler in main/core/handlers/.
+ */
+import { Type as T } from '@sinclair/typebox';
+import { RunModeSchema, RunRefSchema, ThreadSchema } from '../../thread/schema';
+import { ExecNodeSchema, NodeStatusSchema } from '../nodes';
+import { PatchSchema } from '../envelopes';
+import { method, type MethodTypes } from './define';
+
+const NonEmpty = T.String({ minLength: 1 });
+const Path = T.String({ minLength: 1, maxLength: 4096 });
+const None = T.Object({});
+const Ok = T.Object({ ok: T.Literal(true) });
+
+/** One entry of the workspace tree; `path` is workspace-relative with '/' separators. */
+export const WorkspaceEntrySchema = T.Object({
+  path: T.String(),
+  kind: T.Union([T.Literal('folder'), T.Literal('thread')]),
+  title: T.String(),
+  /** Thread id, for threads. */
+  id: T.Optional(T.String()),
+  /** Load error of a malformed file, shown in the tree instead of hiding the file. */
+  error: T.Optional(T.String()),
+});
+
+/** The raw request and stream of one LLM node, as a run record keeps it. */
+export const StoredLlmRecordSchema = T.Object({
+  runId: T.String(),
+  nodeId: T.String(),
+  api: T.String(),
+  request: T.Unknown(),
+  events: T.Array(T.Object({ t: T.Number(), data: T.Unknown() })),
+});
+
+/** A stored run (runs/<threadId>/<runId>.json). Times are epoch ms. */
+export const RunRecordSchema = T.Object({
+  runId: T.String(),
+  threadId: T.String(),
+  mode: RunModeSchema,
+  status: NodeStatusSchema,
+  startedAt: T.Number(),
+  endedAt: T.Optional(T.Number()),
+  /** When the host last heard from the run's process; an orphaned record is closed at this time. */
+  lastEventAt: T.Optional(T.Number()),
+  nodes: T.Array(ExecNodeSchema),
+  records: T.Array(StoredLlmRecordSchema),
+  /** Messages the run added (for restore). */
+  messages: T.Optional(T.Array(T.Unknown())),
+  /** Tool results a tool step filled into existing tool calls (for restore). */
+  toolOutputs: T.Optional(T.Array(T.Unknown())),
+  /** Ids of the thread's messages when the run started. */
+  baseMessageIds: T.Optional(T.Array(T.String())),
+});
+
+const PriceSchema = T.Object({ input: T.Number(), output: T.Number(), cacheRead: T.Optional(T.Number()) });
+
+/** A provider as Settings shows it; `keyHint` is masked (`sk-…abcd`) or names its variable. */
+export const ProviderInfoSchema = T.Object({
+  id: T.String(),
+  api: T.String(),
+  baseUrl: T.Optional(T.String()),
+  keyHint: T.Optional(T.String()),
+  detected: T.Optional(T.Boolean()),
+  builtin: T.Optional(T.Boolean()),
+  saved: T.Optional(T.Boolean()),
+  prices: T.Optional(T.Record(T.String(), PriceSchema)),
+});
+
+export const McpServerInfoSchema = T.Object({
+  name: T.String(),
+  transport: T.Union([T.Literal('stdio'), T.Literal('http'), T.Literal('sse')]),
+  status: T.Union([T.Literal('disconnected'), T.Literal('connecting'), T.Literal('connected'), T.Literal('error')]),
+  error: T.Optional(T.String()),
+});
+
+/** A tool as an MCP server lists it (`tools/list`, MCP spec 2025-06-18). */
+export const McpToolInfoSchema = T.Object({
+  name: T.String(),
+  title: T.Optional(T.String()),
+  description: T.Optional(T.String()),
+  inputSchema: T.Record(T.String(), T.Unknown()),
+  outputSchema: T.Optional(T.Record(T.String(), T.Unknown())),
+  annotations: T.Optional(T.Record(T.String(), T.Unknown())),
+});
+
+const McpTestResult = T.Object({ ok: T.Boolean(), message: T.String(), stderr: T.Optional(T.String()) });
+
+/** The host API. */
+export const HOST_METHODS = {
+  'workspace.list': method(None, T.Array(WorkspaceEntrySchema), 'The workspace tree.'),
+  'workspace.create': method(
+    T.Object({ folder: T.Optional(T.String()), title: NonEmpty, thread: T.Optional(T.Record(T.String(), T.Unknown())) }),
+    WorkspaceEntrySchema,
+    'Create a thread file in `folder` from `title` (and a partial thread).',
+  ),
+  'workspace.createFolder': method(T.Object({ path: Path }), WorkspaceEntrySchema, 'Create a folder.'),
+  'workspace.rename': method(T.Object({ path: Path, title: NonEmpty }), WorkspaceEntrySchema, 'Rename a thread (its file and title) or a folder.'),
+  'workspace.move': method(T.Object({ path: Path, toFolder: T.Optional(T.String()) }), WorkspaceEntrySchema, 'Move a thread or folder into another folder.'),
+  'workspace.duplicate': method(T.Object({ path: Path }), WorkspaceEntrySchema, 'Copy a thread under a new id.'),
+  'workspace.delete': method(T.Object({ path: Path }), Ok, 'Delete a thread file or folder.'),
+  'thread.open': method(
+    T.Object({ path: Path }),
+    T.Object({
+      thread: ThreadSchema,
+      version: T.Integer({ minimum: 0 }),
+      path: T.String(),
+      running: T.Optional(T.String()),
+      /** How this client's own edits are labelled in `thread_patch` (to skip its echoes). */
+      origin: T.Optional(T.String()),
+    }),
+    "Open a thread: its document and the store's version; subscribes the client to its patches.",
+  ),
+  'thread.close': method(T.Object({ threadId: NonEmpty }), Ok, 'Stop receiving a thread’s patches; released when no client holds it.'),
+  'thread.edit': method(
+    T.Object({
+      threadId: NonEmpty,
+      baseVersion: T.Integer({ minimum: 0 }),
+      patches: T.Array(PatchSchema),
+      /** Makes a resent edit idempotent: the same id answers the version it got the first time. */
+      editId: T.Optional(T.String({ minLength: 1, maxLength: 100 })),
+    }),
+    T.Object({ version: T.Integer({ minimum: 0 }) }),
+    'Apply Immer patches made at `baseVersion`; a stale base answers `version_mismatch`.',
+  ),
+  'run.start': method(
+    T.Object({
+      threadId: NonEmpty,
+      mode: RunModeSchema,
+      toolCallIds: T.Optional(T.Array(T.String())),
+      maxTurns: T.Optional(T.Integer({ minimum: 1 })),
+    }),
+    T.Object({ runId: T.String() }),
+    'Start a run in its own runner process.',
+  ),
+  'run.cancel': method(T.Object({ runId: NonEmpty }), Ok, 'Cancel a live run (killed after a grace period).'),
+  'run.input': method(
+    T.Object({ runId: NonEmpty, nodeId: NonEmpty, value: T.Unknown() }),
+    Ok,
+    'Answer a node waiting in `awaiting_input` (an MCP elicitation): accept with content, decline or cancel.',
+  ),
+  'run.list': method(T.Object({ threadId: NonEmpty }), T.Array(RunRefSchema), 'A thread’s runs, stored and live, oldest first.'),
+  'run.get': method(T.Object({ threadId: NonEmpty, runId: NonEmpty }), RunRecordSchema, 'One run record, live or stored.'),
+  'run.delete': method(T.Object({ threadId: NonEmpty, runId: NonEmpty }), Ok, 'Delete a stored run.'),
+  'stream.subscribe': method(
+    T.Object({ threadId: T.Optional(T.String()) }),
+    Ok,
+    'Live runs’ trees and node snapshots, then their live envelopes (docs/architecture.md#sequence-and-snapshots).',
+  ),
+  'stream.snapshot': method(T.Object({ runId: NonEmpty, nodeId: NonEmpty }), Ok, 'Ask for a node snapshot (after a gap).'),
+  'stream.ack': method(T.Object({ count: T.Integer({ minimum: 0 }) }), Ok, 'Backpressure: the client has processed `count` pushes.'),
+  'settings.providers': method(None, T.Array(ProviderInfoSchema), 'Configured, built-in and detected providers, keys masked.'),
+  'settings.app': method(None, T.Object({ home: T.String(), workspaceDir: T.String() }), 'Where this host keeps its data.'),
+  'settings.providersFile': method(
+    None,
+    T.Object({ file: T.String(), error: T.Optional(T.String()) }),
+    'Where settings/providers.json is and, when it cannot be read, why (line and column).',
+  ),
+  'settings.saveProvider': method(
+    T.Object({ id: NonEmpty, api: T.Optional(T.String()), baseUrl: T.Optional(T.String()), apiKey: T.Optional(T.String()) }),
+    T.Array(ProviderInfoSchema),
+    'Add or update a provider; without `api` an existing provider keeps its API.',
+  ),
+  'settings.removeProvider': method(T.Object({ id: NonEmpty }), T.Array(ProviderInfoSchema), 'Remove an added provider (or reset a built-in one).'),
+  'mcp.servers': method(None, T.Array(McpServerInfoSchema), 'The configured MCP servers and their status.'),
+  'mcp.tools': method(T.Object({ server: NonEmpty }), T.Array(McpToolInfoSchema), 'A server’s tools (`tools/list`).'),
+  'mcp.test': method(T.Object({ server: NonEmpty }), McpTestResult, 'Connect to a server and list its tools, with a diagnosis on failure.'),
+  'mcp.saveServer': method(
+    T.Object({ name: NonEmpty, entry: T.Record(T.String(), T.Unknown()) }),
+    T.Array(McpServerInfoSchema),
+    'Add or replace a server in settings/mcp.json (`entry` in the mcpServers format).',
+  ),
+  'mcp.removeServer': method(T.Object({ name: NonEmpty }), T.Array(McpServerInfoSchema), 'Remove a server from settings/mcp.json.'),
+  'mcp.import': method(
+    T.Object({ file: NonEmpty }),
+    T.Object({ added: T.Array(T.String()), notes: T.Array(T.String()) }),
+    'Add the servers of a Claude Desktop, Cursor or VS Code config file (a path on the host).',
+  ),
+};
+
+/** Method name → `{ params, result }` types. */
+export type HostMethods = MethodTypes<typeof HOST_METHODS>;
+export type HostMethod = keyof HostMethods;
+export type HostParams<M extends HostMethod> = HostMethods[M]['params'];
+export type HostResult<M extends HostMethod> = HostMethods[M]['result'];
+
+/** Every method name, in table order (the desktop IPC allow-list). */
+export const HOST_METHOD_NAMES = Object.freeze(Object.keys(HOST_METHODS)) as readonly HostMethod[];
+
+/** True for a name in the table. */
+export function isHostMethod(name: unknown): name is HostMethod {
+  return typeof name === 'string' && Object.prototype.hasOwnProperty.call(HOST_METHODS, name);
+}

@@ -1,0 +1,37 @@
+/**
+ * Everything the host pushes to a client, once (docs/architecture.md#envelopes): the stream
+ * envelopes, thread patches, and host events. A client checks each push against
+ * {@link HostPushSchema} where it receives it.
+ */
+import { Type as T, type Static } from '@sinclair/typebox';
+import { RunModeSchema } from '../../thread/schema';
+import { NodeStatusSchema } from '../nodes';
+import { LlmDeltaSchema, NodeSnapshotSchema, RunResultSchema, ThreadPatchSchema, TreeUpdateSchema } from '../envelopes';
+
+/** Host events besides envelopes, by `type`. */
+export const HOST_EVENTS = {
+  /** A thread file or folder was created, renamed, moved or deleted. */
+  workspace_changed: T.Object({ type: T.Literal('workspace_changed') }),
+  run_started: T.Object({ type: T.Literal('run_started'), runId: T.String(), threadId: T.String(), mode: RunModeSchema }),
+  run_ended: T.Object({ type: T.Literal('run_ended'), runId: T.String(), threadId: T.String(), status: NodeStatusSchema }),
+  /** Something a person should read (a repaired journal, a settings file that does not load). */
+  notice: T.Object({
+    type: T.Literal('notice'),
+    level: T.Union([T.Literal('info'), T.Literal('warn'), T.Literal('error')]),
+    message: T.String(),
+  }),
+};
+
+export const HostEventSchema = T.Union(Object.values(HOST_EVENTS));
+export type HostEvent = Static<typeof HostEventSchema>;
+
+/** One push: a stream envelope, a run result, a thread patch or a host event. */
+export const HostPushSchema = T.Union([
+  TreeUpdateSchema,
+  LlmDeltaSchema,
+  NodeSnapshotSchema,
+  RunResultSchema,
+  ThreadPatchSchema,
+  ...Object.values(HOST_EVENTS),
+]);
+export type HostPush = Static<typeof HostPushSchema>;
