@@ -1,0 +1,178 @@
+/**
+ * Every message between a runner, the host and the mcp-host, once, by name
+ * (docs/architecture.md#mcp-channel). Each side checks what it receives against the union of
+ * the messages it may receive; the message types are derived from these entries.
+ */
+import { Type as T, type Static } from '@sinclair/typebox';
+import { ToolOutputSchema } from '../../thread/schema';
+import { McpServerInfoSchema, McpToolInfoSchema } from './host-methods';
+import { method, type MethodTypes } from './define';
+
+const CallId = T.String({ minLength: 1, maxLength: 200 });
+const RunId = T.String({ minLength: 1, maxLength: 200 });
+const Strings = T.Record(T.String(), T.String());
+
+/** One configured MCP server after `$ENV` expansion (settings/mcp.json, `mcpServers.<name>`). */
+export const McpServerConfigSchema = T.Union([
+  T.Object({
+    transport: T.Literal('stdio'),
+    command: T.String({ minLength: 1 }),
+    args: T.Array(T.String()),
+    env: Strings,
+    cwd: T.Optional(T.String()),
+    /** Per-call timeout in ms, reset by each progress notification. Default 60 000. */
+    timeoutMs: T.Optional(T.Number({ exclusiveMinimum: 0 })),
+  }),
+  T.Object({
+    transport: T.Union([T.Literal('http'), T.Literal('sse')]),
+    url: T.String({ minLength: 1 }),
+    headers: Strings,
+    timeoutMs: T.Optional(T.Number({ exclusiveMinimum: 0 })),
+  }),
+]);
+
+/** One JSON-RPC message as seen on the wire between the mcp-host and a server; `t` epoch ms. */
+export const McpLogEntrySchema = T.Object({
+  t: T.Number(),
+  /** `out`: client → server; `in`: server → client. */
+  dir: T.Union([T.Literal('out'), T.Literal('in')]),
+  /** Serialised size in UTF-8 bytes. */
+  size: T.Number(),
+  method: T.Optional(T.String()),
+  id: T.Optional(T.Union([T.String(), T.Number()])),
+  /** The message; over the size cap, a string cut at the cap ending in a truncation marker. */
+  body: T.Unknown(),
+  truncated: T.Optional(T.Boolean()),
+});
+
+/** Runner → mcp-host messages, by type. */
+export const RUNNER_TO_MCP = {
+  /** Call one tool; `roots` are the thread's roots (answered on `roots/list`). */
+  call: T.Object({
+    type: T.Literal('call'),
+    callId: CallId,
+    server: T.String({ minLength: 1 }),
+    tool: T.String({ minLength: 1 }),
+    arguments: T.Record(T.String(), T.Unknown()),
+    roots: T.Optional(T.Array(T.String())),
+    timeoutMs: T.Optional(T.Number({ exclusiveMinimum: 0 })),
+  }),
+  cancel: T.Object({ type: T.Literal('cancel'), callId: CallId, reason: T.Optional(T.String()) }),
+  /** The runner's answer to a server request (sampling, elicitation) forwarded during a call. */
+  server_request_result: T.Object({
+    type: T.Literal('server_request_result'),
+    requestId: T.String({ minLength: 1 }),
+    result: T.Optional(T.Unknown()),
+    error: T.Optional(T.Object({ message: T.String(), code: T.Optional(T.Number()) })),
+  }),
+};
+
+/** mcp-host → runner messages, by type. */
+export const MCP_TO_RUNNER = {
+  /** Brokered transport: the first message on a new channel, saying the mcp-host serves it. */
+  ready: T.Object({ type: T.Literal('ready') }),
+  progress: T.Object({
+    type: T.Literal('progress'),
+    callId: CallId,
+    progress: T.Number(),
+    total: T.Optional(T.Number()),
+    message: T.Optional(T.String()),
+  }),
+  log: T.Object({ type: T.Literal('log'), callId: CallId, level: T.String(), logger: T.Optional(T.String()), data: T.Unknown() }),
+  /** A server request during a call: `params` as the server sent them (CreateMessage / Elicit). */
+  server_request: T.Object({
+    type: T.Literal('server_request'),
+    callId: CallId,
+    requestId: T.String({ minLength: 1 }),
+    kind: T.Union([T.Literal('sampling'), T.Literal('elicitation')]),
+    params: T.Record(T.String(), T.Unknown()),
+  }),
+  /** The call's end; failures come back as `isError` output. */
+  result: T.Object({ type: T.Literal('result'), callId: CallId, output: ToolOutputSchema, mcpLog: T.Array(McpLogEntrySchema) }),
+};
+
+/** Host → mcp-host requests (UI and CLI), answered by a `response`. */
+export const MCP_HOST_METHODS = {
+  configure: method(
+    T.Object({ servers: T.Record(T.String(), McpServerConfigSchema), notice: T.Optional(T.String()) }),
+    T.Object({ ok: T.Literal(true) }),
+    'Replace the servers; `notice` (mcp.json invalid, last valid servers used) is logged on every call.',
+  ),
+  servers: method(T.Object({}), T.Array(McpServerInfoSchema), 'The servers and their status.'),
+  tools: method(T.Object({ server: T.String({ minLength: 1 }) }), T.Array(McpToolInfoSchema), 'A server’s tools.'),
+  test: method(
+    T.Object({ server: T.String({ minLength: 1 }) }),
+    T.Object({ ok: T.Boolean(), message: T.String(), stderr: T.Optional(T.String()) }),
+    'Connect and list tools, with a diagnosis on failure.',
+  ),
+  serverLog: method(
+    T.Object({ server: T.String({ minLength: 1 }) }),
+    T.Object({ stderr: T.String(), messages: T.Array(McpLogEntrySchema) }),
+    'Recent stderr of a stdio server and its protocol log, newest last.',
+  ),
+};
+export type McpHostMethods = MethodTypes<typeof MCP_HOST_METHODS>;
+export type McpHostMethod = keyof McpHostMethods;
+
+const McpHostMethodName = T.Unsafe<McpHostMethod>(T.Union(Object.keys(MCP_HOST_METHODS).map((k) => T.Literal(k))));
+const RunnerToMcpSchemaInner = T.Union(Object.values(RUNNER_TO_MCP));
+const McpToRunnerSchemaInner = T.Union(Object.values(MCP_TO_RUNNER));
+
+/** Host → mcp-host messages, by type. */
+export const HOST_TO_MCP_HOST = {
+  request: T.Object({ type: T.Literal('request'), id: T.Integer(), method: McpHostMethodName, params: T.Unknown() }),
+  /** Relay transport: a runner's message, wrapped. */
+  runner: T.Object({ type: T.Literal('runner'), runId: RunId, msg: RunnerToMcpSchemaInner }),
+  /** Brokered transport: the transferred `ports[0]` is the mcp-host's end of run `runId`'s channel. */
+  attach_port: T.Object({ type: T.Literal('attach_port'), runId: RunId }),
+  /** The run ended: cancel its calls in flight (and close its port, if brokered). */
+  run_ended: T.Object({ type: T.Literal('run_ended'), runId: RunId }),
+};
+
+/** mcp-host → host messages, by type. */
+export const MCP_HOST_TO_HOST = {
+  response: T.Object({
+    type: T.Literal('response'),
+    id: T.Integer(),
+    result: T.Optional(T.Unknown()),
+    error: T.Optional(T.Object({ message: T.String(), code: T.Optional(T.String()) })),
+  }),
+  runner: T.Object({ type: T.Literal('runner'), runId: RunId, msg: McpToRunnerSchemaInner }),
+  /** A server's tool list changed (`notifications/tools/list_changed`). */
+  tools_changed: T.Object({ type: T.Literal('tools_changed'), server: T.String() }),
+  /** The PIDs of the stdio servers running now (the host ends them if the mcp-host is killed). */
+  server_pids: T.Object({ type: T.Literal('server_pids'), pids: T.Array(T.Integer({ minimum: 1 })) }),
+  ready: T.Object({ type: T.Literal('ready') }),
+};
+
+/** Brokered transport control, runner → host on the `mcp` channel of the process link. */
+export const RUNNER_TO_HOST_MCP_CONTROL = {
+  /** Ask for a port to the mcp-host (before the first call, and after the mcp-host restarted). */
+  port_request: T.Object({ type: T.Literal('port_request') }),
+};
+
+/** Brokered transport control, host → runner on the `mcp` channel of the process link. */
+export const HOST_TO_RUNNER_MCP_CONTROL = {
+  /** The transferred `ports[0]` is the run's end of a channel to mcp-host generation `epoch`. */
+  port: T.Object({ type: T.Literal('port'), epoch: T.Integer() }),
+  /** The mcp-host could not be started; calls waiting for a port fail with `message`. */
+  port_unavailable: T.Object({ type: T.Literal('port_unavailable'), message: T.String() }),
+  /** mcp-host generation `epoch` exited; its ports are dead and calls in flight on them are lost. */
+  port_lost: T.Object({ type: T.Literal('port_lost'), epoch: T.Integer(), message: T.String() }),
+};
+
+export const RunnerToMcpSchema = RunnerToMcpSchemaInner;
+export const McpToRunnerSchema = McpToRunnerSchemaInner;
+export const HostToMcpHostSchema = T.Union(Object.values(HOST_TO_MCP_HOST));
+export const McpHostToHostSchema = T.Union(Object.values(MCP_HOST_TO_HOST));
+export const RunnerToHostMcpControlSchema = T.Union(Object.values(RUNNER_TO_HOST_MCP_CONTROL));
+export const HostToRunnerMcpControlSchema = T.Union(Object.values(HOST_TO_RUNNER_MCP_CONTROL));
+
+export type McpServerConfig = Static<typeof McpServerConfigSchema>;
+export type McpLogEntry = Static<typeof McpLogEntrySchema>;
+export type RunnerToMcp = Static<typeof RunnerToMcpSchema>;
+export type McpToRunner = Static<typeof McpToRunnerSchema>;
+export type HostToMcpHost = Static<typeof HostToMcpHostSchema>;
+export type McpHostToHost = Static<typeof McpHostToHostSchema>;
+export type RunnerToHostMcpControl = Static<typeof RunnerToHostMcpControlSchema>;
+export type HostToRunnerMcpControl = Static<typeof HostToRunnerMcpControlSchema>;
