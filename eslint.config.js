@@ -1,4 +1,4 @@
-// Lint, and the import boundaries between processes (DESIGN §2). A boundary break fails CI.
+// Lint, and the import boundaries between processes (docs/architecture.md#layout). A boundary break fails CI.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
@@ -35,7 +35,7 @@ export default tseslint.config(
           paths: nodeBuiltins.map((name) => ({ name, message: 'The renderer is sandboxed: no Node built-ins.' })),
           patterns: [
             { group: ['node:*'], message: 'The renderer is sandboxed: no Node built-ins.' },
-            { group: ['**/main/**', '**/agent-runner/**', '**/preload/**', 'electron'], message: 'The renderer may import only shared/ (DESIGN §2).' },
+            { group: ['**/main/**', '**/agent-runner/**', '**/preload/**', 'electron'], message: 'The renderer may import only shared/ (docs/architecture.md#layout).' },
           ],
         },
       ],
@@ -51,7 +51,7 @@ export default tseslint.config(
           paths: nodeBuiltins.map((name) => ({ name, message: 'shared/ is browser-safe: Node-only code goes in a *.node.ts module.' })),
           patterns: [
             { group: ['node:*'], message: 'shared/ is browser-safe: Node-only code goes in a *.node.ts module.' },
-            { group: ['electron', '**/main/**', '**/agent-runner/**', '**/preload/**', '**/renderer/**'], message: 'shared/ imports nothing process-specific (DESIGN §2).' },
+            { group: ['electron', '**/main/**', '**/agent-runner/**', '**/preload/**', '**/renderer/**'], message: 'shared/ imports nothing process-specific (docs/architecture.md#layout).' },
           ],
         },
       ],
@@ -59,16 +59,16 @@ export default tseslint.config(
   },
   {
     files: ['shared/**/*.node.ts'],
-    rules: restrict(['electron', '**/main/**', '**/agent-runner/**', '**/preload/**', '**/renderer/**'], 'shared/ imports nothing process-specific (DESIGN §2).'),
+    rules: restrict(['electron', '**/main/**', '**/agent-runner/**', '**/preload/**', '**/renderer/**'], 'shared/ imports nothing process-specific (docs/architecture.md#layout).'),
   },
   {
     files: ['agent-runner/**/*.ts'],
-    rules: restrict(['electron', '**/main/**', '**/preload/**', '**/renderer/**'], 'agent-runner/ may import only shared/ and Node (DESIGN §2).'),
+    rules: restrict(['electron', '**/main/**', '**/preload/**', '**/renderer/**'], 'agent-runner/ may import only shared/ and Node (docs/architecture.md#layout).'),
   },
   {
     files: ['main/**/*.ts'],
     ignores: ['main/**/*.test.ts'],
-    rules: restrict(['**/renderer/**', '**/preload/**', '**/agent-runner/**'], 'main/ may import only shared/ (DESIGN §2); it starts the runner by file path, never by import.'),
+    rules: restrict(['**/renderer/**', '**/preload/**', '**/agent-runner/**'], 'main/ may import only shared/ (docs/architecture.md#layout); it starts the runner by file path, never by import.'),
   },
   {
     files: ['preload/**/*.ts'],

@@ -1,5 +1,5 @@
 /**
- * agent-runner entry: one process per run (DESIGN §1). Waits for `start`, runs, posts
+ * agent-runner entry: one process per run (docs/architecture.md#processes-and-state). Waits for `start`, runs, posts
  * envelopes on the `run` port, and exits when the run has ended, or at once, cancelling the
  * run, when the host is gone (process-port.ts, `onHostGone`). Under Electron it is started
  * with utilityProcess.fork, under Node with child_process.fork; see process-port.ts.

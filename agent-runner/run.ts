@@ -1,5 +1,5 @@
 /**
- * One run, start to end, reported only as messages on `post` (DESIGN §1): the root `run`
+ * One run, start to end, reported only as messages on `post` (docs/architecture.md#processes-and-state): the root `run`
  * node, the agent loop under it, the `run_result`, and `done`. Runs in-process too (tests,
  * the isolation benchmark's baseline); `index.ts` wraps it in its own process.
  */

@@ -1,5 +1,5 @@
 /**
- * The runner's outgoing stream (DESIGN §6 rules 1–4): numbers each node's deltas from 1
+ * The runner's outgoing stream (docs/architecture.md#sequence-and-snapshots): numbers each node's deltas from 1
  * without holes across channels, coalesces deltas per node, channel and call index
  * (at most `flushMs` or `maxBytes`), flushes on a timer so the last token never waits for the
  * next event, and flushes a node's deltas before any `tree_update` of that node.

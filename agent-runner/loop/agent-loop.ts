@@ -1,5 +1,5 @@
 /**
- * The agent loop (DESIGN §5): step mode (one LLM call; its tool calls wait for the user),
+ * The agent loop (docs/architecture.md#the-execution-tree): step mode (one LLM call; its tool calls wait for the user),
  * ReAct mode (execute tools and continue up to a turn cap, stopping at a tool that needs
  * approval) and tool step (execute given pending tool calls in parallel, then stop).
  */

@@ -1,5 +1,5 @@
 /**
- * The execution tree of one run as the runner builds it (DESIGN §5): opens, updates and closes
+ * The execution tree of one run as the runner builds it (docs/architecture.md#the-execution-tree): opens, updates and closes
  * nodes through the emitter, and keeps each open node's partial output so a cancel or an error
  * closes it with what streamed so far.
  */

@@ -32,7 +32,7 @@ export class McpHost {
   private readonly sessions = new Map<string, ServerSession>();
   private readonly calls = new Map<string, CallEntry>();
   private readonly serverRequests = new Map<string, PendingServerRequest>();
-  /** Runs connected by a brokered port (DESIGN §1, Electron): their traffic skips the host. */
+  /** Runs connected by a brokered port (docs/architecture.md#mcp-channel, Electron): their traffic skips the host. */
   private readonly runPorts = new Map<string, Port<RunnerToMcp, McpToRunner> & { close(): void }>();
   /** From the last `configure`: logged on every tool call (e.g. settings/mcp.json is not valid). */
   private notice?: string;

@@ -1,5 +1,5 @@
 /**
- * mcp-host entry: one long-lived process owning the MCP client sessions (DESIGN §1). It talks
+ * mcp-host entry: one long-lived process owning the MCP client sessions (docs/architecture.md#mcp-channel). It talks
  * to the host on the `mcp` channel of its process link. Runners reach it through the host's
  * relay (Node) or through a port the host brokers per run (Electron: `attach_port`).
  */

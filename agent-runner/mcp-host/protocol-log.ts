@@ -1,6 +1,6 @@
 /**
  * The protocol log of one server session: every JSON-RPC message (direction, time, size, body),
- * attributed to the tool call that caused it when there is one (DESIGN §1, MCP Inspector's
+ * attributed to the tool call that caused it when there is one (docs/architecture.md#mcp-channel, MCP Inspector's
  * "History" pane). Bodies over `bodyCap` bytes are cut, with a marker saying so.
  */
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';

@@ -1,5 +1,5 @@
 /**
- * The `replay` provider (DESIGN §8): plays back the recorded raw events of an earlier run's LLM
+ * The `replay` provider (docs/architecture.md#providers): plays back the recorded raw events of an earlier run's LLM
  * node through the same handler the live provider of that API uses, so the sink calls and the
  * result are the same as the original call's. The run is `$home/runs/<threadId>/<runId>.json`
  * (a `RunRecord`); `model.replay = { runId, nodeId? }` picks it. Without `nodeId`, the k-th call

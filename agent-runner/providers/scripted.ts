@@ -1,5 +1,5 @@
 /**
- * The `scripted` provider (DESIGN §8): an offline model that streams scripted responses at a
+ * The `scripted` provider (docs/architecture.md#providers): an offline model that streams scripted responses at a
  * set token rate. `model.script` is a list of responses `{ when?, thinking?, text?, toolCalls?,
  * error? }`; a call uses the first response not used yet whose `when` regex matches the last
  * message's text. Which responses are used is derived from the conversation itself (each

@@ -1,7 +1,7 @@
 /**
  * The provider interface: one streamed LLM call. A provider turns one wire API (OpenAI Chat
  * Completions, OpenAI Responses, Anthropic Messages, scripted, replay) into sink calls and one
- * result. Errors are data (DESIGN §5): `stream` never rejects; failures come back in `error`
+ * result. Errors are data (docs/architecture.md#the-execution-tree): `stream` never rejects; failures come back in `error`
  * with the partial output kept.
  */
 import type { AssistantMessage, Message, ModelConfig, TextPart, ThinkingPart, ToolCall } from '../../shared/thread/schema';

@@ -1,7 +1,7 @@
 /**
  * The runner's MCP tool executors: MCP tools run in the mcp-host, reached through the `mcp`
  * channel that the host relays (Node), or through a direct channel the host brokers
- * (Electron; tools/mcp/brokered-port.ts) — RunSpec.mcpTransport says which (DESIGN §1).
+ * (Electron; tools/mcp/brokered-port.ts) — RunSpec.mcpTransport says which (docs/architecture.md#mcp-channel).
  * Without an mcp-host, MCP tool calls fail clearly. The executor (and its JSON Schema
  * validator) loads on the first MCP call.
  */

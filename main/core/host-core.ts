@@ -1,5 +1,5 @@
 /**
- * The host core (DESIGN §1, §4): plain Node, shared by the Electron shell, the web host and
+ * The host core (docs/architecture.md#processes-and-state): plain Node, shared by the Electron shell, the web host and
  * the CLI. Wires the thread store, run supervisor, stream bridge, run journal, settings and
  * the optional workspace and MCP services, and answers every `HostMethods` request.
  */

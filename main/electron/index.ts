@@ -3,7 +3,7 @@
  * main/core (the same one the web host runs) with utility-process children (a brokered
  * MessageChannelMain per run between runner and mcp-host), one hardened,
  * sandboxed window per BrowserWindow, the typed IPC contract of ipc.ts, the native menu and
- * restored window bounds. The desktop app opens no network listener (DESIGN §1).
+ * restored window bounds. The desktop app opens no network listener (docs/architecture.md#host-api).
  */
 import { app, BrowserWindow, Menu, MessageChannelMain, ipcMain, safeStorage, screen, session, shell, utilityProcess } from 'electron';
 import path from 'node:path';

@@ -1,5 +1,5 @@
 /**
- * The one IPC contract between a window's renderer and the host core (DESIGN §1, §7):
+ * The one IPC contract between a window's renderer and the host core (docs/architecture.md#host-api):
  * `ipcRenderer.invoke('stepwise:invoke', method, params)` answered by `ipcMain.handle`, and
  * host pushes sent as `webContents.send('stepwise:push', push)` on a per-window connection.
  *
@@ -192,7 +192,7 @@ export interface WebContentsLike {
 /**
  * One host connection per window, made on the window's first request and dropped when its
  * page goes away (navigation/reload, renderer crash, window closed), so a reloaded page starts
- * from a fresh connection (snapshots first, then live deltas; DESIGN §6 rule 5).
+ * from a fresh connection (snapshots first, then live deltas; docs/architecture.md#sequence-and-snapshots).
  */
 export class WindowConnections {
   private readonly byId = new Map<number, { wc: WebContentsLike; conn?: ConnectionLike }>();

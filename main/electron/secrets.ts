@@ -1,5 +1,5 @@
 /**
- * API keys at rest (Electron security checklist; DESIGN §8): encrypted with Electron's
+ * API keys at rest (Electron security checklist; docs/architecture.md#providers): encrypted with Electron's
  * `safeStorage` (Keychain on macOS, DPAPI on Windows, the Secret Service / kwallet on Linux)
  * where it is available; otherwise stored as plain text with a visible warning.
  *

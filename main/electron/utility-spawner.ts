@@ -1,5 +1,5 @@
 /**
- * The Electron implementation of ProcessSpawner (DESIGN §1): every agent-runner and the
+ * The Electron implementation of ProcessSpawner (docs/architecture.md#processes-and-state): every agent-runner and the
  * mcp-host start with `utilityProcess.fork(entry, [], { serviceName, stdio: 'pipe' })`. Frames
  * `{ ch, msg }` go out with `child.postMessage` and come back on `child.on('message')`; the
  * child reads them from `process.parentPort` (agent-runner/process-port.ts). With a

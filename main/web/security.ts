@@ -1,5 +1,5 @@
 /**
- * The web host's defences (DESIGN §1): a per-launch random token on every HTTP request and
+ * The web host's defences (docs/architecture.md#host-api): a per-launch random token on every HTTP request and
  * WebSocket handshake, and `Host` / `Origin` checks against cross-site requests and DNS
  * rebinding. Pure functions over header values, so each rule has a unit test.
  */

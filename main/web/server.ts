@@ -1,5 +1,5 @@
 /**
- * The web host (DESIGN §1): the host core behind HTTP (the built renderer) and one WebSocket
+ * The web host (docs/architecture.md#host-api): the host core behind HTTP (the built renderer) and one WebSocket
  * per client, bound to 127.0.0.1 by default. Wire protocol on the socket (JSON text frames):
  * client → host `{ id, method, params }` (HostMethods); host → client `{ id, result }` or
  * `{ id, error: { message, code? } }`, and pushes `{ push: Envelope | HostEvent }`. Clients

@@ -1,6 +1,6 @@
 /**
  * The example thread offered on first start and embedded in the viewer (`?view`): the offline
- * `scripted` model (DESIGN §8) with one function tool, so it runs with no key and no network.
+ * `scripted` model (docs/architecture.md#providers) with one function tool, so it runs with no key and no network.
  */
 import type { Thread } from '../../shared/thread/schema';
 import type { RunRecord } from '../../shared/protocol/host-api';

@@ -1,5 +1,5 @@
 /**
- * Window shortcuts (UI.md): Mod+Enter Run/Continue, Mod+Shift+Enter Run all tools, Esc Stop
+ * Window shortcuts (docs/architecture.md#interface-conventions): Mod+Enter Run/Continue, Mod+Shift+Enter Run all tools, Esc Stop
  * (not while typing in a field or an editor), Mod+Z / Mod+Shift+Z Undo/Redo (also inside
  * editors: the thread's history is the one history),
  * Mod+N New thread. Mod is Ctrl, or Cmd on macOS. None of the Mod shortcuts act while the

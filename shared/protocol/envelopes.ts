@@ -1,5 +1,5 @@
 /**
- * Envelopes (DESIGN §6): every frame between runner, bridge and clients is one envelope
+ * Envelopes (docs/architecture.md#envelopes): every frame between runner, bridge and clients is one envelope
  * `{ v: 1, type, runId, ... }`, schema-checked by the bridge.
  */
 import { Type, type Static } from '@sinclair/typebox';

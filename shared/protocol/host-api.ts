@@ -111,7 +111,7 @@ export interface HostMethods {
   'run.list': { params: { threadId: string }; result: RunRef[] };
   'run.get': { params: { threadId: string; runId: string }; result: RunRecord };
   'run.delete': { params: { threadId: string; runId: string }; result: { ok: true } };
-  /** Live runs' current trees and node snapshots, then live envelopes (DESIGN §6 rule 5). */
+  /** Live runs' current trees and node snapshots, then live envelopes (docs/architecture.md#sequence-and-snapshots). */
   'stream.subscribe': { params: { threadId?: string }; result: { ok: true } };
   'stream.snapshot': { params: { runId: string; nodeId: string }; result: { ok: true } };
   /** Backpressure: the client has processed `count` pushed frames. */

@@ -1,6 +1,6 @@
 /**
  * Messages between a runner and the mcp-host, and between the host and the mcp-host
- * (DESIGN §1). Under Node the host relays runner ↔ mcp-host traffic, wrapping each runner
+ * (docs/architecture.md#mcp-channel). Under Node the host relays runner ↔ mcp-host traffic, wrapping each runner
  * message as `{ type: 'runner', runId, msg }`. In Electron the host brokers a direct port pair
  * per run instead (`McpPortControl`), so tool-call traffic never passes through main. Also the resolved server configuration the host
  * sends to the mcp-host, and two pure helpers the runner and the UI share.
@@ -173,7 +173,7 @@ export function toMcpTool(server: string, tool: McpToolInfo, name = tool.name): 
 }
 
 /**
- * Whether ReAct mode must stop at this MCP tool for the user (DESIGN §5): a tool the thread
+ * Whether ReAct mode must stop at this MCP tool for the user (docs/architecture.md#the-execution-tree): a tool the thread
  * marks `requiresApproval`, or one with `destructiveHint: true` unless the thread sets
  * `settings.allowDestructive`. `readOnlyHint: true` never needs approval (per the MCP spec,
  * `destructiveHint` is meaningful only when the tool is not read-only).

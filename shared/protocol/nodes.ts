@@ -1,9 +1,9 @@
 /**
- * Execution-tree nodes (DESIGN §5). Every run is a tree of nodes; the root is the run.
+ * Execution-tree nodes (docs/architecture.md#the-execution-tree). Every run is a tree of nodes; the root is the run.
  */
 import { Type, type Static } from '@sinclair/typebox';
 
-/** Node status; terminal ones never go back to running (DESIGN §6 rule 3). */
+/** Node status; terminal ones never go back to running (docs/architecture.md#the-execution-tree). */
 export const NodeStatusSchema = Type.Union([
   Type.Literal('pending'),
   Type.Literal('running'),

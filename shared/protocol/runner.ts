@@ -1,5 +1,5 @@
 /**
- * Messages between the host and one agent-runner process (DESIGN §1). The runner reports a
+ * Messages between the host and one agent-runner process (docs/architecture.md#processes-and-state). The runner reports a
  * run only as envelopes plus the side messages below; it never talks to a renderer.
  */
 import type { McpTransportMode } from './mcp';

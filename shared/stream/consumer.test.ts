@@ -1,17 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { StreamConsumer } from './consumer';
-import type { StreamEnvelope } from '../protocol/envelopes';
+import { loadStreamVectors } from '../../tests/support/stream-vectors';
 
-// The conformance vectors live outside the repo, beside it, as ../shared/conformance.
-const vectorsPath = path.resolve(__dirname, '../../../shared/conformance/stream-vectors.json');
-const vectors = JSON.parse(readFileSync(vectorsPath, 'utf8')).vectors as {
-  name: string;
-  steps: { in: StreamEnvelope; expect: Record<string, unknown> }[];
-}[];
+// The project's conformance vectors (docs/architecture.md#conformance-vectors).
+const vectors = loadStreamVectors();
 
-describe('StreamConsumer conformance (../shared/conformance/stream-vectors.json)', () => {
+describe('StreamConsumer conformance (tests/fixtures/conformance/stream-vectors.json)', () => {
   it('has vectors to run', () => expect(vectors.length).toBeGreaterThan(5));
   for (const v of vectors) {
     it(v.name, () => {

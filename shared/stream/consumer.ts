@@ -1,5 +1,5 @@
 /**
- * The consumer side of the stream protocol (DESIGN §6 rules 1, 3, 8, 9): assembles each node's
+ * The consumer side of the stream protocol (docs/architecture.md#sequence-and-snapshots): assembles each node's
  * live text, thinking and tool arguments from envelopes, detects gaps and asks for snapshots.
  * Used by every consumer of envelopes: the renderer store, the CLI and the bridge replica.
  * It is mutable on purpose: one delta costs one string append, never a copy of the node.

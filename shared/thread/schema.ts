@@ -1,5 +1,5 @@
 /**
- * The Thread document (DESIGN §3): one JSON file holding everything one experiment needs and
+ * The Thread document (docs/architecture.md#the-thread-document): one JSON file holding everything one experiment needs and
  * nothing derived. TypeBox schemas; `Static<>` gives the TypeScript types.
  */
 import { Type, type Static } from '@sinclair/typebox';
@@ -175,7 +175,7 @@ export type FunctionTool = Static<typeof FunctionToolSchema>;
 export type McpTool = Static<typeof McpToolSchema>;
 export type AgentTool = Static<typeof AgentToolSchema>;
 
-/** One response of the `scripted` model (DESIGN §8). */
+/** One response of the `scripted` model (docs/architecture.md#providers). */
 export const ScriptedResponseSchema = Type.Object({
   /** Regex tested against the last message's text; the first unused match is used. */
   when: Type.Optional(Type.String()),

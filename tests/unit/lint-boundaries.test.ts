@@ -1,4 +1,4 @@
-// The import boundaries of eslint.config.js (DESIGN §2) fire, through the real ESLint Node API.
+// The import boundaries of eslint.config.js (docs/architecture.md#layout) fire, through the real ESLint Node API.
 import { describe, expect, it } from 'vitest';
 import { ESLint } from 'eslint';
 import path from 'node:path';

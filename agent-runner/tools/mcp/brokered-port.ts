@@ -1,5 +1,5 @@
 /**
- * The runner's end of the brokered MCP transport (DESIGN §1, Electron): a Port to the
+ * The runner's end of the brokered MCP transport (docs/architecture.md#mcp-channel, Electron): a Port to the
  * mcp-host that asks the host for a direct channel before the first call (`port_request`),
  * holds messages until the mcp-host greets on the channel (`ready`), and — when that mcp-host
  * generation dies — ends the calls in flight on it with a clear `isError` result and asks for a

@@ -1,5 +1,5 @@
 /**
- * One client's outgoing queue with backpressure (DESIGN §6 rule 6). Frames count as in flight
+ * One client's outgoing queue with backpressure (docs/architecture.md#backpressure). Frames count as in flight
  * from being pushed until the client acknowledges them. Over the bound (frames or bytes),
  * deltas are not forwarded and their nodes are marked dirty; once acknowledgements bring the
  * queue down to half the bound, the owner sends one snapshot per dirty node and forwarding

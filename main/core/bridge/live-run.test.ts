@@ -1,20 +1,14 @@
 /**
- * The bridge replica (LiveRun) against the conformance vectors (../shared/conformance). The
+ * The bridge replica (LiveRun) against the conformance vectors (tests/fixtures/conformance). The
  * replica only ever sees what a runner posts — tree updates and deltas, never snapshots, and it
  * has no upstream to resync from — so it runs the vectors made only of those frames and with
  * no gap, and must show the same text, thinking, tool arguments and status as any consumer.
  */
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LiveRun } from './live-run';
-import type { StreamEnvelope } from '../../../shared/protocol/envelopes';
+import { loadStreamVectors } from '../../../tests/support/stream-vectors';
 
-const vectorsPath = path.resolve(import.meta.dirname, '../../../../shared/conformance/stream-vectors.json');
-const vectors = JSON.parse(readFileSync(vectorsPath, 'utf8')).vectors as {
-  name: string;
-  steps: { in: StreamEnvelope; expect: Record<string, { text: string; thinking: string; toolArgs: Record<string, string>; status: string; snapshotRequests: number }> }[];
-}[];
+const vectors = loadStreamVectors();
 
 const runnerOnly = vectors.filter((v) =>
   v.steps.every((s) => s.in.type !== 'node_snapshot' && Object.values(s.expect).every((e) => e.snapshotRequests === 0)),

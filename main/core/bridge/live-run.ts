@@ -161,7 +161,7 @@ export class LiveRun {
     return this.nodes().find((n) => !n.parentId)?.status;
   }
 
-  /** The run file's content (DESIGN §3): nodes with partial output, records, status. */
+  /** The run file's content (docs/architecture.md#run-journal): nodes with partial output, records, status. */
   record(): RunRecord {
     const rec: RunRecord = {
       runId: this.runId,

@@ -1,5 +1,5 @@
 /**
- * StreamBridge (DESIGN §6): validates every message a runner posts, keeps each live node's
+ * StreamBridge (docs/architecture.md#sequence-and-snapshots): validates every message a runner posts, keeps each live node's
  * assembled state, fans envelopes out to any number of clients with per-client backpressure,
  * and answers snapshot requests. A client that subscribes mid-run gets each live run's nodes
  * and a snapshot per live node first, then live deltas: no gap, no duplicate. It never

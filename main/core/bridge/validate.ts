@@ -1,5 +1,5 @@
 /**
- * Checks every message a runner posts before the bridge uses it (DESIGN §6): a known type,
+ * Checks every message a runner posts before the bridge uses it (docs/architecture.md#envelopes): a known type,
  * the TypeBox schema of that type (compiled checkers), the `runId` of the process that sent
  * it, and a size bound. A rejected message is reported with the reason; nothing else happens.
  */

@@ -1,5 +1,5 @@
 /**
- * The run journal (DESIGN §3, §6 rule 7): each live run is checkpointed to
+ * The run journal (docs/architecture.md#run-journal): each live run is checkpointed to
  * `$home/runs/<threadId>/<runId>.json` at most every ~250 ms and at close, atomically; on
  * start, run files still marked running with no live process are repaired.
  */

@@ -1,5 +1,5 @@
 /**
- * The brokered MCP transport (DESIGN §1, Electron): instead of relaying a run's MCP traffic,
+ * The brokered MCP transport (docs/architecture.md#mcp-channel, Electron): instead of relaying a run's MCP traffic,
  * the host hands the run and the mcp-host the two ends of a fresh `MessageChannelMain`, and
  * the traffic (calls, progress, sampling, elicitation) flows between them directly. The host
  * sees only the small control messages of shared/protocol/mcp.ts on the run's `mcp` channel:

@@ -1,5 +1,5 @@
 /**
- * McpSupervisor (DESIGN §1): keeps the one mcp-host process alive. Starts it on first use,
+ * McpSupervisor (docs/architecture.md#mcp-channel): keeps the one mcp-host process alive. Starts it on first use,
  * sends it the configuration, forwards host requests and runners' messages, and restarts it
  * with backoff after a crash. Calls in flight when it dies end at once with a clear
  * `isError` result on their tool nodes; pending host requests reject.

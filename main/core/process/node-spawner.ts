@@ -1,5 +1,5 @@
 /**
- * The Node implementation of ProcessSpawner (DESIGN §1): `child_process.fork` with an IPC
+ * The Node implementation of ProcessSpawner (docs/architecture.md#processes-and-state): `child_process.fork` with an IPC
  * channel using structured-clone (`advanced`) serialization. A `.ts` entry runs through tsx.
  */
 import { fork, type ChildProcess } from 'node:child_process';

@@ -1,6 +1,6 @@
 /**
  * Child processes of the host (agent-runners, the mcp-host) behind one interface, so the
- * Electron shell can swap `utilityProcess.fork` in for `child_process.fork` (DESIGN §1).
+ * Electron shell can swap `utilityProcess.fork` in for `child_process.fork` (docs/architecture.md#processes-and-state).
  * Frames are `{ ch: 'run' | 'mcp', msg }` (see agent-runner/process-port.ts); where the shell
  * can transfer ports (Electron), a frame may carry ports of a brokered channel.
  */

@@ -1,5 +1,5 @@
 /**
- * Provider settings (DESIGN §8): `$home/settings/providers.json` (mode 0600) merged with the
+ * Provider settings (docs/architecture.md#providers): `$home/settings/providers.json` (mode 0600) merged with the
  * built-in providers. Keys are literals or `$ENV_NAME` references; a client only ever sees a
  * masked hint, never a whole key.
  */

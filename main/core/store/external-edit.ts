@@ -1,5 +1,5 @@
 /**
- * Turning a thread file changed outside the host into patches (DESIGN §4): one patch per
+ * Turning a thread file changed outside the host into patches (docs/architecture.md#edits-and-undo): one patch per
  * changed field (objects are compared field by field, arrays replaced whole), so windows apply
  * it with Immer's `applyPatches` like any other `thread_patch`.
  */

@@ -1,5 +1,5 @@
 /**
- * Watching one open thread file for changes made outside the host (DESIGN §4). Node's
+ * Watching one open thread file for changes made outside the host (docs/architecture.md#edits-and-undo). Node's
  * `fs.watch` on the file's folder, filtered by name: a watch on the file itself loses track
  * when an editor (or write-file-atomic) replaces the file by renaming another one over it; a
  * watch on the folder sees that rename like any write. Bursts of events are debounced.

@@ -1,5 +1,5 @@
 /**
- * ThreadStore (DESIGN §4): the host's copy of each open thread. Edits are Immer patches made
+ * ThreadStore (docs/architecture.md#edits-and-undo): the host's copy of each open thread. Edits are Immer patches made
  * by a client at a base version; the store applies them, bumps the version, validates the
  * result, saves debounced (~300 ms) and atomically, and reports `thread_patch` to subscribers.
  * A run's result is applied as one patch with origin `run:<runId>`. Edits are refused while

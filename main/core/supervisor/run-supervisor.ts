@@ -1,5 +1,5 @@
 /**
- * RunSupervisor (DESIGN §1): one agent-runner process per run. Sends `start` with the
+ * RunSupervisor (docs/architecture.md#processes-and-state): one agent-runner process per run. Sends `start` with the
  * RunSpec, relays `cancel` / `input`, kills a runner that does not stop within the grace
  * period after a cancel, notices every exit at once (normal, crash, `kill -9`, OOM) and
  * connects the run's `mcp` channel to an McpRelay (relayed, or a brokered direct port).

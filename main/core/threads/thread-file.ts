@@ -1,5 +1,5 @@
 /**
- * Thread files on disk (DESIGN §3): load = read + parse + detect a foreign format (import) +
+ * Thread files on disk (docs/architecture.md#the-thread-document): load = read + parse + detect a foreign format (import) +
  * migrate + validate; save = validate + atomic write (temp file, fsync, rename) of 2-space JSON.
  * A file that fails to load is never written by this module.
  */

@@ -1,5 +1,5 @@
 /**
- * The workspace (DESIGN §3): a folder of thread files; sub-folders are the tree and the file
+ * The workspace (docs/architecture.md#the-thread-document): a folder of thread files; sub-folders are the tree and the file
  * name is the title. Plain Node, used by both shells. Every client path is relative to the
  * workspace and confined to it (see `resolveInside`). A thread file that fails to load is listed
  * with its error and never overwritten by `write`.
@@ -14,7 +14,7 @@ import { resolveInside, safeStem, stemMatchesTitle, uniqueName, WorkspaceError, 
 
 export { WorkspaceError } from './paths';
 
-/** The model a new thread gets when none is given: the offline scripted model (DESIGN §8). */
+/** The model a new thread gets when none is given: the offline scripted model (docs/architecture.md#providers). */
 export const DEFAULT_MODEL: Thread['model'] = { provider: 'scripted', id: 'scripted', params: {} };
 
 const EXT = '.json';

@@ -1,4 +1,4 @@
-/** React context for the injected {@link HostServices} (DESIGN §7). */
+/** React context for the injected {@link HostServices} (docs/architecture.md#renderer). */
 import { createContext, useContext, type ReactNode } from 'react';
 import type { HostServices } from './types';
 

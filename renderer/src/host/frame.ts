@@ -13,8 +13,8 @@ export const nextFrame: FrameScheduler = (cb) => {
 };
 
 /**
- * Counts processed pushes and reports them at most once per frame (`stream.ack`, DESIGN §6
- * rule 6: the host's per-client queue drains only when the client acknowledges).
+ * Counts processed pushes and reports them at most once per frame (`stream.ack`, docs/architecture.md#backpressure:
+ * the host's per-client queue drains only when the client acknowledges).
  */
 export class AckBatcher {
   private pending = 0;

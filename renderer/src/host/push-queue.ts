@@ -1,5 +1,5 @@
 /**
- * An async-iterable view of a push source (DESIGN §7): a cursor queue (an array and a read
+ * An async-iterable view of a push source (docs/architecture.md#renderer): a cursor queue (an array and a read
  * index, never `shift()`), a `finally` that unsubscribes when the reader leaves, and abort via
  * `AbortSignal`. Items that arrive while the reader is busy are kept in order.
  */

@@ -1,5 +1,5 @@
 /**
- * The one object through which the renderer reaches its host (DESIGN §7). Components never ask
+ * The one object through which the renderer reaches its host (docs/architecture.md#renderer). Components never ask
  * which host they run in; the adapters (desktop, web, viewer) implement this interface.
  */
 import type { HostMethod, HostParams, HostResult, HostPush } from '../../../shared/protocol/host-api';

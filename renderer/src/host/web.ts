@@ -10,13 +10,13 @@
  *   thread_patch) and events (workspace_changed, run_started, run_ended, notice).
  * - Backpressure: the client sends `stream.ack { count }` with the number of pushes it has
  *   processed since its last ack, at most once per animation frame. The host bounds each
- *   client's unacknowledged queue (DESIGN §6 rule 6).
+ *   client's unacknowledged queue (docs/architecture.md#backpressure).
  *
  * A lost connection (see reconnect.ts): the adapter reconnects with exponential backoff
  * (0.25 s doubling to 5 s). Calls that may wait ({@link resendable}: reads and `thread.edit`)
  * wait, and those in flight are sent again; others are refused at once (code `disconnected`).
  * On reconnecting it repeats its last `stream.subscribe` (the host then sends current trees and
- * snapshots before live deltas, rule 5) and opens its open threads again before sending
+ * snapshots before live deltas, docs/architecture.md#sequence-and-snapshots) and opens its open threads again before sending
  * anything else, and keeps showing the page one origin for its own edits. When a connection
  * attempt fails it asks `GET /api/session` whether its token is still good: refused means the
  * host was restarted, and the adapter stops (`ended`): every call fails with code

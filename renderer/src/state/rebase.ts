@@ -1,5 +1,5 @@
 /**
- * Replaying this window's unsent edits on a newer version of the thread (DESIGN §4: edits
+ * Replaying this window's unsent edits on a newer version of the thread (docs/architecture.md#multi-window-editing: edits
  * carry a base version; the host refuses a stale one). Structural edits are replayed as the
  * Immer patches they are; a field edited on both sides (a text, a tool call's arguments) is
  * merged three ways ({@link mergeJson}) so neither window's typing is lost, and the patches

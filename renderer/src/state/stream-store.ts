@@ -1,5 +1,5 @@
 /**
- * The renderer's live execution-tree state (DESIGN §6, §7). Pushes feed a {@link StreamConsumer}
+ * The renderer's live execution-tree state (docs/architecture.md#renderer). Pushes feed a {@link StreamConsumer}
  * (the shared protocol logic: seq, gaps, snapshots, terminal rule) whose per-node buffers take
  * every frame at once. Atoms are set at most once per animation frame per dirty node, so only
  * rows whose node changed re-render; partial tool arguments are parsed at that time (at most
@@ -110,7 +110,7 @@ export class StreamStore {
         } catch (err) {
           res = Promise.reject(err);
         }
-        // When the request itself fails no snapshot will come: end syncing (rule 9, never a loop).
+        // When the request itself fails no snapshot will come: end syncing (docs/architecture.md#sequence-and-snapshots: never a loop).
         Promise.resolve(res).catch(() => this.apply({ v: 1, type: 'node_snapshot', runId, nodeId, available: false }));
       },
     });

@@ -1,5 +1,5 @@
 /**
- * One open thread in the renderer (DESIGN §4): the thread atom, edits as Immer patches sent to
+ * One open thread in the renderer (docs/architecture.md#edits-and-undo): the thread atom, edits as Immer patches sent to
  * the host with their base version, undo/redo through {@link UndoHistory}, patches from others
  * and from runs applied with `applyPatches`.
  * Edits are sent one at a time; edits made while one is in flight are batched into the next.

@@ -1,5 +1,5 @@
 /**
- * Undo history of one thread (DESIGN §4). A step holds the forward and inverse Immer patches of
+ * Undo history of one thread (docs/architecture.md#edits-and-undo). A step holds the forward and inverse Immer patches of
  * an edit, never a copy of the thread. Consecutive edits of one field within `mergeMs` merge
  * into one step (typing is one step); a run's result is one step and never merges. The history
  * is capped by step count and by the bytes of images that only the history still references

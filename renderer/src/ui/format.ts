@@ -28,7 +28,7 @@ export function toJson(value: unknown): string {
   }
 }
 
-/** Thinking folded: its latest line while streaming, its first line when done (UI.md). */
+/** Thinking folded: its latest line while streaming, its first line when done (docs/architecture.md#interface-conventions). */
 export function foldedThinking(thinking: string, streaming: boolean): string {
   const lines = thinking.split('\n').map((l) => l.trim()).filter(Boolean);
   if (lines.length === 0) return '';

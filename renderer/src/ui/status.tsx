@@ -1,4 +1,4 @@
-/** Node status shown the same way everywhere: colour plus word (UI.md, States). */
+/** Node status shown the same way everywhere: colour plus word (docs/architecture.md#interface-conventions). */
 import { Badge } from '@mantine/core';
 import type { NodeStatus } from '../../../shared/protocol/nodes';
 

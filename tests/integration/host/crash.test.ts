@@ -1,5 +1,5 @@
 /**
- * DESIGN §1 and §6 rule 7: a runner killed with SIGKILL mid-stream ends its run `interrupted`
+ * docs/architecture.md#processes-and-state and docs/architecture.md#run-journal: a runner killed with SIGKILL mid-stream ends its run `interrupted`
  * with the partial text kept (live, in the run file, and in the closing tree_update the bridge
  * emits itself); a parallel run, the host and the thread file are unaffected. Also 20 runs at
  * once across threads.

@@ -1,5 +1,5 @@
 /**
- * DESIGN §6 rule 7: a host killed mid-run (the host core in its own process, SIGKILL) leaves
+ * docs/architecture.md#run-journal: a host killed mid-run (the host core in its own process, SIGKILL) leaves
  * its run file `running`; the next host start repairs it: open nodes `interrupted`, the
  * partial output kept, the run `interrupted`.
  */

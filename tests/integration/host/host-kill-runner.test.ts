@@ -1,5 +1,5 @@
 /**
- * DESIGN §1: a run's agent-runner never outlives its host. The host core runs in its own
+ * docs/architecture.md#processes-and-state: a run's agent-runner never outlives its host. The host core runs in its own
  * process (tests/support/host-child.ts, the real NodeSpawner forking the real runner, as the
  * web host and the CLI do); the test SIGKILLs that process mid-run and checks that the runner
  * is gone within a few seconds — and, with an HTTP provider, that the streaming request to

@@ -1,5 +1,5 @@
 /**
- * DESIGN §6 rules 5 and 6 through the real host core and real runner processes: clients that
+ * docs/architecture.md#sequence-and-snapshots and docs/architecture.md#backpressure through the real host core and real runner processes: clients that
  * connect or reconnect mid-stream, and a slow client over its queue bound, all end with exactly
  * the text the model streamed, with no gap and no duplicate.
  */

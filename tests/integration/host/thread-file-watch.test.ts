@@ -1,5 +1,5 @@
 /**
- * DESIGN §4: an open thread's file edited outside Stepwise. A valid edit becomes a new version
+ * docs/architecture.md#edits-and-undo: an open thread's file edited outside Stepwise. A valid edit becomes a new version
  * (thread_patch, origin `file`); a broken file is reported and never saved over until it is
  * fixed; the store's own atomic saves are not taken for outside edits; releasing stops the watch.
  * Real thread files in a temp folder, real fs.watch.

@@ -1,5 +1,5 @@
 /**
- * DESIGN §4: the ThreadStore's versions, version mismatches, schema checks, debounced atomic
+ * docs/architecture.md#edits-and-undo: the ThreadStore's versions, version mismatches, schema checks, debounced atomic
  * saves, run results as one patch, and edits refused while a run runs. Real thread files
  * (main/core/threads/thread-file.ts) in a temp folder.
  */

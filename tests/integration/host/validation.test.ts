@@ -1,5 +1,5 @@
 /**
- * DESIGN §6: the bridge schema-checks every frame. A real child process posts malformed,
+ * docs/architecture.md#envelopes: the bridge schema-checks every frame. A real child process posts malformed,
  * foreign-run and oversized frames between valid ones; each is rejected and logged, clients
  * never see it, and the run, its thread and the host go on.
  */

@@ -1,13 +1,12 @@
 // @vitest-environment jsdom
 import { describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { Profiler, act } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createStore, Provider, useAtomValue } from 'jotai';
 import { StreamStore } from '../../../renderer/src/state/stream-store';
 import type { StreamEnvelope } from '../../../shared/protocol/envelopes';
 import type { ExecNode } from '../../../shared/protocol/nodes';
+import { loadStreamVectors } from '../../support/stream-vectors';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
@@ -56,9 +55,8 @@ function setup() {
 }
 
 describe('StreamStore', () => {
-  it('passes the shared conformance vectors once flushed', () => {
-    const vectorsPath = path.resolve(__dirname, '../../../../shared/conformance/stream-vectors.json');
-    const vectors = JSON.parse(readFileSync(vectorsPath, 'utf8')).vectors as { name: string; steps: { in: StreamEnvelope; expect: Record<string, any> }[] }[];
+  it('passes the conformance vectors once flushed', () => {
+    const vectors = loadStreamVectors();
     expect(vectors.length).toBeGreaterThan(5);
     for (const v of vectors) {
       const { store, frames, s } = setup();

@@ -10,7 +10,7 @@ enablePatches();
 
 // An in-memory host playing ThreadStore's part (apply patches at a base version, bump it,
 // answer version_mismatch otherwise). The real ThreadStore lives in main/, which the renderer
-// may not import; this fake follows DESIGN §4 to the letter.
+// may not import; this fake follows docs/architecture.md#edits-and-undo to the letter.
 function fakeHost(initial: Thread) {
   let doc = initial;
   let version = 1;

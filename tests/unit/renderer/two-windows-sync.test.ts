@@ -1,5 +1,5 @@
 /**
- * Two windows typing into the same field of one thread at the same time (DESIGN §4): every
+ * Two windows typing into the same field of one thread at the same time (docs/architecture.md#multi-window-editing): every
  * interleaving of keystrokes, requests, answers and thread_patch pushes — chosen by
  * fast-check's scheduler — ends with both windows showing the host's document, and that
  * document holds every character each window typed, in the order it was typed, once.

@@ -1,4 +1,4 @@
-/** What the run buttons offer for a thread (UI.md action names). */
+/** What the run buttons offer for a thread (action names: docs/architecture.md#interface-conventions). */
 import type { Thread, ToolCall } from '../../../../shared/thread/schema';
 
 export interface RunOffer {

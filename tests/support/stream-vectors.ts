@@ -1,0 +1,39 @@
+/**
+ * The project's stream conformance vectors, `tests/fixtures/conformance/stream-vectors.json`
+ * (format and rules: docs/architecture.md#conformance-vectors), for the test of every consumer
+ * of envelopes: the shared consumer, the renderer store and the bridge replica.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { StreamEnvelope } from '../../shared/protocol/envelopes';
+import type { NodeStatus } from '../../shared/protocol/nodes';
+
+/** What a consumer must show for one node after a step. */
+export interface ShownNode {
+  text: string;
+  thinking: string;
+  /** Raw argument text per tool-call index (keys are the indexes as strings). */
+  toolArgs: Record<string, string>;
+  status: NodeStatus;
+  /** A snapshot request is in flight. */
+  syncing: boolean;
+  /** Snapshot requests sent for the node so far. */
+  snapshotRequests: number;
+}
+
+/** One vector: envelopes fed in order, each with the state expected after it, by node id. */
+export interface StreamVector {
+  name: string;
+  about?: string;
+  steps: { in: StreamEnvelope; expect: Record<string, ShownNode> }[];
+}
+
+/** Absolute path of the vectors file, inside the repository. */
+export const STREAM_VECTORS_FILE = path.resolve(import.meta.dirname, '../fixtures/conformance/stream-vectors.json');
+
+/** Reads the vectors; throws naming the file when it is not `{ vectors: [...] }`. */
+export function loadStreamVectors(): StreamVector[] {
+  const data = JSON.parse(readFileSync(STREAM_VECTORS_FILE, 'utf8')) as { vectors?: unknown };
+  if (!Array.isArray(data.vectors)) throw new Error(`${STREAM_VECTORS_FILE}: expected an object with a "vectors" array`);
+  return data.vectors as StreamVector[];
+}
