@@ -62,7 +62,7 @@ async function start(): Promise<void> {
   const devUrl = devRendererUrl(app.isPackaged);
   const origin: RendererOrigin = { indexFile: rendererIndex(), devUrl };
 
-  hardenSession(session.defaultSession as unknown as SessionLike, origin, path.dirname(origin.indexFile), log);
+  hardenSession(session.defaultSession as unknown as SessionLike, origin, path.dirname(origin.indexFile), log, app.isPackaged);
   app.on('web-contents-created', (_e, wc) => hardenWebContents(wc as unknown as HardenedContentsLike, origin, (url) => void shell.openExternal(url), log));
 
   const workspace = new WorkspaceStore(path.join(home, 'workspace'));

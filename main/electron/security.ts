@@ -7,6 +7,7 @@
  * testable under Node.
  */
 import type { BrowserWindowConstructorOptions } from 'electron';
+import { isFileUrlUnder } from './file-request';
 import { isAppRendererUrl, type RendererOrigin } from './ipc';
 
 /**
@@ -103,16 +104,23 @@ export interface SessionLike {
   setPermissionCheckHandler(handler: (wc: unknown, permission: string) => boolean): void;
 }
 
-/** True when a request may load: the app's own files, devtools, data/blob, and in development the dev server. */
-export function isAllowedRequest(url: string, origin: RendererOrigin, rendererDir: string): boolean {
+/**
+ * True when a request may load: the app's own files (a `file:` URL inside `rendererDir`, see
+ * isFileUrlUnder), data/blob, and in development the dev server and the developer tools'
+ * `devtools:` and `chrome-extension:` pages. A packaged app (`packaged`, Electron's
+ * `app.isPackaged`; strict unless told otherwise) opens no developer tools and loads no
+ * extension, so it refuses those two schemes.
+ */
+export function isAllowedRequest(url: string, origin: RendererOrigin, rendererDir: string, packaged = true): boolean {
   let u: URL;
   try {
     u = new URL(url);
   } catch {
     return false;
   }
-  if (u.protocol === 'data:' || u.protocol === 'blob:' || u.protocol === 'devtools:' || u.protocol === 'chrome-extension:') return true;
-  if (u.protocol === 'file:') return isUnder(decodeURIComponent(u.pathname), rendererDir);
+  if (u.protocol === 'data:' || u.protocol === 'blob:') return true;
+  if (u.protocol === 'devtools:' || u.protocol === 'chrome-extension:') return !packaged;
+  if (u.protocol === 'file:') return isFileUrlUnder(u, rendererDir);
   if (origin.devUrl) {
     try {
       const dev = new URL(origin.devUrl);
@@ -124,25 +132,18 @@ export function isAllowedRequest(url: string, origin: RendererOrigin, rendererDi
   return false;
 }
 
-function isUnder(p: string, dir: string): boolean {
-  const norm = (s: string) => s.replace(/\\/g, '/').replace(/^\/([A-Za-z]:)/, '$1').replace(/\/+$/, '');
-  const a = norm(p);
-  const d = norm(dir);
-  const fold = process.platform === 'win32' || process.platform === 'darwin';
-  return fold ? (a.toLowerCase() + '/').startsWith(d.toLowerCase() + '/') : (a + '/').startsWith(d + '/');
-}
-
 /**
  * Session rules: CSP header on every response; requests outside the app (and the dev
  * server) cancelled — no remote content; every permission request and check denied.
+ * `packaged` (Electron's `app.isPackaged`) as for isAllowedRequest.
  */
-export function hardenSession(session: SessionLike, origin: RendererOrigin, rendererDir: string, log?: (line: string) => void): void {
+export function hardenSession(session: SessionLike, origin: RendererOrigin, rendererDir: string, log?: (line: string) => void, packaged = true): void {
   const csp = desktopCsp(origin.devUrl);
   session.webRequest.onHeadersReceived((details, callback) => {
     callback({ responseHeaders: withCsp(details.responseHeaders, csp) });
   });
   session.webRequest.onBeforeRequest((details, callback) => {
-    const ok = isAllowedRequest(details.url, origin, rendererDir);
+    const ok = isAllowedRequest(details.url, origin, rendererDir, packaged);
     if (!ok) log?.(`blocked request to ${details.url.slice(0, 200)}`);
     callback({ cancel: !ok });
   });

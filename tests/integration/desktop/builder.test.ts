@@ -6,21 +6,51 @@
  *
  * Stand-in: the Electron binary cannot be downloaded here, so `electronDist` points at a
  * folder with a fake `electron` executable; everything else is electron-builder's real work.
- * One build (about a minute).
+ * The fake carries a fuse wire (@electron/fuses' sentinel, wire version, length, one byte per
+ * fuse) set to the opposite of electron-builder.yml's `electronFuses`, so electron-builder
+ * really flips the fuses in the packed executable and the test reads them back with
+ * @electron/fuses (the copy electron-builder itself uses). One build (about a minute).
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import Ajv from 'ajv';
 import YAML from 'yaml';
 import { extractFile, listPackage } from '@electron/asar';
+import { nodeScriptServer } from '../../../main/electron/seed';
 
 const repo = path.resolve(import.meta.dirname, '..', '..', '..');
 const require = createRequire(import.meta.url);
 const config = YAML.parse(fs.readFileSync(path.join(repo, 'electron-builder.yml'), 'utf8'));
+
+/** @electron/fuses as electron-builder loads it (a dependency of app-builder-lib, not ours). */
+const builderRequire = createRequire(require.resolve('app-builder-lib/package.json'));
+const fuses = builderRequire('@electron/fuses') as {
+  FuseVersion: { V1: string };
+  FuseV1Options: Record<string, number | string>;
+  getCurrentFuseWire(electronPath: string): Promise<Record<string, number | string>>;
+};
+const { FuseState, SENTINEL } = builderRequire('@electron/fuses/dist/constants') as { FuseState: Record<'ENABLE' | 'DISABLE', number>; SENTINEL: string };
+
+/** The wire position of each `electronFuses` key (FuseV1Options names them in PascalCase). */
+const fuseIndex = (key: string): number => {
+  const i = fuses.FuseV1Options[key[0].toUpperCase() + key.slice(1)];
+  if (typeof i !== 'number') throw new Error(`electronFuses.${key} is not a fuse @electron/fuses knows`);
+  return i;
+};
+/** The fuses electron-builder.yml sets (resetAdHocDarwinSignature is an option, not a fuse). */
+const configuredFuses = (): [string, boolean][] => Object.entries((config.electronFuses ?? {}) as Record<string, boolean>).filter(([k]) => k !== 'resetAdHocDarwinSignature');
+/** Fuse states in the stand-in before packing: Electron's defaults, the configured ones inverted. */
+const FUSE_COUNT = 8;
+function standInWire(): number[] {
+  const electronDefaults = [true, false, true, true, false, false, false, true]; // RunAsNode ... GrantFileProtocolExtraPrivileges
+  const wire = electronDefaults.map((on) => (on ? FuseState.ENABLE : FuseState.DISABLE));
+  for (const [key, on] of configuredFuses()) wire[fuseIndex(key)] = on ? FuseState.DISABLE : FuseState.ENABLE;
+  return wire;
+}
 
 function run(cmd: string, args: string[], timeout: number): Promise<{ stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
@@ -53,10 +83,35 @@ describe('electron-builder.yml', () => {
     expect(targets(config.win.target)).toEqual({ nsis: ['arm64', 'x64'] });
     expect(targets(config.linux.target)).toEqual({ AppImage: ['arm64', 'x64'], deb: ['arm64', 'x64'] });
   });
+
+  it('sets the hardening fuses (the schema rejects a misspelt one)', () => {
+    expect(config.electronFuses).toEqual({
+      runAsNode: true, // see the comment in electron-builder.yml and the test below
+      enableNodeOptionsEnvironmentVariable: false,
+      enableNodeCliInspectArguments: false,
+      enableEmbeddedAsarIntegrityValidation: true,
+      onlyLoadAppFromAsar: true,
+      enableCookieEncryption: true,
+      resetAdHocDarwinSignature: true,
+    });
+    for (const [key] of configuredFuses()) expect(fuseIndex(key)).toBeLessThan(FUSE_COUNT);
+    const schema = JSON.parse(fs.readFileSync(require.resolve('app-builder-lib/scheme.json'), 'utf8'));
+    const validate = new Ajv({ strict: false, allowUnionTypes: true }).compile(schema);
+    expect(validate({ ...config, electronFuses: { ...config.electronFuses, runAsNodes: false } })).toBe(false);
+    expect(validate({ ...config, electronFuses: { ...config.electronFuses, onlyLoadAppFromAsar: 'yes' } })).toBe(false);
+  });
+
+  it('keeps runAsNode on while the seeded MCP server runs the app executable with ELECTRON_RUN_AS_NODE', () => {
+    // With the fuse off, `<app> <script>` starts a second app instead of running the script,
+    // and every example thread's MCP server fails. Change the seed before turning it off.
+    const seeded = nodeScriptServer('/opt/Stepwise/stepwise', '/x/server-everything/dist/index.js', ['stdio'], true);
+    if (seeded.env?.ELECTRON_RUN_AS_NODE === '1') expect(config.electronFuses?.runAsNode, 'runAsNode must stay on').not.toBe(false);
+  });
 });
 
 describe('electron-builder --dir', () => {
-  it('packs the bundle, examples and production dependencies only', async () => {
+  let unpacked = '';
+  beforeAll(async () => {
     for (const f of ['out/main/index.js', 'out/main/agent-runner.js', 'out/main/mcp-host.js', 'out/preload/index.cjs', 'out/renderer/index.html']) {
       if (!fs.existsSync(path.join(repo, f))) {
         await run('yarn', ['build'], 240_000);
@@ -66,15 +121,19 @@ describe('electron-builder --dir', () => {
     const work = fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-pack-'));
     const dist = path.join(work, 'electron-dist');
     fs.mkdirSync(dist);
-    fs.writeFileSync(path.join(dist, 'electron'), '#!/bin/sh\necho "stand-in electron"\n', { mode: 0o755 });
+    const wire = Buffer.concat([Buffer.from(SENTINEL, 'ascii'), Buffer.from([Number(fuses.FuseVersion.V1), FUSE_COUNT, ...standInWire()])]);
+    fs.writeFileSync(path.join(dist, 'electron'), Buffer.concat([Buffer.from('#!/bin/sh\necho "stand-in electron"\nexit 0\n# '), wire, Buffer.from('\n')]), { mode: 0o755 });
     fs.writeFileSync(path.join(dist, 'version'), require('electron/package.json').version);
     const outDir = path.join(work, 'dist');
     const bin = path.join(repo, 'node_modules', 'electron-builder', 'cli.js');
     await run(process.execPath, [bin, '--dir', '--linux', '--x64', '--publish', 'never', `-c.electronDist=${dist}`, `-c.directories.output=${outDir}`], 300_000);
+    unpacked = path.join(outDir, 'linux-unpacked');
+  }, 420_000);
 
-    const asar = path.join(outDir, 'linux-unpacked', 'resources', 'app.asar');
+  it('packs the bundle, examples and production dependencies only', () => {
+    const asar = path.join(unpacked, 'resources', 'app.asar');
     expect(fs.existsSync(asar)).toBe(true);
-    expect(fs.existsSync(path.join(outDir, 'linux-unpacked', 'stepwise'))).toBe(true);
+    expect(fs.existsSync(path.join(unpacked, 'stepwise'))).toBe(true);
     const files = listPackage(asar, { isPack: false }).map((f) => f.split(path.sep).join('/'));
     for (const f of ['/package.json', '/out/main/index.js', '/out/main/agent-runner.js', '/out/main/mcp-host.js', '/out/preload/index.cjs', '/out/renderer/index.html']) {
       expect(files).toContain(f);
@@ -95,5 +154,25 @@ describe('electron-builder --dir', () => {
     for (const src of ['/main', '/agent-runner', '/shared', '/renderer', '/preload', '/tests', '/scripts', '/bin']) {
       expect(files.some((f) => f === src || f.startsWith(`${src}/`)), `${src} sources are not packed`).toBe(false);
     }
-  }, 420_000);
+  });
+
+  it('flips the fuses of the packed executable as electron-builder.yml says', async () => {
+    const before = standInWire();
+    const packed = await fuses.getCurrentFuseWire(path.join(unpacked, 'stepwise'));
+    expect(packed.version).toBe(fuses.FuseVersion.V1);
+    const state = (key: string) => packed[fuseIndex(key)];
+    expect(state('runAsNode')).toBe(FuseState.ENABLE);
+    expect(state('enableNodeOptionsEnvironmentVariable')).toBe(FuseState.DISABLE);
+    expect(state('enableNodeCliInspectArguments')).toBe(FuseState.DISABLE);
+    expect(state('enableEmbeddedAsarIntegrityValidation')).toBe(FuseState.ENABLE);
+    expect(state('onlyLoadAppFromAsar')).toBe(FuseState.ENABLE);
+    expect(state('enableCookieEncryption')).toBe(FuseState.ENABLE);
+    // Every configured fuse was written (the stand-in had each one the other way); the others
+    // keep Electron's defaults.
+    const configured = new Set(configuredFuses().map(([k]) => fuseIndex(k)));
+    for (let i = 0; i < FUSE_COUNT; i++) {
+      if (configured.has(i)) expect(packed[i], `fuse ${fuses.FuseV1Options[i]}`).not.toBe(before[i]);
+      else expect(packed[i], `fuse ${fuses.FuseV1Options[i]}`).toBe(before[i]);
+    }
+  });
 });
