@@ -24,6 +24,8 @@ export interface StreamHandler {
   event(ev: unknown): void;
   /** True once the stream reported a terminal error; later events are ignored. */
   readonly failed: boolean;
+  /** True once the stream's end marker arrived (finish_reason, message_stop, response.completed). */
+  readonly ended: boolean;
   /** The stream ended: the result, or a "stream cut" error when it ended early. */
   finish(): LlmCallResult;
   /** The call failed outside the stream (HTTP, network): the partial output is kept. */

@@ -25,7 +25,10 @@ export interface AnthropicProviderOptions {
   headers?: Record<string, string>;
   /** SDK retries. Default 0: errors surface at once. */
   retries?: number;
+  /** Time in ms to wait for the response headers (SDK default 10 min); not a limit on the stream. */
   timeoutMs?: number;
+  /** Idle timeout of each call in ms (see ProviderConfig.idleTimeoutMs). Default 120 s. */
+  idleTimeoutMs?: number;
 }
 
 type Block = Record<string, unknown>;
@@ -202,15 +205,18 @@ export function anthropicErrorEvent(err: unknown): unknown {
 /** An Anthropic Messages provider. */
 export function createAnthropicProvider(opts: AnthropicProviderOptions): Provider {
   const baseUrl = opts.baseUrl ?? ANTHROPIC_BASE_URL;
-  const client = new Anthropic({
-    apiKey: opts.apiKey,
-    baseURL: baseUrl,
-    defaultHeaders: opts.headers,
-    maxRetries: opts.retries ?? 0,
-    // Failures come back as data; the SDK's own console logging would only duplicate them.
-    logLevel: 'off',
-    ...(opts.timeoutMs ? { timeout: opts.timeoutMs } : {}),
-  });
+  // One client per call: `fetch` is that call's idle clock.
+  const client = (fetch: typeof globalThis.fetch) =>
+    new Anthropic({
+      apiKey: opts.apiKey,
+      baseURL: baseUrl,
+      defaultHeaders: opts.headers,
+      maxRetries: opts.retries ?? 0,
+      // Failures come back as data; the SDK's own console logging would only duplicate them.
+      logLevel: 'off',
+      ...(opts.timeoutMs ? { timeout: opts.timeoutMs } : {}),
+      fetch,
+    });
   return {
     stream(req, sink) {
       const ctx: ErrorContext = { provider: opts.id, model: req.model.id, baseUrl };
@@ -221,7 +227,8 @@ export function createAnthropicProvider(opts: AnthropicProviderOptions): Provide
         sink,
         signal: req.signal,
         handler: createAnthropicHandler(sink, ctx),
-        open: async () => (await client.messages.create(body as any, { signal: req.signal })) as unknown as AsyncIterable<unknown>,
+        idleTimeoutMs: opts.idleTimeoutMs,
+        open: async (fetch) => (await client(fetch).messages.create(body as any, { signal: req.signal })) as unknown as AsyncIterable<unknown>,
         errorEvent: anthropicErrorEvent,
       });
     },

@@ -5,6 +5,7 @@
 import OpenAI from 'openai';
 import Anthropic from '@anthropic-ai/sdk';
 import type { NodeError } from '../../shared/protocol/nodes';
+import { formatSeconds } from './idle';
 
 /** Who was called: used in every message. */
 export interface ErrorContext {
@@ -18,7 +19,7 @@ export interface ErrorContext {
 export type ProviderErrorCode =
   | 'no_api_key' | 'bad_request' | 'auth' | 'forbidden' | 'not_found' | 'rate_limit' | 'server'
   | 'http' | 'network' | 'timeout' | 'stream_cut' | 'malformed' | 'protocol' | 'stream_error'
-  | 'replay' | 'internal';
+  | 'replay' | 'internal' | 'idle_timeout';
 
 const who = (c: ErrorContext) => `${c.provider} (model ${c.model || '(none)'})`;
 
@@ -114,6 +115,35 @@ export function streamCutError(c: ErrorContext, missing: string, details?: strin
   };
 }
 
+/**
+ * Nothing arrived from the provider for `timeoutMs` (its `idleTimeoutMs`): the call was ended
+ * and the partial reply is kept. Not a cut connection and not a cancel.
+ */
+export function idleTimeoutError(c: ErrorContext, timeoutMs: number): NodeError {
+  return {
+    message: `${who(c)} stalled: the provider sent nothing for ${formatSeconds(timeoutMs)} s, so the call was ended; the partial reply is kept. Try again; if this model is often silent for longer, raise idleTimeoutMs of provider "${c.provider}" in settings/providers.json.`,
+    code: 'idle_timeout',
+    details: stringify({ idleTimeoutMs: timeoutMs }),
+  };
+}
+
+/**
+ * Node's fetch (undici) gives up on its own after 300 s without headers or body bytes
+ * (`headersTimeout`, `bodyTimeout`): the same silence as an idle timeout, not a lost connection.
+ */
+const UNDICI_IDLE: Record<string, number> = { UND_ERR_HEADERS_TIMEOUT: 300_000, UND_ERR_BODY_TIMEOUT: 300_000 };
+
+/** The timeout of Node's fetch somewhere in the `cause` chain of `err`, in ms. */
+function undiciIdleMs(err: unknown): number | undefined {
+  let e: unknown = err;
+  for (let i = 0; i < 5 && e && typeof e === 'object'; i++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && UNDICI_IDLE[code]) return UNDICI_IDLE[code];
+    e = (e as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
 /** The stream carried something the wire format does not allow. */
 export function protocolError(c: ErrorContext, what: string, details?: unknown): NodeError {
   return {
@@ -155,6 +185,8 @@ export function streamErrorEvent(c: ErrorContext, body: unknown): NodeError {
  * once events were being read: a lost connection then means the stream was cut.
  */
 export function describeError(err: unknown, c: ErrorContext, inStream: boolean): NodeError {
+  const undiciIdle = undiciIdleMs(err);
+  if (undiciIdle) return idleTimeoutError(c, undiciIdle);
   if (err instanceof OpenAI.APIConnectionTimeoutError || err instanceof Anthropic.APIConnectionTimeoutError) {
     return { message: `${who(c)} did not answer in time at ${c.baseUrl}. Check your network and try again.`, code: 'timeout', details: stringify({ cause: causeCode(err) }) };
   }

@@ -1,12 +1,15 @@
 /**
  * The shared shape of every wire provider: a raw-event handler (fed by the live stream or by a
  * recording) and the live driver that sends the request, records it and every raw event, and
- * turns every failure into data. `stream` never rejects.
+ * turns every failure into data. `stream` never rejects. A call that hears nothing from the
+ * provider for its idle timeout ends as an error (idle.ts), its partial reply kept.
  */
 import type { NodeError } from '../../shared/protocol/nodes';
+import { DEFAULT_IDLE_TIMEOUT_MS } from '../../shared/protocol/runner';
 import type { LlmCallResult, StreamSink } from './types';
 import { CallAccumulator, type StreamHandler } from './accumulator';
-import { describeError, protocolError, streamCutError, type ErrorContext } from './errors';
+import { describeError, idleTimeoutError, protocolError, streamCutError, type ErrorContext } from './errors';
+import { idleGuard } from './idle';
 
 export type { StreamHandler } from './accumulator';
 
@@ -26,6 +29,10 @@ export abstract class BaseHandler implements StreamHandler {
 
   get failed(): boolean {
     return this._failed;
+  }
+
+  get ended(): boolean {
+    return this.completed;
   }
 
   /** Handles one parsed event; may call `streamFailed`. */
@@ -74,8 +81,13 @@ export interface LiveCall {
   sink: StreamSink;
   signal: AbortSignal;
   handler: StreamHandler;
-  /** Sends the request (passing `signal`) and returns the SDK's event stream. */
-  open: () => Promise<AsyncIterable<unknown>>;
+  /**
+   * Sends the request (passing `signal`) through an SDK client built with `fetch` (the idle
+   * clock of this call) and returns the SDK's event stream.
+   */
+  open: (fetch: typeof globalThis.fetch) => Promise<AsyncIterable<unknown>>;
+  /** Idle timeout of the call, ms. Default `DEFAULT_IDLE_TIMEOUT_MS`. */
+  idleTimeoutMs?: number;
   /**
    * When the SDK threw because of an error event inside the stream, the raw event to record
    * and feed to the handler (so a replay reproduces it); undefined for other errors.
@@ -83,14 +95,20 @@ export interface LiveCall {
   errorEvent?: (err: unknown) => unknown;
 }
 
-/** Runs one live call: records the request and each raw event, never rejects. */
+/**
+ * Runs one live call: records the request and each raw event, never rejects. A user cancel
+ * (`signal`) wins over an idle timeout; a timeout after the stream's end marker (a server that
+ * keeps the response open) still completes the call.
+ */
 export async function runLive(call: LiveCall): Promise<LlmCallResult> {
   const { sink, signal, handler } = call;
+  const idle = idleGuard(call.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS);
+  const stalled = () => (handler.ended ? handler.finish() : handler.fail(idleTimeoutError(call.ctx, idle.timeoutMs)));
   let inStream = false;
   try {
     sink.request(call.body);
     if (signal.aborted) return handler.cancel();
-    const stream = await call.open();
+    const stream = await call.open(idle.fetch);
     inStream = true;
     for await (const ev of stream) {
       if (signal.aborted) break;
@@ -99,9 +117,11 @@ export async function runLive(call: LiveCall): Promise<LlmCallResult> {
       if (handler.failed) break;
     }
     if (signal.aborted) return handler.cancel();
+    if (idle.fired) return stalled();
     return handler.finish();
   } catch (err) {
     if (signal.aborted) return handler.cancel();
+    if (idle.fired) return stalled();
     const ev = call.errorEvent?.(err);
     if (ev !== undefined) {
       try {
@@ -111,6 +131,8 @@ export async function runLive(call: LiveCall): Promise<LlmCallResult> {
       if (handler.failed) return handler.finish();
     }
     return handler.fail(describeError(err, call.ctx, inStream));
+  } finally {
+    idle.dispose();
   }
 }
 

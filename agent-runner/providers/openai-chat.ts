@@ -22,8 +22,10 @@ export interface OpenAIProviderOptions {
   headers?: Record<string, string>;
   /** SDK retries on 408/429/5xx and connection errors. Default 0: errors surface at once. */
   retries?: number;
-  /** Request timeout in ms (SDK default 10 min). */
+  /** Time in ms to wait for the response headers (SDK default 10 min); not a limit on the stream. */
   timeoutMs?: number;
+  /** Idle timeout of each call in ms (see ProviderConfig.idleTimeoutMs). Default 120 s. */
+  idleTimeoutMs?: number;
 }
 
 export const OPENAI_BASE_URL = 'https://api.openai.com/v1';
@@ -160,8 +162,11 @@ export class OpenAIChatHandler extends BaseHandler {
 /** Creates the raw-event handler for Chat Completions (live and replay). */
 export const createOpenAIChatHandler = (sink: StreamSink, ctx: ErrorContext): OpenAIChatHandler => new OpenAIChatHandler(sink, ctx);
 
-/** Builds the `openai` client with Stepwise defaults (no retries, explicit base URL). */
-export function openAIClient(opts: OpenAIProviderOptions): OpenAI {
+/**
+ * Builds the `openai` client with Stepwise defaults (no retries, explicit base URL); `fetch` is
+ * the idle clock of the one call the client makes.
+ */
+export function openAIClient(opts: OpenAIProviderOptions, fetch?: typeof globalThis.fetch): OpenAI {
   return new OpenAI({
     apiKey: opts.apiKey,
     baseURL: opts.baseUrl ?? OPENAI_BASE_URL,
@@ -170,6 +175,7 @@ export function openAIClient(opts: OpenAIProviderOptions): OpenAI {
     // Failures come back as data; the SDK's own console logging would only duplicate them.
     logLevel: 'off',
     ...(opts.timeoutMs ? { timeout: opts.timeoutMs } : {}),
+    ...(fetch ? { fetch } : {}),
   });
 }
 
@@ -183,7 +189,6 @@ export function openAIErrorEvent(err: unknown): unknown {
 
 /** A Chat Completions provider (OpenAI or any compatible base URL). */
 export function createOpenAIChatProvider(opts: OpenAIProviderOptions): Provider {
-  const client = openAIClient(opts);
   const baseUrl = opts.baseUrl ?? OPENAI_BASE_URL;
   return {
     stream(req, sink) {
@@ -195,7 +200,8 @@ export function createOpenAIChatProvider(opts: OpenAIProviderOptions): Provider 
         sink,
         signal: req.signal,
         handler: createOpenAIChatHandler(sink, ctx),
-        open: async () => (await client.chat.completions.create(body as any, { signal: req.signal })) as unknown as AsyncIterable<unknown>,
+        idleTimeoutMs: opts.idleTimeoutMs,
+        open: async (fetch) => (await openAIClient(opts, fetch).chat.completions.create(body as any, { signal: req.signal })) as unknown as AsyncIterable<unknown>,
         errorEvent: openAIErrorEvent,
       });
     },

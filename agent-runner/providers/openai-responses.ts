@@ -146,7 +146,6 @@ export function responsesErrorEvent(err: unknown): unknown {
 
 /** A Responses API provider. */
 export function createOpenAIResponsesProvider(opts: OpenAIProviderOptions): Provider {
-  const client = openAIClient(opts);
   const baseUrl = opts.baseUrl ?? OPENAI_BASE_URL;
   return {
     stream(req, sink) {
@@ -158,7 +157,8 @@ export function createOpenAIResponsesProvider(opts: OpenAIProviderOptions): Prov
         sink,
         signal: req.signal,
         handler: createOpenAIResponsesHandler(sink, ctx),
-        open: async () => (await client.responses.create(body as any, { signal: req.signal })) as unknown as AsyncIterable<unknown>,
+        idleTimeoutMs: opts.idleTimeoutMs,
+        open: async (fetch) => (await openAIClient(opts, fetch).responses.create(body as any, { signal: req.signal })) as unknown as AsyncIterable<unknown>,
         errorEvent: responsesErrorEvent,
       });
     },

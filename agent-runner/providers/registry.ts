@@ -8,7 +8,7 @@
  * OpenAI-compatible server speaks too. Add an entry with `api: "openai-responses"` for the
  * Responses API.
  */
-import type { ProviderConfig } from '../../shared/protocol/runner';
+import { idleTimeoutProblem, type ProviderConfig } from '../../shared/protocol/runner';
 import type { Provider } from './types';
 import { failingProvider } from './live';
 import { createOpenAIChatProvider } from './openai-chat';
@@ -80,9 +80,12 @@ export function createProvider(config: ProviderConfig, env: NodeJS.ProcessEnv, o
     case 'openai-completions':
     case 'openai-responses':
     case 'anthropic-messages': {
+      const idle = idleTimeoutProblem(config.idleTimeoutMs);
+      // The host checks providers.json; a RunSpec from elsewhere is held to the same rule.
+      if (idle) return failingProvider({ message: `Provider ${config.id}: idleTimeoutMs ${idle}. Fix it in settings/providers.json.`, code: 'bad_config' });
       const { key, error } = resolveApiKey(config, env);
       if (!key) return failingProvider({ message: error!, code: 'no_api_key' });
-      const o = { id: config.id, apiKey: key, baseUrl: config.baseUrl, headers: config.headers, retries: opts.retries, timeoutMs: opts.timeoutMs };
+      const o = { id: config.id, apiKey: key, baseUrl: config.baseUrl, headers: config.headers, retries: opts.retries, timeoutMs: opts.timeoutMs, idleTimeoutMs: config.idleTimeoutMs };
       if (config.api === 'anthropic-messages') return createAnthropicProvider(o);
       return config.api === 'openai-responses' ? createOpenAIResponsesProvider(o) : createOpenAIChatProvider(o);
     }

@@ -15,6 +15,39 @@ export interface ProviderConfig {
   headers?: Record<string, string>;
   /** Prices per model id, USD per million tokens, for the cost shown with usage. */
   prices?: Record<string, ModelPrice>;
+  /**
+   * Idle timeout of one model call, ms: the call ends as an error ("the provider sent nothing
+   * for N s", partial reply kept) when no byte arrived for this long while waiting for the
+   * response or for the next piece of its body. Keep-alives (SSE comments, Anthropic `ping`) count.
+   * Default `DEFAULT_IDLE_TIMEOUT_MS`; see `idleTimeoutProblem` for the allowed range.
+   */
+  idleTimeoutMs?: number;
+}
+
+/** Idle timeout of a model call when its provider sets none: 2 minutes. */
+export const DEFAULT_IDLE_TIMEOUT_MS = 120_000;
+/** Smallest `idleTimeoutMs`, ms. */
+export const MIN_IDLE_TIMEOUT_MS = 100;
+/**
+ * Largest `idleTimeoutMs`, ms: Node's own fetch (undici) ends a connection that sent nothing for
+ * 300 s by itself, so a longer idle timeout could never apply.
+ */
+export const MAX_IDLE_TIMEOUT_MS = 300_000;
+
+/**
+ * What is wrong with a provider's `idleTimeoutMs` (a sentence starting with "must"), or
+ * undefined when it is valid. Absent is valid (the default applies).
+ */
+export function idleTimeoutProblem(value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value === 'number' && Number.isInteger(value) && value >= MIN_IDLE_TIMEOUT_MS && value <= MAX_IDLE_TIMEOUT_MS) return undefined;
+  let shown: string;
+  try {
+    shown = JSON.stringify(value) ?? String(value);
+  } catch {
+    shown = String(value);
+  }
+  return `must be a whole number of milliseconds from ${MIN_IDLE_TIMEOUT_MS} to ${MAX_IDLE_TIMEOUT_MS} (default ${DEFAULT_IDLE_TIMEOUT_MS}), not ${shown.length > 40 ? shown.slice(0, 40) + '…' : shown}`;
 }
 
 /** A model's price, USD per million tokens. */

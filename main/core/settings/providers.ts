@@ -6,7 +6,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
-import type { ProviderConfig } from '../../../shared/protocol/runner';
+import { idleTimeoutProblem, type ProviderConfig } from '../../../shared/protocol/runner';
 import type { ProviderInfo } from '../../../shared/protocol/host-api';
 import { HostError } from '../errors';
 import { parseSettingsJson } from './json-text';
@@ -70,6 +70,8 @@ function checkEntry(value: unknown, where: string): ProviderConfig {
   for (const k of ['baseUrl', 'apiKey'] as const) {
     if (v[k] !== undefined && typeof v[k] !== 'string') throw new HostError('bad_settings', `${where}/${k}: must be a string`);
   }
+  const idle = idleTimeoutProblem(v.idleTimeoutMs);
+  if (idle) throw new HostError('bad_settings', `${where}/idleTimeoutMs (provider "${v.id}"): ${idle}`);
   if (v.prices !== undefined) {
     if (!v.prices || typeof v.prices !== 'object' || Array.isArray(v.prices)) throw new HostError('bad_settings', `${where}/prices: must be an object of model id → { input, output }`);
     for (const [model, p] of Object.entries(v.prices as Record<string, unknown>)) {

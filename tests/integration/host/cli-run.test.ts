@@ -11,6 +11,8 @@ import type { Thread } from '../../../shared/thread/schema';
 import { scriptedThread, sumTool } from '../../support/threads';
 import { bundledRunner } from '../../support/runner-bundle';
 import { makeHome, words } from '../../support/host-harness';
+import { startSseServer, sseEvent } from '../../support/sse-server';
+import { chatChunk } from '../providers/fixtures';
 
 const cli = path.resolve(import.meta.dirname, '../../../main/cli/index.ts');
 
@@ -126,6 +128,32 @@ describe('stepwise run', () => {
     const empty = await runCli([file, '--execute-tools', ''], home);
     expect(empty.code).toBe(2);
     expect(empty.stderr).toContain('Tool call "" is not pending in the last message (pending: get_sum (call_1)).');
+  }, 60_000);
+
+  it('a provider that stalls mid-stream ends the run in error after its idleTimeoutMs, partial text kept, exit 1', async () => {
+    const server = await startSseServer();
+    try {
+      // Five deltas, then silence with the socket open (cut long after, as a proxy would).
+      server.reply({ stream: [...['One ', 'two ', 'three ', 'four ', 'five'].map((t) => sseEvent(chatChunk({ content: t }))), { pause: 8000 }, { destroy: true }] });
+      const home = makeHome();
+      fs.mkdirSync(path.join(home, 'settings'), { recursive: true });
+      fs.writeFileSync(
+        path.join(home, 'settings', 'providers.json'),
+        JSON.stringify({ providers: [{ id: 'stall', api: 'openai-completions', baseUrl: `${server.url}/v1`, apiKey: 'sk-local-test-123456', idleTimeoutMs: 300 }] }),
+      );
+      const file = threadFile(home, { ...scriptedThread([]), model: { provider: 'stall', id: 'test-model', params: {} } });
+      const r = await runCli([file], home);
+      expect(r.code).toBe(1);
+      expect(r.stdout).toMatch(/llm test-model \(stall\/test-model\) — error/);
+      expect(r.stdout).toContain('the provider sent nothing for 0.3 s');
+      expect(r.stdout).not.toMatch(/connection lost|cancel/i);
+      const last = read(file).context.messages.at(-1);
+      expect(last).toMatchObject({ role: 'assistant', content: [{ type: 'text', text: 'One two three four five' }], stopReason: 'error' });
+      expect((last as { errorMessage?: string }).errorMessage).toContain('the provider sent nothing for 0.3 s');
+      expect(read(file).runRefs.at(-1)?.status).toBe('error');
+    } finally {
+      await server.close();
+    }
   }, 60_000);
 
   it('Ctrl-C cancels the run, prints the terminal updates and exits 1', async () => {

@@ -88,3 +88,29 @@ describe('saving a key for an existing provider', () => {
     await expect(saveProvider(home, { id: 'fresh', apiKey: 'sk-x' })).rejects.toThrow('Choose the API of the new provider "fresh" (openai-completions, openai-responses, anthropic-messages).');
   });
 });
+
+describe('idleTimeoutMs of a provider in providers.json', () => {
+  it('a bad value is refused naming the provider and the field; a valid one reaches the run and survives a key change', async () => {
+    const entries = (slow: unknown) => JSON.stringify({
+      providers: [
+        { id: 'local', api: 'openai-completions', baseUrl: 'http://127.0.0.1:11434/v1', idleTimeoutMs: 30000 },
+        { id: 'slow', api: 'anthropic-messages', idleTimeoutMs: slow },
+      ],
+    });
+    const { home, file } = brokenHome(entries('2 min'));
+    const problem = `${file}#/providers/1/idleTimeoutMs (provider "slow"): must be a whole number of milliseconds from 100 to 300000 (default 120000), not "2 min"`;
+    expect(await providersFileStatus(home)).toEqual({ file, error: problem });
+    await expect(providersForRun(home, 'local')).rejects.toThrow(problem);
+    for (const bad of [0, 99, 2.5, 300001, -1, null]) {
+      fs.writeFileSync(file, entries(bad));
+      expect((await providersFileStatus(home)).error).toBe(`${file}#/providers/1/idleTimeoutMs (provider "slow"): must be a whole number of milliseconds from 100 to 300000 (default 120000), not ${JSON.stringify(bad)}`);
+    }
+
+    fs.writeFileSync(file, entries(300000));
+    const run = await providersForRun(home, 'local');
+    expect(run.find((p) => p.id === 'local')?.idleTimeoutMs).toBe(30000);
+    expect(run.find((p) => p.id === 'slow')?.idleTimeoutMs).toBe(300000);
+    await saveProvider(home, { id: 'local', apiKey: 'sk-local-0123456789' });
+    expect((await providersForRun(home, 'local')).find((p) => p.id === 'local')?.idleTimeoutMs).toBe(30000);
+  });
+});
