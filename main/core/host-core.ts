@@ -20,6 +20,7 @@ import { RunController } from './runs';
 import type { KeyCodec } from './settings/providers';
 import { WorkspaceStore } from './workspace/workspace-store';
 import { dispatch, type McpService, type WorkspaceService } from './host-methods';
+import { forClient } from './errors';
 
 export type { McpService, WorkspaceService } from './host-methods';
 
@@ -164,7 +165,10 @@ export async function createHostCore(options: HostCoreOptions = {}): Promise<Hos
     handle: (clientId, method, params) => {
       const client = clients.get(clientId);
       if (!client) return Promise.reject(Object.assign(new Error(`client ${clientId} is not connected`), { code: 'not_connected' }));
-      return dispatch(ctx, client, method, params);
+      // Every answer's error goes through forClient: no absolute path reaches a client.
+      return dispatch(ctx, client, method, params).catch((err: unknown) => {
+        throw forClient(err, { workspaceDir, home, userHome: os.homedir() });
+      });
     },
     connect: (send, opts) => {
       const stream = bridge.addClient(send, opts);

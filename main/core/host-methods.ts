@@ -26,7 +26,10 @@ export interface McpService {
 
 /**
  * What `workspace.*` requests delegate to: the WorkspaceStore (main/core/workspace/) satisfies
- * it. Paths are workspace-relative; `resolve` confines them to the workspace.
+ * it. Paths are workspace-relative; `resolve` confines them to the workspace and matches names
+ * after Unicode NFC. Names typed by the user follow workspace/names.ts: a thread title becomes a
+ * safe file name (NFC, at most 255 bytes, no Windows device name or refused character), a folder
+ * name that is not safe is refused with the rule it breaks. Errors name relative paths only.
  */
 export interface WorkspaceService {
   /** Absolute workspace folder. */

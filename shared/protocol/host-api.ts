@@ -82,8 +82,11 @@ export interface McpToolInfo {
 /** Method name → params and result. */
 export interface HostMethods {
   'workspace.list': { params: Record<string, never>; result: WorkspaceEntry[] };
+  /** The file name is made from `title`: NFC, within 255 bytes, safe on Windows (`CON` → `CON_.json`). */
   'workspace.create': { params: { folder?: string; title: string; thread?: Partial<Thread> }; result: WorkspaceEntry };
+  /** Refused (`invalid`) when a new folder name is a Windows device name, ends with a dot or space, has `<>:"|?*`, or passes 255 bytes. */
   'workspace.createFolder': { params: { path: string }; result: WorkspaceEntry };
+  /** A thread's file follows its new title; a folder takes `title` as its name, checked as in `createFolder`. */
   'workspace.rename': { params: { path: string; title: string }; result: WorkspaceEntry };
   'workspace.move': { params: { path: string; toFolder: string }; result: WorkspaceEntry };
   'workspace.duplicate': { params: { path: string }; result: WorkspaceEntry };

@@ -5,6 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import writeFileAtomic from 'write-file-atomic';
+import { fsErrorPhrase } from '../fs-errors';
 import type { Thread } from '../../../shared/thread/schema';
 import { parseJsonText } from '../../../shared/thread/json-text';
 import { validateThread, type ThreadProblem } from '../../../shared/thread/validate';
@@ -56,7 +57,7 @@ export async function loadThreadFileDetailed(path: string, opts: LoadOptions = {
     text = await readFile(path, 'utf8');
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
-    const why = e.code === 'ENOENT' ? 'no such file' : e.code === 'EISDIR' ? 'is a folder, not a thread file' : e.message;
+    const why = e.code === 'ENOENT' ? 'no such file' : e.code === 'EISDIR' ? 'is a folder, not a thread file' : fsErrorPhrase(e);
     throw new ThreadFileError(path, 'io', [{ pointer: '', message: why }]);
   }
   return parseThreadText(path, text, opts);

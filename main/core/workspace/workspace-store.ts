@@ -1,8 +1,10 @@
 /**
  * The workspace (docs/architecture.md#the-thread-document): a folder of thread files; sub-folders are the tree and the file
  * name is the title. Plain Node, used by both shells. Every client path is relative to the
- * workspace and confined to it (see `resolveInside`). A thread file that fails to load is listed
- * with its error and never overwritten by `write`.
+ * workspace and confined to it (see `resolveInside`), and names on disk are matched after Unicode
+ * NFC. New names follow names.ts: a thread's file name is made safe from its title, a folder name
+ * that is not safe is refused. A thread file that fails to load is listed with its error and never
+ * overwritten by `write`. Errors name workspace-relative paths only (see `workspaceFailure`).
  */
 import path from 'node:path';
 import { mkdir, readdir, rename as fsRename, rm, stat } from 'node:fs/promises';
@@ -10,19 +12,25 @@ import type { WorkspaceEntry } from '../../../shared/protocol/host-api';
 import { THREAD_VERSION, type Thread } from '../../../shared/thread/schema';
 import { newId } from '../../../shared/thread/ids';
 import { loadThreadFile, saveThreadFile, ThreadFileError } from '../threads/thread-file';
-import { resolveInside, safeStem, stemMatchesTitle, uniqueName, WorkspaceError, relativeSegments } from './paths';
+import { resolveInside, relativeSegments } from './paths';
+import { folderName, safeStem, stemMatchesTitle, THREAD_EXT as EXT, uniqueName } from './names';
+import { WorkspaceError, quoted, workspaceFailure } from './workspace-error';
 
-export { WorkspaceError } from './paths';
+export { WorkspaceError } from './workspace-error';
 
 /** The model a new thread gets when none is given: the offline scripted model (docs/architecture.md#providers). */
 export const DEFAULT_MODEL: Thread['model'] = { provider: 'scripted', id: 'scripted', params: {} };
-
-const EXT = '.json';
 
 interface Cached {
   mtimeMs: number;
   size: number;
   entry: WorkspaceEntry;
+}
+
+/** A workspace path found on disk: its absolute path and its relative path as the disk spells it. */
+interface Located {
+  abs: string;
+  rel: string;
 }
 
 /** Thread files and folders under `rootDir` (created when missing). */
@@ -38,21 +46,23 @@ export class WorkspaceStore {
 
   /** Absolute path of a workspace-relative path; refuses escapes (`..`, absolute, NUL, symlinks out). */
   async resolve(relPath: string): Promise<string> {
-    await mkdir(this.rootDir, { recursive: true });
-    return resolveInside(this.rootDir, relPath);
+    return (await this.locate(relPath)).abs;
   }
 
   /** Every folder and thread file, sorted by path; malformed thread files carry `error`. */
   async list(): Promise<WorkspaceEntry[]> {
-    await mkdir(this.rootDir, { recursive: true });
-    const out: WorkspaceEntry[] = [];
-    await this.walk('', out);
-    return out.sort((a, b) => a.path.localeCompare(b.path));
+    return guard('list', '', async () => {
+      await mkdir(this.rootDir, { recursive: true });
+      const out: WorkspaceEntry[] = [];
+      await this.walk('', out);
+      return out.sort((a, b) => a.path.localeCompare(b.path));
+    });
   }
 
   private async walk(rel: string, out: WorkspaceEntry[]): Promise<void> {
     const dir = rel ? path.join(this.rootDir, rel) : this.rootDir;
-    for (const d of await readdir(dir, { withFileTypes: true })) {
+    const children = await guard('list', rel, () => readdir(dir, { withFileTypes: true }));
+    for (const d of children) {
       if (d.name.startsWith('.')) continue;
       const childRel = rel ? `${rel}/${d.name}` : d.name;
       let isDir = d.isDirectory();
@@ -72,7 +82,12 @@ export class WorkspaceStore {
         out.push({ path: childRel, kind: 'folder', title: d.name });
         await this.walk(childRel, out);
       } else if (isFile && d.name.toLowerCase().endsWith(EXT)) {
-        out.push(await this.entryOf(childRel));
+        const entry = await this.entryOf(childRel).catch((err: unknown) => {
+          // Gone since the folder was read: not listed.
+          if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+          throw workspaceFailure(err, 'read', childRel);
+        });
+        if (entry) out.push(entry);
       }
     }
   }
@@ -100,8 +115,7 @@ export class WorkspaceStore {
 
   /** Reads a thread (importing or migrating it in memory). Throws ThreadFileError for a bad file. */
   async read(relPath: string): Promise<Thread> {
-    const rel = normal(relPath);
-    const abs = await this.resolve(rel);
+    const { abs, rel } = await this.locate(relPath);
     try {
       const thread = await loadThreadFile(abs, { title: path.basename(rel, EXT) });
       this.broken.delete(rel);
@@ -114,116 +128,139 @@ export class WorkspaceStore {
 
   /** Writes a thread atomically. Refuses a file that failed to load (it would lose what is in it). */
   async write(relPath: string, thread: Thread): Promise<void> {
-    const rel = normal(relPath);
-    const abs = await this.resolve(rel);
+    const { abs, rel } = await this.locate(relPath);
     if (this.broken.has(rel)) {
       throw new WorkspaceError('malformed', `refused to overwrite ${rel}: the file did not load, and writing would lose its content; fix or delete it first`);
     }
-    await mkdir(path.dirname(abs), { recursive: true });
-    await saveThreadFile(abs, thread);
+    await guard('save', rel, async () => {
+      await mkdir(path.dirname(abs), { recursive: true });
+      await saveThreadFile(abs, thread);
+    });
   }
 
-  /** Creates a thread named after `title` in `folder` ('' = the root), from `partial` when given. */
+  /**
+   * Creates a thread titled `title` (kept whole, in NFC) in `folder` ('' = the root; missing
+   * folders are made, their names checked by `folderName`), from `partial` when given. The file
+   * is `safeStem(title).json`, numbered ` 2`, ` 3`… when that name is taken.
+   */
   async create(folder: string, title: string, partial: Partial<Thread> = {}): Promise<WorkspaceEntry> {
-    const dirAbs = await this.resolve(folder ?? '');
-    await mkdir(dirAbs, { recursive: true });
-    const thread: Thread = {
-      version: THREAD_VERSION,
-      id: newId(),
-      title,
-      model: partial.model ?? DEFAULT_MODEL,
-      context: partial.context ?? { systemPrompt: '', tools: [], messages: [] },
-      ...(partial.settings ? { settings: partial.settings } : {}),
-      runRefs: [],
-    };
-    const name = await uniqueName(dirAbs, safeStem(title), EXT);
-    const rel = join(folder, name);
-    await this.write(rel, thread);
-    return { path: rel, kind: 'thread', title, id: thread.id };
+    const dir = await this.locate(folder ?? '');
+    title = String(title).normalize('NFC');
+    return guard('create a thread in', dir.rel, async () => {
+      await this.makeFolders(dir);
+      const thread: Thread = {
+        version: THREAD_VERSION,
+        id: newId(),
+        title,
+        model: partial.model ?? DEFAULT_MODEL,
+        context: partial.context ?? { systemPrompt: '', tools: [], messages: [] },
+        ...(partial.settings ? { settings: partial.settings } : {}),
+        runRefs: [],
+      };
+      const rel = join(dir.rel, await uniqueName(dir.abs, safeStem(title), EXT));
+      await this.write(rel, thread);
+      return { path: rel, kind: 'thread', title, id: thread.id };
+    });
   }
 
-  /** Creates a folder (and missing parents). Refuses one that already exists. */
+  /**
+   * Creates a folder (and missing parents). Each new folder name is typed by the user and shown
+   * as is, so one that is not safe (names.ts: device names, characters Windows refuses, a
+   * trailing dot or space, over 255 bytes…) is refused, not renamed. Refuses a folder that
+   * already exists, also under another Unicode normalisation of its name.
+   */
   async createFolder(relPath: string): Promise<WorkspaceEntry> {
-    const rel = normal(relPath);
-    if (!rel) throw new WorkspaceError('invalid', 'a folder needs a name');
-    const abs = await this.resolve(rel);
-    if (await exists(abs)) throw new WorkspaceError('exists', `${rel} already exists`);
-    await mkdir(abs, { recursive: true });
-    return { path: rel, kind: 'folder', title: path.basename(rel) };
+    const dir = await this.locate(relPath);
+    if (!dir.rel) throw new WorkspaceError('invalid', 'a folder needs a name');
+    return guard('create the folder', dir.rel, async () => {
+      if (await exists(dir.abs)) throw new WorkspaceError('exists', `${dir.rel} already exists`);
+      await this.makeFolders(dir);
+      return { path: dir.rel, kind: 'folder', title: path.basename(dir.abs) };
+    });
   }
 
-  /** Renames a thread (its file, and the title inside) or a folder. */
+  /**
+   * Renames a thread (its file, and the title inside) or a folder. A thread's file becomes
+   * `safeStem(title).json`; refused when another entry of the folder has that name. A folder
+   * takes `title` itself as its name: refused when `folderName` refuses it or the name is taken
+   * (compared after NFC, ignoring case: a case change is fine).
+   */
   async rename(relPath: string, title: string): Promise<WorkspaceEntry> {
-    const rel = normal(relPath);
-    const abs = await this.existing(rel);
-    const dirRel = parentOf(rel);
-    const st = await stat(abs);
-    if (st.isDirectory()) {
-      const name = await uniqueName(path.dirname(abs), safeStem(title), '', path.basename(abs));
-      await fsRename(abs, path.join(path.dirname(abs), name));
+    const { abs, rel } = await this.existing(relPath);
+    title = String(title).normalize('NFC');
+    return guard('rename', rel, async () => {
+      const dirRel = parentOf(rel);
+      const where = dirRel ? quoted(dirRel) : 'the workspace root';
+      if ((await stat(abs)).isDirectory()) {
+        const name = folderName(title);
+        if ((await uniqueName(path.dirname(abs), name, '', path.basename(abs))) !== name) {
+          throw new WorkspaceError('exists', `Something named ${quoted(name)} already exists in ${where}; choose another name.`);
+        }
+        await fsRename(abs, path.join(path.dirname(abs), name));
+        this.forget(rel);
+        return { path: join(dirRel, name), kind: 'folder', title: name };
+      }
+      const stem = safeStem(title);
+      const name = await uniqueName(path.dirname(abs), stem, EXT, path.basename(abs));
+      if (name !== `${stem}${EXT}`) {
+        // Another thread already has this title here: two entries that look the same would confuse.
+        throw new WorkspaceError('exists', `A thread titled ${quoted(title)} already exists in ${where}; choose another title.`);
+      }
+      const newRel = join(dirRel, name);
+      if (this.broken.has(rel)) {
+        // The file does not load: move it under the new name without touching its content.
+        await fsRename(abs, path.join(path.dirname(abs), name));
+        this.forget(rel);
+        return this.entryOf(newRel);
+      }
+      const thread = await this.read(rel);
+      // Rename first, then write: safe on case-insensitive file systems where the names may collide.
+      if (newRel !== rel) await fsRename(abs, path.join(path.dirname(abs), name));
       this.forget(rel);
-      return { path: join(dirRel, name), kind: 'folder', title: name };
-    }
-    const name = await uniqueName(path.dirname(abs), safeStem(title), EXT, path.basename(abs));
-    if (name.toLowerCase() !== `${safeStem(title)}${EXT}`.toLowerCase()) {
-      // Another thread already has this title here: two entries that look the same would confuse.
-      throw new WorkspaceError('exists', `A thread titled "${title}" already exists in ${dirRel ? `"${dirRel}"` : 'the workspace root'}; choose another title.`);
-    }
-    const newRel = join(dirRel, name);
-    if (this.broken.has(rel)) {
-      // The file does not load: move it under the new name without touching its content.
-      await fsRename(abs, path.join(path.dirname(abs), name));
-      this.forget(rel);
-      return this.entryOf(newRel);
-    }
-    const thread = await this.read(rel);
-    // Rename first, then write: safe on case-insensitive file systems where the names may collide.
-    if (newRel !== rel) await fsRename(abs, path.join(path.dirname(abs), name));
-    this.forget(rel);
-    await this.write(newRel, { ...thread, title });
-    return { path: newRel, kind: 'thread', title, id: thread.id };
+      await this.write(newRel, { ...thread, title });
+      return { path: newRel, kind: 'thread', title, id: thread.id };
+    });
   }
 
   /** Moves a thread or folder into `toFolder` ('' = the root), keeping its name (made unique). */
   async move(relPath: string, toFolder: string): Promise<WorkspaceEntry> {
-    const rel = normal(relPath);
-    const to = normal(toFolder ?? '');
-    const abs = await this.existing(rel);
-    const toAbs = await this.resolve(to);
-    const toStat = await stat(toAbs).catch(() => undefined);
-    if (!toStat?.isDirectory()) throw new WorkspaceError('not_found', `cannot move ${rel}: folder ${to || '(workspace root)'} does not exist`);
-    if (to === rel || to.startsWith(`${rel}/`)) throw new WorkspaceError('invalid', `cannot move folder ${rel} into itself`);
-    const isDir = (await stat(abs)).isDirectory();
-    const base = path.basename(abs);
-    const stem = isDir ? base : base.slice(0, -EXT.length);
-    const name = parentOf(rel) === to ? base : await uniqueName(toAbs, stem, isDir ? '' : EXT);
-    await fsRename(abs, path.join(toAbs, name));
-    const newRel = join(to, name);
-    const wasBroken = this.broken.has(rel);
-    this.forget(rel);
-    if (wasBroken) this.broken.add(newRel);
-    return isDir ? { path: newRel, kind: 'folder', title: name } : this.entryOf(newRel);
+    const { abs, rel } = await this.existing(relPath);
+    const { abs: toAbs, rel: to } = await this.locate(toFolder ?? '');
+    return guard('move', rel, async () => {
+      const toStat = await stat(toAbs).catch(() => undefined);
+      if (!toStat?.isDirectory()) throw new WorkspaceError('not_found', `cannot move ${rel}: folder ${to || '(workspace root)'} does not exist`);
+      if (to === rel || to.startsWith(`${rel}/`)) throw new WorkspaceError('invalid', `cannot move folder ${rel} into itself`);
+      const isDir = (await stat(abs)).isDirectory();
+      const base = path.basename(abs);
+      const stem = isDir ? base : base.slice(0, -EXT.length);
+      const name = parentOf(rel) === to ? base : await uniqueName(toAbs, stem, isDir ? '' : EXT);
+      await fsRename(abs, path.join(toAbs, name));
+      const newRel = join(to, name);
+      const wasBroken = this.broken.has(rel);
+      this.forget(rel);
+      if (wasBroken) this.broken.add(newRel);
+      return isDir ? { path: newRel, kind: 'folder', title: name } : this.entryOf(newRel);
+    });
   }
 
   /** Copies a thread next to itself with a new id and the title "<title> (copy)"; runs are not copied. */
   async duplicate(relPath: string): Promise<WorkspaceEntry> {
-    const rel = normal(relPath);
+    const { abs, rel } = await this.locate(relPath);
     const thread = await this.read(rel);
-    const title = `${thread.title} (copy)`;
-    const dirAbs = path.dirname(await this.resolve(rel));
-    const name = await uniqueName(dirAbs, safeStem(title), EXT);
-    const newRel = join(parentOf(rel), name);
-    const copy: Thread = { ...thread, id: newId(), title, runRefs: [] };
-    await this.write(newRel, copy);
-    return { path: newRel, kind: 'thread', title, id: copy.id };
+    const title = `${thread.title} (copy)`.normalize('NFC');
+    return guard('duplicate', rel, async () => {
+      const newRel = join(parentOf(rel), await uniqueName(path.dirname(abs), safeStem(title), EXT));
+      const copy: Thread = { ...thread, id: newId(), title, runRefs: [] };
+      await this.write(newRel, copy);
+      return { path: newRel, kind: 'thread', title, id: copy.id };
+    });
   }
 
   /** Deletes a thread file or a folder with everything in it. */
   async delete(relPath: string): Promise<{ ok: true }> {
-    const rel = normal(relPath);
-    if (!rel) throw new WorkspaceError('invalid', 'refused to delete the workspace root');
-    const abs = await this.existing(rel);
-    await rm(abs, { recursive: true });
+    if (!normal(relPath)) throw new WorkspaceError('invalid', 'refused to delete the workspace root');
+    const { abs, rel } = await this.existing(relPath);
+    await guard('delete', rel, () => rm(abs, { recursive: true }));
     this.forget(rel);
     return { ok: true };
   }
@@ -246,12 +283,35 @@ export class WorkspaceStore {
     return created;
   }
 
-  /** Resolves a path that must exist; throws WorkspaceError 'not_found' otherwise. */
-  private async existing(rel: string): Promise<string> {
-    if (!rel) throw new WorkspaceError('invalid', 'this operation needs a path inside the workspace, not its root');
-    const abs = await this.resolve(rel);
-    if (!(await exists(abs))) throw new WorkspaceError('not_found', `${rel} does not exist`);
-    return abs;
+  /**
+   * The absolute path of `relPath` and its relative path as spelled on disk (see `resolveInside`:
+   * confined to the workspace, names matched after NFC). Creates the workspace folder when missing.
+   */
+  private async locate(relPath: string): Promise<Located> {
+    const rel = normal(relPath);
+    const abs = await guard('look up', rel, async () => {
+      await mkdir(this.rootDir, { recursive: true });
+      return resolveInside(this.rootDir, rel);
+    });
+    return { abs, rel: path.relative(this.rootDir, abs).split(path.sep).join('/') };
+  }
+
+  /** `locate`, for a path that must exist; throws WorkspaceError 'not_found' otherwise. */
+  private async existing(relPath: string): Promise<Located> {
+    if (!normal(relPath)) throw new WorkspaceError('invalid', 'this operation needs a path inside the workspace, not its root');
+    const found = await this.locate(relPath);
+    if (!(await exists(found.abs))) throw new WorkspaceError('not_found', `${found.rel} does not exist`);
+    return found;
+  }
+
+  /** Makes the folder `dir` and its missing parents, refusing a new name `folderName` refuses. */
+  private async makeFolders(dir: Located): Promise<void> {
+    let abs = this.rootDir;
+    for (const name of dir.rel ? dir.rel.split('/') : []) {
+      abs = path.join(abs, name);
+      if (!(await exists(abs))) folderName(name);
+    }
+    await mkdir(dir.abs, { recursive: true });
   }
 
   private forget(rel: string): void {
@@ -260,13 +320,21 @@ export class WorkspaceStore {
   }
 }
 
+/** Runs `op`, turning a file-system error into a WorkspaceError naming `rel` (see `workspaceFailure`). */
+async function guard<T>(action: string, rel: string, op: () => Promise<T>): Promise<T> {
+  try {
+    return await op();
+  } catch (err) {
+    throw workspaceFailure(err, action, rel);
+  }
+}
+
 function normal(rel: string): string {
   return relativeSegments(rel ?? '').join('/');
 }
 
 function join(folder: string, name: string): string {
-  const f = normal(folder ?? '');
-  return f ? `${f}/${name}` : name;
+  return folder ? `${folder}/${name}` : name;
 }
 
 function parentOf(rel: string): string {

@@ -119,7 +119,8 @@ describe('host requests', () => {
     expect(again).toMatchObject({ code: 'not_found', message: expect.stringContaining('Provider "local" is not in') });
     for (const id of ['scripted', 'openai']) {
       const builtin = await rejection(conn.request('settings.removeProvider', { id }));
-      expect(builtin).toMatchObject({ code: 'bad_request', message: `"${id}" is a built-in provider with nothing saved in ${file}; there is nothing to remove or reset.` });
+      // A client is never shown an absolute path: the file is named from $STEPWISE_HOME.
+      expect(builtin).toMatchObject({ code: 'bad_request', message: `"${id}" is a built-in provider with nothing saved in $STEPWISE_HOME/settings/providers.json; there is nothing to remove or reset.` });
     }
     expect((await rejection(conn.request('settings.removeProvider', {}))).message).toBe('settings.removeProvider: params.id must be a non-empty string');
 

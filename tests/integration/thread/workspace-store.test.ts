@@ -4,7 +4,7 @@ import { mkdtemp, mkdir, readFile, readdir, rm, symlink, writeFile, copyFile } f
 import os from 'node:os';
 import path from 'node:path';
 import { WorkspaceStore, WorkspaceError } from '../../../main/core/workspace/workspace-store';
-import { safeStem } from '../../../main/core/workspace/paths';
+import { safeStem } from '../../../main/core/workspace/names';
 import { ThreadFileError } from '../../../main/core/threads/thread-file';
 
 const FIX = path.resolve(__dirname, '../../fixtures/threads');
