@@ -15,6 +15,7 @@ import type { RunTree } from './tree';
 import { runLlmNode } from './llm-node';
 import { applyVariables, pendingToolCalls, toolSpecs } from './messages';
 import { runProblem } from '../../shared/thread/tool-calls';
+import { makeToolCallIdsUnique, toolCallIdsOf } from '../../shared/thread/ids';
 import { executeToolCall, type ToolHost } from './tool-call';
 
 /** Agent tools may nest agents; this bounds runaway recursion. */
@@ -132,6 +133,9 @@ export class AgentLoop {
     const systemPrompt = applyVariables(this.thread.context.systemPrompt, this.thread.context.variables);
     const tools = toolSpecs(this.thread.context.tools);
     let finalText = '';
+    // Tool call ids are unique across the thread (validate.ts, findDuplicates): a provider that
+    // repeats one from an earlier turn gets its call renamed before anything names it.
+    const takenCallIds = toolCallIdsOf(this.thread);
     for (let turn = 0; turn < maxTurns; turn++) {
       if (this.deps.signal.aborted) return { status: 'cancelled', messages: added, toolOutputs: [], finalText };
       const model = this.thread.model;
@@ -147,6 +151,7 @@ export class AgentLoop {
       finalText = textOf(result);
       const hasOutput = result.content.length > 0 || result.toolCalls.length > 0;
       const assistant: AssistantMessage = toAssistantMessage(this.deps.newId(), result, `${model.provider}/${model.id}`, timing);
+      makeToolCallIdsUnique(assistant.toolCalls ?? [], takenCallIds);
       if (hasOutput) {
         messages.push(assistant);
         added.push(assistant);

@@ -86,4 +86,26 @@ describe('agent loop edges', () => {
     expect(await run(true)).toEqual(['read:completed', 'wipe:completed']);
     expect(ran.sort()).toEqual(['read', 'wipe']);
   });
+
+  it('a provider that numbers its tool calls call_0 on every turn: each repeat of a thread id is renamed, and the tool nodes name the new id', async () => {
+    // Like an OpenAI-compatible server that sends no ids (the Chat provider then numbers them).
+    let turn = 0;
+    const reusing: Provider = {
+      async stream() {
+        turn++;
+        if (turn > 2) return { content: [{ type: 'text', text: 'done' }], toolCalls: [], stopReason: 'stop' };
+        return { content: [], toolCalls: [{ id: 'call_0', name: 'get_sum', arguments: { a: turn } }, { id: 'call_1', name: 'get_sum', arguments: { b: turn } }], stopReason: 'tool_calls' };
+      },
+    };
+    const executor: ToolExecutor = { handles: () => true, execute: async () => ({ content: [{ type: 'text', text: 'ok' }], isError: false }) };
+    const earlier = { id: 'a0', role: 'assistant' as const, content: [], toolCalls: [{ id: 'call_0', name: 'get_sum', arguments: {}, output: { content: [], isError: false } }] };
+    const thread = { ...scriptedThread([], { tools: [{ ...sumTool, type: 'builtin' as const }], messages: [userMessage('go'), earlier, userMessage('again')] }), model: { provider: 'reuse', id: 'm', params: {} } };
+    const out: RunnerToHost[] = [];
+    await startRun({ runId: 'r', threadId: thread.id, thread, mode: 'react', providers: [], home: '/tmp', workspaceDir: '/tmp' }, (m) => out.push(m), { providerFor: () => reusing, executors: [executor] }).done;
+    const added = (out.find((m) => m.type === 'run_result') as RunResult).messages;
+    const ids = added.flatMap((m) => (m.role === 'assistant' ? (m.toolCalls ?? []).map((c) => c.id) : []));
+    expect(ids).toEqual(['call_0-2', 'call_1', 'call_0-3', 'call_1-2']);
+    expect(added.flatMap((m) => (m.role === 'assistant' ? (m.toolCalls ?? []).map((c) => c.arguments) : []))).toEqual([{ a: 1 }, { b: 1 }, { a: 2 }, { b: 2 }]);
+    expect(collect(out).filter((n) => n.kind === 'tool').map((n) => n.toolCallId).sort()).toEqual([...ids].sort());
+  });
 });

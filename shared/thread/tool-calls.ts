@@ -1,5 +1,6 @@
 /** Pure helpers over a thread's tool calls, shared by the runner (tool step) and the host (checks before a run). */
 import type { AssistantMessage, Thread, ToolCall } from './schema';
+import { describeDuplicates, duplicateIds } from './validate';
 
 /** The last assistant message's tool calls that have no output yet; undefined when there are none. */
 export function pendingToolCalls(thread: Thread): { message: AssistantMessage; calls: ToolCall[] } | undefined {
@@ -38,16 +39,24 @@ export function toolStepProblem(thread: Thread, toolCallIds?: string[]): string 
 
 /** Why a run cannot start, with a stable code, or undefined when it can. */
 export interface RunProblem {
-  code: 'no_pending_tool_calls' | 'pending_tool_calls' | 'no_messages';
+  code: 'no_pending_tool_calls' | 'pending_tool_calls' | 'no_messages' | 'duplicate_ids';
   message: string;
 }
 
 /**
- * The checks before a run of `mode` (the runner makes them too): a tool step needs pending
- * tool calls (`toolStepProblem`); an LLM step or a ReAct loop needs messages and no tool call
- * waiting for its result.
+ * The checks before a run of `mode` (the runner makes them too): no message or tool call id may
+ * repeat (a run's results find their message and call by id, and would land on the wrong one);
+ * a tool step needs pending tool calls (`toolStepProblem`); an LLM step or a ReAct loop needs
+ * messages and no tool call waiting for its result.
  */
 export function runProblem(thread: Thread, mode: 'step' | 'react' | 'tool', toolCallIds?: string[]): RunProblem | undefined {
+  const repeated = duplicateIds(thread);
+  if (repeated.length) {
+    return {
+      code: 'duplicate_ids',
+      message: `The thread repeats ids (${describeDuplicates(repeated)}). Give the repeats new ids first (Give duplicates new ids, in the playground).`,
+    };
+  }
   if (mode === 'tool') {
     const message = toolStepProblem(thread, toolCallIds);
     return message ? { code: 'no_pending_tool_calls', message } : undefined;

@@ -3,6 +3,10 @@
  * act on: each names a JSON pointer (RFC 6901) and what was expected there. Union noise is
  * resolved: a message whose `role` matches a variant is checked against that variant only, and
  * an unknown `role`/`type` is reported once, on that property, listing the accepted values.
+ *
+ * Repeated identifiers are checked apart from the schema ({@link findDuplicates}), because a
+ * thread that has them still loads: the app opens it read-only and offers to give the repeats
+ * new ids, so nothing in the file is lost; `stepwise validate` reports them as errors.
  */
 import { Value } from '@sinclair/typebox/value';
 import { ValueErrorType, type ValueError } from '@sinclair/typebox/errors';
@@ -20,10 +24,96 @@ export type ValidateResult = { ok: true; thread: Thread } | { ok: false; errors:
 /** At most this many problems are reported; a wholly wrong document would otherwise list thousands. */
 export const MAX_PROBLEMS = 50;
 
-/** Checks `value` against the current Thread schema. Never throws. */
+/** Checks `value` against the current Thread schema (not repeated ids: {@link findDuplicates}). Never throws. */
 export function validateThread(value: unknown): ValidateResult {
   if (Value.Check(ThreadSchema, value)) return { ok: true, thread: value as Thread };
   return { ok: false, errors: schemaProblems(ThreadSchema, value) };
+}
+
+/**
+ * What must be unique in a thread, by kind:
+ * - `message`: message ids. Edits, run results (`messageId`) and run records (`baseMessageIds`)
+ *   find a message by its id; with two, they reach the wrong one.
+ * - `toolCall`: tool call ids, across the whole thread, not just within a message. A run's tool
+ *   results name their call by id; providers pair each tool result with its call by id, and
+ *   Anthropic refuses a request in which any two `tool_use` blocks share one.
+ * - `toolName`: tool names. A tool call names its tool; with two of one name, which one runs is
+ *   a guess, and Anthropic refuses the request ("Tool names must be unique").
+ * Not checked: run ref ids (written only by the host, from fresh run ids), part and node ids
+ * (there are none in a thread), the thread id (unique across the workspace: the host refuses
+ * to open a second file with an open thread's id).
+ */
+export type DuplicateKind = 'message' | 'toolCall' | 'toolName';
+
+/** One identifier used more than once in a thread. */
+export interface Duplicate {
+  kind: DuplicateKind;
+  /** The repeated id (for `toolName`, the name). */
+  id: string;
+  /** JSON pointers of every use, in document order (`/context/messages/3/id`…); the first is the original. */
+  pointers: string[];
+}
+
+const KIND_NAMES: Record<DuplicateKind, string> = { message: 'message id', toolCall: 'tool call id', toolName: 'tool name' };
+
+/**
+ * Every message id, tool call id and tool name used more than once in `thread`: ids in the order
+ * of their first use among the messages, then tool names. Never throws on a schema-valid thread.
+ */
+export function findDuplicates(thread: Thread): Duplicate[] {
+  const uses = new Map<string, Duplicate>();
+  const note = (kind: DuplicateKind, id: string, pointer: string) => {
+    const key = `${kind}\u0000${id}`;
+    const d = uses.get(key);
+    if (d) d.pointers.push(pointer);
+    else uses.set(key, { kind, id, pointers: [pointer] });
+  };
+  thread.context.messages.forEach((m, i) => {
+    note('message', m.id, `/context/messages/${i}/id`);
+    if (m.role === 'assistant') m.toolCalls?.forEach((c, j) => note('toolCall', c.id, `/context/messages/${i}/toolCalls/${j}/id`));
+  });
+  thread.context.tools.forEach((t, i) => note('toolName', t.name, `/context/tools/${i}/name`));
+  return [...uses.values()].filter((d) => d.pointers.length > 1);
+}
+
+/**
+ * The repeated message and tool call ids (not tool names): what the app finds things by. A
+ * thread with any is read-only until they get new ids, and no run starts on it.
+ */
+export function duplicateIds(thread: Thread): Duplicate[] {
+  return findDuplicates(thread).filter((d) => d.kind !== 'toolName');
+}
+
+/**
+ * `message id "m1" at /context/messages/0/id and /context/messages/2/id`: the JSON-quoted id and
+ * where it is used (the first three places, then how many more).
+ */
+export function describeDuplicate(d: Duplicate): string {
+  const p = d.pointers;
+  const at = p.length === 2 ? p.join(' and ') : p.length === 3 ? `${p[0]}, ${p[1]} and ${p[2]}` : `${p.slice(0, 3).join(', ')} and ${p.length - 3} more`;
+  return `${KIND_NAMES[d.kind]} ${JSON.stringify(d.id)} at ${at}`;
+}
+
+/** Up to `max` duplicates described and joined by '; ', then how many more there are. */
+export function describeDuplicates(list: Duplicate[], max = 3): string {
+  const shown = list.slice(0, max).map(describeDuplicate).join('; ');
+  return list.length > max ? `${shown}; and ${list.length - max} more` : shown;
+}
+
+/**
+ * {@link findDuplicates} as problems: one per repeated use, at its pointer, naming the id and
+ * where it was first used. At most MAX_PROBLEMS.
+ */
+export function duplicateProblems(thread: Thread): ThreadProblem[] {
+  const out: ThreadProblem[] = [];
+  for (const d of findDuplicates(thread)) {
+    const rule = d.kind === 'toolName' ? 'tools must have different names' : 'ids must be unique in a thread';
+    for (const pointer of d.pointers.slice(1)) {
+      if (out.length >= MAX_PROBLEMS) return out;
+      out.push({ pointer, message: `${KIND_NAMES[d.kind]} ${JSON.stringify(d.id)} is also used at ${d.pointers[0]}; ${rule}` });
+    }
+  }
+  return out;
 }
 
 /** The problems of `value` against any TypeBox schema, union noise resolved, de-duplicated. */

@@ -35,6 +35,16 @@ export async function waitFor<T>(pred: () => T | undefined | false, ms = 20_000,
   }
 }
 
+/** What `p` rejects with (a host request's `{ code, message }`); throws when it resolves. */
+export async function rejection(p: Promise<unknown>): Promise<{ code?: string; message: string }> {
+  try {
+    await p;
+  } catch (err) {
+    return err as { code?: string; message: string };
+  }
+  throw new Error('expected a rejection');
+}
+
 /** A words script of `n` words: "w1 w2 … wn". */
 export function words(n: number, prefix = 'w'): string {
   return Array.from({ length: n }, (_, i) => `${prefix}${i + 1}`).join(' ');

@@ -1,7 +1,7 @@
 /** Builders for small valid threads used across tests. */
 import type { Thread, ScriptedResponse, Tool, Message } from '../../shared/thread/schema';
 
-export function userMessage(text: string, id = crypto.randomUUID()): Message {
+export function userMessage(text: string, id: string = crypto.randomUUID()): Message {
   return { id, role: 'user', content: [{ type: 'text', text }] };
 }
 

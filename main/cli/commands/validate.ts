@@ -1,21 +1,29 @@
 /**
  * `stepwise validate <file>`: loads a thread file the way the app does (parse, import a foreign
- * format, migrate, validate). Exit 0 with one OK line on stdout; exit 2 with every problem on
- * stderr as `file:pointer: message` (syntax errors as `file:line:column: message`).
+ * format, migrate, validate), and checks that no message id, tool call id or tool name repeats
+ * (the app opens such a thread read-only until the repeats get new ids). Exit 0 with one OK line
+ * on stdout; exit 2 with every problem on stderr as `file:pointer: message` (syntax errors as
+ * `file:line:column: message`).
  */
 import type { Command } from 'commander';
 import { loadThreadFileDetailed, ThreadFileError } from '../../core/threads/thread-file';
 import { FORMAT_NAMES } from '../../../shared/thread/import';
+import type { ThreadProblem } from '../../../shared/thread/validate';
 
 /** Registers `stepwise validate`. */
 export function registerValidate(program: Command): void {
   program
     .command('validate')
-    .description('Check a thread file: JSON syntax, format, schema. Exit 0 when it loads, 2 with every problem otherwise.')
+    .description('Check a thread file: JSON syntax, format, schema, repeated ids. Exit 0 when it is sound, 2 with every problem otherwise.')
     .argument('<file>', 'thread file (Stepwise, LLM Space, or an OpenAI/Anthropic request JSON)')
     .action(async (file: string) => {
       try {
-        const { thread, format } = await loadThreadFileDetailed(file);
+        const { thread, format, idProblems } = await loadThreadFileDetailed(file);
+        if (idProblems.length) {
+          process.stderr.write(problemLines(file, idProblems));
+          process.exitCode = 2;
+          return;
+        }
         const n = thread.context.messages.length;
         const via = format === 'stepwise' ? '' : ` (read as ${FORMAT_NAMES[format]})`;
         process.stdout.write(`${file}: OK — "${thread.title}", ${n} message${n === 1 ? '' : 's'}, ${thread.context.tools.length} tool${thread.context.tools.length === 1 ? '' : 's'}${via}\n`);
@@ -33,5 +41,10 @@ export function formatProblems(file: string, err: ThreadFileError): string {
     const msg = err.problems[0]?.message.replace(/^line \d+, column \d+: /, '') ?? err.message;
     return `${file}:${err.position.line}:${err.position.column}: ${msg}\n`;
   }
-  return err.problems.map((p) => `${file}:${p.pointer || '/'}: ${p.message}\n`).join('');
+  return problemLines(file, err.problems);
+}
+
+/** `file:pointer: message`, one line per problem. */
+function problemLines(file: string, problems: ThreadProblem[]): string {
+  return problems.map((p) => `${file}:${p.pointer || '/'}: ${p.message}\n`).join('');
 }

@@ -15,8 +15,9 @@ import path from 'node:path';
 import { applyPatches, enablePatches, produceWithPatches, type Patch } from 'immer';
 import type { Thread, RunRef } from '../../../shared/thread/schema';
 import type { RunResult, ThreadPatch } from '../../../shared/protocol/envelopes';
-import { validateThread } from '../../../shared/thread/validate';
+import { describeDuplicates, duplicateIds, validateThread } from '../../../shared/thread/validate';
 import { HostError } from '../errors';
+import { applyPatchesStrictly, PatchPathError } from './strict-patches';
 import { watchFile, type FileWatch } from './file-watch';
 import { fieldPatches, sameDoc } from './external-edit';
 
@@ -134,7 +135,10 @@ export class ThreadStore {
   /**
    * Apply a client's patches made at `baseVersion`. Throws `version_mismatch` when the thread
    * moved on, `thread_running` while a run runs, `invalid_edit` when the result breaks the schema
-   * (naming the JSON pointer) or a patch cannot apply. Nothing changes on error. An `editId`
+   * (naming the JSON pointer) or a patch's path does not exist (`remove`/`replace` of a missing
+   * index or key, `add` past an array's end: strict-patches.ts), `duplicate_ids` when the thread
+   * repeats a message or tool call id and the edit does not end that (such a thread is read-only
+   * until the repeats get new ids). Nothing changes on error, the version included. An `editId`
    * seen before (a resend after a lost connection) answers its first version, applying nothing.
    */
   edit(threadId: string, baseVersion: number, patches: Patch[], origin: string, editId?: string): { version: number } {
@@ -155,7 +159,7 @@ export class ThreadStore {
       }
       if (p.path.length === 0) throw new HostError('invalid_edit', `patches[${i}] replaces the whole thread; edit its fields instead`);
     }
-    const r = this.commit(t, patches, origin);
+    const r = this.commit(t, patches, origin, true, true);
     if (editId !== undefined) {
       t.edits.set(editId, r.version);
       if (t.edits.size > EDIT_IDS_KEPT) t.edits.delete(t.edits.keys().next().value!);
@@ -163,17 +167,25 @@ export class ThreadStore {
     return r;
   }
 
-  private commit(t: OpenThread, patches: Patch[], origin: string, save = true): { version: number } {
+  /** `client`: a client's edit, applied strictly and refused on a thread that repeats ids unless it ends that. */
+  private commit(t: OpenThread, patches: Patch[], origin: string, save = true, client = false): { version: number } {
     let next: Thread;
     try {
-      next = applyPatches(t.doc, patches);
+      next = client ? applyPatchesStrictly(t.doc, patches) : applyPatches(t.doc, patches);
     } catch (err) {
-      throw new HostError('invalid_edit', `the patches do not apply to thread ${t.doc.id}: ${(err as Error).message}`);
+      const why = err instanceof PatchPathError ? `${err.message}; nothing was changed` : (err as Error).message;
+      throw new HostError('invalid_edit', `the patches do not apply to thread ${t.doc.id}: ${why}`);
     }
     const checked = validateThread(next);
     if (!checked.ok) {
       const first = checked.errors[0];
       throw new HostError('invalid_edit', `the edit would make thread ${t.doc.id} invalid at ${first.pointer || '/'}: ${first.message}`);
+    }
+    if (client) {
+      const repeated = duplicateIds(t.doc);
+      if (repeated.length && duplicateIds(next).length) {
+        throw new HostError('duplicate_ids', `thread ${t.doc.id} repeats ids (${describeDuplicates(repeated)}); it is read-only until they get new ids (Give duplicates new ids, in the playground)`);
+      }
     }
     t.doc = next;
     t.version++;

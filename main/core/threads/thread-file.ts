@@ -1,14 +1,16 @@
 /**
  * Thread files on disk (docs/architecture.md#the-thread-document): load = read + parse + detect a foreign format (import) +
  * migrate + validate; save = validate + atomic write (temp file, fsync, rename) of 2-space JSON.
- * A file that fails to load is never written by this module.
+ * A file that fails to load is never written by this module. A thread that repeats a message id,
+ * tool call id or tool name still loads, with the repeats in `idProblems`: the app opens it
+ * read-only and offers new ids (nothing in the file is lost), `stepwise validate` fails on them.
  */
 import { readFile } from 'node:fs/promises';
 import writeFileAtomic from 'write-file-atomic';
 import { fsErrorPhrase } from '../fs-errors';
 import type { Thread } from '../../../shared/thread/schema';
 import { parseJsonText } from '../../../shared/thread/json-text';
-import { validateThread, type ThreadProblem } from '../../../shared/thread/validate';
+import { duplicateProblems, validateThread, type ThreadProblem } from '../../../shared/thread/validate';
 import { unsupportedVersion } from '../../../shared/thread/migrate';
 import { detectFormat, importThread, ImportError, FORMAT_NAMES, type ThreadFormat } from '../../../shared/thread/import';
 
@@ -39,10 +41,12 @@ export interface LoadOptions {
   format?: ThreadFormat;
 }
 
-/** What a load found besides the thread: the source format (anything but 'stepwise' was imported). */
+/** What a load found besides the thread: the source format (anything but 'stepwise' was imported), repeated ids. */
 export interface LoadedThreadFile {
   thread: Thread;
   format: ThreadFormat;
+  /** One problem per repeated use of a message id, tool call id or tool name (validate.ts `duplicateProblems`). */
+  idProblems: ThreadProblem[];
 }
 
 /** Reads, imports or migrates, and validates a thread file. Throws ThreadFileError. */
@@ -83,7 +87,7 @@ export function parseThreadText(file: string, text: string, opts: LoadOptions = 
   if (newer) throw new ThreadFileError(file, 'schema', [{ pointer: '/version', message: newer }]);
   try {
     const thread = importThread(parsed.value, { format, title: opts.title });
-    return { thread, format };
+    return { thread, format, idProblems: duplicateProblems(thread) };
   } catch (err) {
     if (err instanceof ImportError) {
       const problems = format === 'stepwise' ? err.problems : err.problems.map((p) => ({ ...p, message: `${p.message} (reading it as ${FORMAT_NAMES[format]})` }));

@@ -32,6 +32,8 @@ export function runStartHint(err: unknown): string | undefined {
       return 'Run the pending tool calls (Run tool / Run all tools) or type their results, then Continue.';
     case 'no_messages':
       return 'Add a user message, then Run.';
+    case 'duplicate_ids':
+      return 'Press Give duplicates new ids above the thread, then run again.';
     case 'thread_running':
       return 'A run of this thread is still running: wait for it to end or press Stop, then try again.';
     case 'bad_settings':

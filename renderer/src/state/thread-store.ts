@@ -18,6 +18,7 @@ import { UndoHistory, type UndoOptions } from './undo';
 import { rebasePending, valueAt } from './rebase';
 import { transformPending } from './array-edits';
 import type { ThreadMeta } from './thread-meta';
+import { keepsRepeats } from './repeated-ids';
 
 export type { ThreadMeta } from './thread-meta';
 import type { AtomStore } from './stream-store';
@@ -101,12 +102,14 @@ export class ThreadSession {
 
   /**
    * Edit the thread. `key` names the field for undo merging (typing in one field within
-   * 800 ms is one step). Returns false when the thread is read-only or nothing changed.
+   * 800 ms is one step). Returns false when the thread is read-only or nothing changed. A
+   * thread that repeats message or tool call ids takes only an edit that leaves none
+   * (repeated-ids.ts); the host refuses the others too.
    */
   edit(recipe: (draft: Draft<Thread>) => void, key?: string): boolean {
     if (this.readOnly) return false;
     const [next, forward, inverse] = produceWithPatches(this.thread, recipe);
-    if (forward.length === 0) return false;
+    if (forward.length === 0 || keepsRepeats(this.thread, next)) return false;
     this.store.set(this.threadAtom, next);
     this.history.record(forward, inverse, { key, current: next });
     this.send(forward);
@@ -121,6 +124,7 @@ export class ThreadSession {
   editPatches(forward: Patch[], inverse: Patch[], key?: string): boolean {
     if (this.readOnly || forward.length === 0) return false;
     const next = applyPatches(this.thread, forward);
+    if (keepsRepeats(this.thread, next)) return false;
     this.store.set(this.threadAtom, next);
     this.history.record(forward, inverse, { key, current: next });
     this.send(forward);
@@ -130,35 +134,34 @@ export class ThreadSession {
 
   /** Undo the last step (applies its inverse patches and sends them as an ordinary edit). */
   undo(): boolean {
-    if (this.readOnly) return false;
-    let step;
-    try {
-      step = this.history.undo(this.thread);
-    } catch (err) {
-      return this.historyBroken(err);
-    }
-    if (!step) return false;
-    this.store.set(this.threadAtom, applyPatches(this.thread, step.inverse));
-    this.send(step.inverse);
-    const undoneRuns = step.runId ? [...this.meta.undoneRuns.filter((r) => r !== step.runId), step.runId] : this.meta.undoneRuns;
-    this.setMeta({ undoneRuns });
-    return true;
+    return this.takeStep('undo');
   }
 
   /** Redo the last undone step. */
   redo(): boolean {
+    return this.takeStep('redo');
+  }
+
+  /** Undo or redo one step; refused (the step stays where it was) when it would keep repeated ids. */
+  private takeStep(dir: 'undo' | 'redo'): boolean {
     if (this.readOnly) return false;
     let step;
     try {
-      step = this.history.redo(this.thread);
+      step = dir === 'undo' ? this.history.undo(this.thread) : this.history.redo(this.thread);
     } catch (err) {
       return this.historyBroken(err);
     }
     if (!step) return false;
-    this.store.set(this.threadAtom, applyPatches(this.thread, step.forward));
-    this.send(step.forward);
-    const undoneRuns = step.runId ? this.meta.undoneRuns.filter((r) => r !== step.runId) : this.meta.undoneRuns;
-    this.setMeta({ undoneRuns });
+    const patches = dir === 'undo' ? step.inverse : step.forward;
+    const next = applyPatches(this.thread, patches);
+    if (keepsRepeats(this.thread, next)) {
+      this.history.putBack(dir);
+      return false;
+    }
+    this.store.set(this.threadAtom, next);
+    this.send(patches);
+    const others = this.meta.undoneRuns.filter((r) => r !== step.runId);
+    this.setMeta({ undoneRuns: !step.runId ? this.meta.undoneRuns : dir === 'undo' ? [...others, step.runId] : others });
     return true;
   }
 

@@ -179,6 +179,13 @@ export class UndoHistory {
     return { forward: expand(step.forward, current), inverse: [], key: step.key, origin: step.origin, runId: step.runId };
   }
 
+  /** The step the last `undo` (or `redo`) took goes back where it was: its patches were not applied. */
+  putBack(took: 'undo' | 'redo'): void {
+    const [from, to] = took === 'undo' ? [this.redoStack, this.undoStack] : [this.undoStack, this.redoStack];
+    const step = from.pop();
+    if (step) to.push(step);
+  }
+
   /**
    * Another window (or a run) changed the text at `path` from `before` to `after`. The steps'
    * splices of that text after the changed region move with it, so undoing this window's

@@ -12,22 +12,13 @@ import type { ProviderInfo, RunRecord, WorkspaceEntry } from '../../../shared/pr
 import type { Thread } from '../../../shared/thread/schema';
 import { scriptedThread } from '../../support/threads';
 import { bundledRunner } from '../../support/runner-bundle';
-import { makeHome, RecordingClient, waitFor, words, writeThread } from '../../support/host-harness';
+import { makeHome, RecordingClient, waitFor, words, writeThread, rejection } from '../../support/host-harness';
 
 let core: HostCore | undefined;
 afterEach(async () => {
   await core?.close();
   core = undefined;
 });
-
-async function rejection(p: Promise<unknown>): Promise<{ code?: string; message: string }> {
-  try {
-    await p;
-  } catch (err) {
-    return err as { code?: string; message: string };
-  }
-  throw new Error('expected a rejection');
-}
 
 describe('host requests', () => {
   it('creates, opens and edits threads with versions, pushing thread_patch to the other window', async () => {

@@ -50,6 +50,22 @@ describe('stepwise validate', () => {
     ]);
   });
 
+  it('exits 2 naming a repeated message id and tool call id with both places (the app still opens such a file)', async () => {
+    const t = JSON.parse(await readFile(path.join(FIX, 'stepwise-valid.json'), 'utf8'));
+    t.context.messages[2].id = 'm1';
+    t.context.messages[2].toolCalls = [{ id: 'call_1', name: 'get_weather', arguments: { city: 'Lyon' } }];
+    const file = path.join(dir, 'repeated-ids.json');
+    await writeFile(file, JSON.stringify(t, null, 2));
+    const r = await cli('validate', file);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr.trim().split('\n')).toEqual([
+      `${file}:/context/messages/2/id: message id "m1" is also used at /context/messages/0/id; ids must be unique in a thread`,
+      `${file}:/context/messages/2/toolCalls/0/id: tool call id "call_1" is also used at /context/messages/1/toolCalls/0/id; ids must be unique in a thread`,
+    ]);
+    expect(validateThread(t).ok).toBe(true); // the schema alone accepts it
+  });
+
   it('exits 2 with line and column for malformed JSON', async () => {
     const file = path.join(dir, 'syntax.json');
     await writeFile(file, '{\n  "version": 1\n  "id": "x"\n}');

@@ -31,6 +31,12 @@ describe('a refused run.start says what to try for its error code', () => {
     expect(banner?.hint).not.toMatch(/model|provider/);
   });
 
+  it('repeated ids: points at the button that gives them new ids', async () => {
+    const banner = await bannerFor(new HostError('The thread repeats ids (message id "m1" at /context/messages/0/id and /context/messages/1/id).', 'duplicate_ids', 'run.start'));
+    expect(banner?.message).toContain('message id "m1"');
+    expect(banner?.hint).toBe('Press Give duplicates new ids above the thread, then run again.');
+  });
+
   it('a run is running: wait or press Stop', async () => {
     const banner = await bannerFor(new HostError('thread t already has a run running', 'thread_running', 'run.start'));
     expect(banner?.hint).toMatch(/wait for it to end or press Stop/);
@@ -39,7 +45,7 @@ describe('a refused run.start says what to try for its error code', () => {
 
   it('only provider settings problems point at the model and provider', async () => {
     expect(runStartHint(new HostError('providers.json: not valid JSON', 'bad_settings'))).toMatch(/provider in Settings → Providers and the model in the playground/);
-    for (const code of ['no_pending_tool_calls', 'thread_running', 'not_open', 'runner_failed', 'disconnected', 'bad_request', undefined]) {
+    for (const code of ['no_pending_tool_calls', 'duplicate_ids', 'thread_running', 'not_open', 'runner_failed', 'disconnected', 'bad_request', undefined]) {
       expect(runStartHint(new HostError('x', code)) ?? '').not.toMatch(/model|provider/);
     }
     expect(runStartHint(new Error('plain'))).toBeUndefined();

@@ -5,6 +5,7 @@ import { ThreadSession } from '../../../renderer/src/state/thread-store';
 import { HostError, type HostServices } from '../../../renderer/src/host/types';
 import { exampleThread } from '../../../renderer/src/sample-thread';
 import type { Thread } from '../../../shared/thread/schema';
+import { giveDuplicatesNewIds } from '../../../shared/thread/ids';
 
 enablePatches();
 
@@ -158,5 +159,34 @@ describe('switching threads in a window', () => {
     // Changed while away (another window): no resume, the caller starts a new session.
     h.external((d) => void (d.context.systemPrompt = 'from elsewhere'));
     expect(s.resume({ thread: h.doc, version: h.version, path: 'a.json' })).toBe(false);
+  });
+
+  it('a thread that repeats ids takes only an edit, undo or redo that leaves none; the step refused stays in the history', async () => {
+    const h = fakeHost(exampleThread());
+    const s = new ThreadSession(createStore(), h.host, { thread: h.doc, version: 1, path: 'a.json' });
+    s.edit((d) => void (d.context.systemPrompt = 'before'), 'systemPrompt');
+    await settle();
+    // Another window (or the file) adds a copy of message m1: the thread repeats an id now.
+    const copy = h.external((d) => void d.context.messages.push(JSON.parse(JSON.stringify(d.context.messages[0]))));
+    s.applyRemote({ v: 1, type: 'thread_patch', threadId: s.id, version: copy.version, patches: copy.patches, origin: 'file' });
+    expect(s.thread.context.messages.map((m) => m.id)).toEqual(['m1', 'm2', 'm1']);
+    const sent = h.edits.length;
+    expect(s.edit((d) => void (d.context.systemPrompt = 'typed'), 'systemPrompt')).toBe(false);
+    expect(s.undo()).toBe(false); // undoing 'before' would still leave m1 twice
+    expect(s.thread.context.systemPrompt).toBe('before');
+    expect(s.history.canUndo).toBe(true);
+    expect(h.edits.length).toBe(sent); // nothing went to the host
+    expect(s.edit((d) => void giveDuplicatesNewIds(d as Thread))).toBe(true);
+    await settle();
+    expect(h.doc.context.messages.map((m) => m.id)).toEqual(['m1', 'm2', 'm1-2']);
+    expect(s.undo()).toBe(true); // the repair itself can be undone: the repeat is back
+    expect(s.thread.context.messages.map((m) => m.id)).toEqual(['m1', 'm2', 'm1']);
+    expect(s.undo()).toBe(false); // below it, 'before' again: it would keep the repeat
+    expect(s.redo()).toBe(true);
+    expect(s.edit((d) => void (d.context.systemPrompt = 'after'), 'systemPrompt')).toBe(true);
+    await settle();
+    expect(h.doc.context.systemPrompt).toBe('after');
+    expect(h.doc.context.messages.map((m) => m.id)).toEqual(['m1', 'm2', 'm1-2']);
+    expect(s.meta.error).toBeUndefined();
   });
 });

@@ -6,6 +6,7 @@ import { useApp } from '../../state/context';
 import { useSession } from '../../state/hooks';
 import { moveItem, removeAt } from '../../state/array-edits';
 import { applyTyping } from '../../state/text-merge';
+import { distinctKeys } from '../../state/repeated-ids';
 import { PromptEditor } from '../../ui/editors';
 import { foldedThinking, formatMs } from '../../ui/format';
 import { ToolCallEditor } from './ToolCallEditor';
@@ -29,6 +30,7 @@ export function MessageCard({ thread, index, readOnly }: { thread: Thread; index
   const n = thread.context.messages.length;
   const textIdx = m.content.findIndex((p) => p.type === 'text');
   const text = textIdx >= 0 ? (m.content[textIdx] as { text: string }).text : '';
+  const callKeys = distinctKeys(m.role === 'assistant' ? (m.toolCalls ?? []).map((c) => c.id) : []);
   const thinking = m.role === 'assistant' ? m.content.filter((p) => p.type === 'thinking').map((p) => (p as { thinking: string }).thinking).join('\n') : '';
   /** Set the message's text (`typedFrom`: the editor's text before a keystroke, merged with the document's). */
   const setText = (t: string, typedFrom?: string) =>
@@ -95,7 +97,7 @@ export function MessageCard({ thread, index, readOnly }: { thread: Thread; index
           <Group><AddImageButton onImage={(img) => session.edit((d) => void (d.context.messages.find((x) => x.id === m.id)?.content as unknown[] | undefined)?.push(img))} onError={(e) => app.fail('Could not add the image', e, 'Pick a PNG, JPEG, GIF or WebP file.')} /></Group>
         )}
         {m.role === 'assistant' && m.errorMessage && <Badge color="red" variant="light" style={{ textTransform: 'none' }}>error: {m.errorMessage}</Badge>}
-        {m.role === 'assistant' && m.toolCalls?.map((c, ci) => <ToolCallEditor key={c.id} thread={thread} mi={index} ci={ci} call={c} readOnly={readOnly} />)}
+        {m.role === 'assistant' && m.toolCalls?.map((c, ci) => <ToolCallEditor key={callKeys[ci]} thread={thread} mi={index} ci={ci} call={c} readOnly={readOnly} />)}
         {m.role === 'assistant' && !readOnly && <AddToolCall thread={thread} messageId={m.id} />}
       </Stack>
     </Paper>

@@ -11,6 +11,8 @@ import { ToolsSection } from './ToolsSection';
 import { MessageCard } from './MessageCard';
 import { RunBar } from './RunBar';
 import { applyTyping } from '../../state/text-merge';
+import { distinctKeys, repeatedIds } from '../../state/repeated-ids';
+import { DuplicateIdsNotice } from './DuplicateIdsNotice';
 
 function Section({ title, children }: { title: string; children: React.ReactNode }) {
   return (
@@ -28,7 +30,11 @@ export function Playground() {
   const thread = useThread();
   const meta = useThreadMeta();
   if (!session || !thread || !meta) return <StartPanel />;
-  const readOnly = app.host.presentational || !!meta.runningRunId;
+  const editable = !app.host.presentational && !meta.runningRunId;
+  // Repeated message or tool call ids: read-only until they get new ids (DuplicateIdsNotice).
+  const repeats = repeatedIds(thread).length > 0;
+  const readOnly = !editable || repeats;
+  const keys = distinctKeys(thread.context.messages.map((m) => m.id));
   const addMessage = (role: 'user' | 'assistant') =>
     session.edit((d) => void d.context.messages.push(role === 'user' ? { id: newId('m-'), role, content: [{ type: 'text', text: '' }] } : { id: newId('m-'), role, content: [{ type: 'text', text: '' }] }));
   return (
@@ -37,10 +43,12 @@ export function Playground() {
         <Group gap="xs" wrap="nowrap">
           <Title order={5} style={{ flex: 1, minWidth: 0 }} lineClamp={1}>{thread.title}</Title>
           {meta.runningRunId && <Badge color="blue" variant="light">running — read-only</Badge>}
+          {repeats && !meta.runningRunId && <Badge color="orange" variant="light">repeated ids — read-only</Badge>}
           <Text size="xs" c="dimmed" ff="monospace" title="Document version">v{meta.version}</Text>
         </Group>
         <RunBar thread={thread} />
         {meta.error && <ErrorNotice title="Edit problem" message={meta.error.message} details={meta.error.details} />}
+        <DuplicateIdsNotice thread={thread} canEdit={editable} />
       </Stack>
       <ScrollArea style={{ flex: 1 }} type="auto">
         <Stack gap="md" p="sm">
@@ -54,7 +62,7 @@ export function Playground() {
           <Divider />
           <Section title={`Messages (${thread.context.messages.length})`}>
             {thread.context.messages.length === 0 && <Text size="sm" c="dimmed">No messages — add a user message, then Run.</Text>}
-            {thread.context.messages.map((m, i) => <MessageCard key={m.id} thread={thread} index={i} readOnly={readOnly} />)}
+            {thread.context.messages.map((m, i) => <MessageCard key={keys[i]} thread={thread} index={i} readOnly={readOnly} />)}
             {!readOnly && (
               <Group gap={6}>
                 <Button size="compact-xs" variant="light" onClick={() => addMessage('user')}>Add user message</Button>

@@ -7,6 +7,7 @@ import { useApp } from '../../state/context';
 import { useSession, useThreadMeta } from '../../state/hooks';
 import { modKey } from '../../ui/format';
 import { runOffer } from './run-state';
+import { repeatedIds } from '../../state/repeated-ids';
 
 /** The action bar of the playground. */
 export function RunBar({ thread }: { thread: Thread }) {
@@ -14,6 +15,8 @@ export function RunBar({ thread }: { thread: Thread }) {
   const session = useSession()!;
   const meta = useThreadMeta()!;
   const running = !!meta.runningRunId;
+  // The thread's settings are read-only too while it repeats ids (Playground, DuplicateIdsNotice).
+  const frozen = running || repeatedIds(thread).length > 0;
   const viewer = app.host.presentational;
   const invalidFields = useAtomValue(app.invalidFieldsAtom);
   const invalid = invalidFields.size > 0;
@@ -43,21 +46,21 @@ export function RunBar({ thread }: { thread: Thread }) {
           Run all tools{offer.pending.length > 0 ? ` (${offer.pending.length})` : ''}
         </Button>
       </Tooltip>
-      <Switch size="xs" label="Auto-run tools" checked={auto} disabled={running}
+      <Switch size="xs" label="Auto-run tools" checked={auto} disabled={frozen}
         onChange={(e) => { const on = e.currentTarget.checked; session.edit((d) => { d.settings = { ...(d.settings ?? {}), autoRunTools: on }; }); }} />
       {auto && (
-        <NumberInput size="xs" w={90} min={1} max={100} allowDecimal={false} aria-label="Max turns" placeholder="turns" value={thread.settings?.maxTurns ?? DEFAULT_MAX_TURNS} disabled={running}
+        <NumberInput size="xs" w={90} min={1} max={100} allowDecimal={false} aria-label="Max turns" placeholder="turns" value={thread.settings?.maxTurns ?? DEFAULT_MAX_TURNS} disabled={frozen}
           onChange={(v) => typeof v === 'number' && v >= 1 && session.edit((d) => { d.settings = { ...(d.settings ?? {}), maxTurns: v }; }, 'settings.maxTurns')} />
       )}
       {auto && (
         <Tooltip label="Let Auto-run tools call MCP tools marked destructive without stopping for you">
-          <Checkbox size="xs" label="Allow destructive tools" checked={!!thread.settings?.allowDestructive} disabled={running}
+          <Checkbox size="xs" label="Allow destructive tools" checked={!!thread.settings?.allowDestructive} disabled={frozen}
             onChange={(e) => { const on = e.currentTarget.checked; session.edit((d) => { d.settings = { ...(d.settings ?? {}), allowDestructive: on }; }); }} />
         </Tooltip>
       )}
       {thread.context.tools.some((t) => t.type === 'mcp') && (
         <Tooltip label="Stop at each MCP sampling request so you can read, edit, approve or reject it before the model runs">
-          <Checkbox size="xs" label="Review sampling" checked={!!thread.settings?.reviewSampling} disabled={running}
+          <Checkbox size="xs" label="Review sampling" checked={!!thread.settings?.reviewSampling} disabled={frozen}
             onChange={(e) => { const on = e.currentTarget.checked; session.edit((d) => { d.settings = { ...(d.settings ?? {}), reviewSampling: on }; }); }} />
         </Tooltip>
       )}

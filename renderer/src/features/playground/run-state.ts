@@ -1,5 +1,6 @@
 /** What the run buttons offer for a thread (action names: docs/architecture.md#interface-conventions). */
 import type { Thread, ToolCall } from '../../../../shared/thread/schema';
+import { repeatedIds } from '../../state/repeated-ids';
 
 export interface RunOffer {
   /** Label of the primary button: Run (next LLM step) or Continue (after tool results). */
@@ -12,8 +13,17 @@ export interface RunOffer {
   reason?: string;
 }
 
-/** Decide Run vs Continue and the pending tool calls from the thread's last message. */
+/**
+ * Decide Run vs Continue and the pending tool calls from the thread's last message. Nothing can
+ * run while the thread repeats message or tool call ids (a run's results find them by id).
+ */
 export function runOffer(thread: Thread): RunOffer {
+  const offer = offerFor(thread);
+  if (!repeatedIds(thread).length) return offer;
+  return { ...offer, canPrimary: false, pending: [], reason: 'The thread repeats ids: Give duplicates new ids first.' };
+}
+
+function offerFor(thread: Thread): RunOffer {
   const msgs = thread.context.messages;
   const last = msgs[msgs.length - 1];
   if (!last) return { primary: 'Run', canPrimary: false, pending: [], reason: 'Add a user message first.' };

@@ -5,6 +5,7 @@
  * undo step.
  */
 import type { AssistantMessage, Thread, Tool, ToolCall } from '../../../../shared/thread/schema';
+import { toolCallIdsOf } from '../../../../shared/thread/ids';
 
 /** One option of the "Tool of the new call" select. */
 export interface ToolChoice {
@@ -29,13 +30,6 @@ export function toolChoices(tools: Tool[]): ToolChoice[] {
   return out;
 }
 
-/** Every tool call id used anywhere in the thread. */
-function callIds(thread: Thread): Set<string> {
-  const ids = new Set<string>();
-  for (const m of thread.context.messages) if (m.role === 'assistant') for (const c of m.toolCalls ?? []) ids.add(c.id);
-  return ids;
-}
-
 /** A new pending tool call (no output) of tool `name`, with empty arguments `{}`. */
 export function newToolCall(name: string, id: string): ToolCall {
   return { id, name: name.trim(), arguments: {} };
@@ -52,7 +46,7 @@ function assistantById(thread: Thread, messageId: string): AssistantMessage | un
  */
 export function addToolCall(thread: Thread, messageId: string, call: ToolCall): boolean {
   const m = assistantById(thread, messageId);
-  if (!m || !call.name || callIds(thread).has(call.id)) return false;
+  if (!m || !call.name || toolCallIdsOf(thread).has(call.id)) return false;
   (m.toolCalls ??= []).push(call);
   return true;
 }
