@@ -99,7 +99,7 @@ export async function createHostCore(options: HostCoreOptions = {}): Promise<Hos
   });
   const clients = new Map<number, ClientState>();
 
-  const repaired = await repairJournal(home);
+  const { repaired, pending } = await repairJournal(home);
   const journal = new RunJournal(home, { intervalMs: options.journalIntervalMs, log: (m) => log('error', m) });
   // The bridge and the supervisor report to the run controller, which needs them: tie late.
   const late = {} as { runs: RunController };
@@ -119,6 +119,7 @@ export async function createHostCore(options: HostCoreOptions = {}): Promise<Hos
     },
     log: (m) => log('error', m),
     watch: options.watchThreadFiles ?? true,
+    onOpened: (threadId) => late.runs.settlePending(threadId),
     onFileProblem: ({ threadId, file, problem }) => {
       // Name the file as the workspace does (relative) when it is in the workspace.
       const rel = path.relative(workspaceDir, file);
@@ -150,6 +151,7 @@ export async function createHostCore(options: HostCoreOptions = {}): Promise<Hos
     keys: options.keys,
     log,
   }));
+  runs.notePending(pending);
 
   const ctx = { home, workspaceDir, threads, bridge, supervisor, runs, clients, mcp: options.mcp, workspace, keys: options.keys };
 
