@@ -152,7 +152,13 @@ export class RunController {
       }
     }
     const record = run.record();
-    if (!run.dryRun && threads.has(run.threadId)) this.applyToThread(run.threadId, run.runId, run.result, runRefOf(record));
+    if (!run.dryRun && threads.has(run.threadId)) {
+      this.applyToThread(run.threadId, run.runId, run.result, runRefOf(record));
+      // The thread file first, then the final run file: a host that dies between the two leaves
+      // a run file the next start repairs, whose result the thread then already has (the ref
+      // says so). The other order could lose the result from the thread file.
+      await threads.flush(run.threadId);
+    }
     await journal.close(run.runId, record);
   }
 

@@ -93,7 +93,8 @@ describe('runner crash', () => {
       { tools: [sumTool], tokensPerSecond: 10 },
     );
     writeThread(home, 'calls.json', thread);
-    core = await createHostCore({ home, runnerEntry: bundledRunner(), log: () => {}, saveDebounceMs: 20 });
+    // A save delay far past the test: the thread file is written when the run closes, not later.
+    core = await createHostCore({ home, runnerEntry: bundledRunner(), log: () => {}, saveDebounceMs: 600_000 });
     const c = new RecordingClient();
     const conn = core.connect(c.send);
     await conn.request('thread.open', { path: 'calls.json' });
@@ -128,8 +129,7 @@ describe('runner crash', () => {
     const rec = JSON.parse(fs.readFileSync(path.join(home, 'runs', thread.id, `${runId}.json`), 'utf8')) as RunRecord;
     expect(rec.status).toBe('interrupted');
     expect(rec.messages).toEqual([reply]);
-    await core.threads.flush();
-    expect(readThread(home, 'calls.json').context.messages).toEqual(open.context.messages);
+    expect(readThread(home, 'calls.json')).toEqual(open);
 
     // A tool step over the cut call does not run it: its arguments are not valid JSON.
     const step = ((await conn.request('run.start', { threadId: thread.id, mode: 'tool', toolCallIds: [cut.id] })) as { runId: string }).runId;
