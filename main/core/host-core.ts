@@ -45,6 +45,11 @@ export interface HostCoreOptions {
   cancelGraceMs?: number;
   journalIntervalMs?: number;
   saveDebounceMs?: number;
+  /**
+   * Put the results of runs the journal repair closed onto their thread when it is opened
+   * (default true). `stepwise run --dry-run` says false: it writes no thread file.
+   */
+  applyRepairedRuns?: boolean;
   /** Watch open threads' files for edits made outside Stepwise (default true); `debounceMs` default 100. */
   watchThreadFiles?: boolean | { debounceMs?: number };
   log?: (level: LogLevel, message: string) => void;
@@ -119,7 +124,7 @@ export async function createHostCore(options: HostCoreOptions = {}): Promise<Hos
     },
     log: (m) => log('error', m),
     watch: options.watchThreadFiles ?? true,
-    onOpened: (threadId) => late.runs.settlePending(threadId),
+    onOpened: options.applyRepairedRuns === false ? undefined : (threadId) => late.runs.settlePending(threadId),
     onFileProblem: ({ threadId, file, problem }) => {
       // Name the file as the workspace does (relative) when it is in the workspace.
       const rel = path.relative(workspaceDir, file);

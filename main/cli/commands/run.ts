@@ -60,7 +60,7 @@ export async function runThreadFile(file: string, o: RunOptions): Promise<number
   await seedMcpConfig(home, (line) => process.stderr.write(`stepwise run: ${line}\n`), { repoint: !o.dryRun });
   const spawner = new NodeSpawner({ detached: true, stdout: 'pipe' });
   const mcp = new McpService({ home, spawner, entry: mcpHostEntry() });
-  const core: HostCore = await createHostCore({ home, spawner, mcp, mcpRelay: mcp, log });
+  const core: HostCore = await createHostCore({ home, spawner, mcp, mcpRelay: mcp, log, applyRepairedRuns: !o.dryRun });
   const closeAll = async () => {
     await core.close();
     await mcp.close();

@@ -71,8 +71,15 @@ describe('stepwise run', () => {
 
   it('--events prints every envelope as one JSON line; --dry-run leaves the file alone', async () => {
     const home = makeHome();
-    const file = threadFile(home, scriptedThread([{ text: 'streamed text here' }], { tokensPerSecond: 500 }));
+    const thread = scriptedThread([{ text: 'streamed text here' }], { tokensPerSecond: 500 });
+    const file = threadFile(home, thread);
     const before = fs.readFileSync(file, 'utf8');
+    // Also a run of this thread that a host died during, whose result waits for the thread to be opened.
+    const crashed = path.join(home, 'runs', thread.id, 'crashed-run.json');
+    fs.mkdirSync(path.dirname(crashed), { recursive: true });
+    const root = { id: 'root', runId: 'crashed-run', kind: 'run', name: 'step', status: 'running', startedAt: 1 };
+    const llm = { ...root, id: 'llm', kind: 'llm', parentId: 'root', output: { text: 'left over' } };
+    fs.writeFileSync(crashed, JSON.stringify({ runId: 'crashed-run', threadId: thread.id, mode: 'step', status: 'running', startedAt: 1, nodes: [root, llm], records: [] }));
     const r = await runCli([file, '--events', '--dry-run'], home);
     expect(r.code).toBe(0);
     const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { v: number; type: string; delta?: string });
@@ -80,6 +87,8 @@ describe('stepwise run', () => {
     expect(new Set(lines.map((l) => l.type))).toEqual(new Set(['tree_update', 'llm_delta', 'run_result']));
     expect(lines.filter((l) => l.type === 'llm_delta').map((l) => l.delta).join('')).toBe('streamed text here');
     expect(fs.readFileSync(file, 'utf8')).toBe(before);
+    // Repaired, its result still waiting for a run that writes the thread.
+    expect(JSON.parse(fs.readFileSync(crashed, 'utf8'))).toMatchObject({ status: 'interrupted', resultPending: true });
   }, 60_000);
 
   it('exits 0 when the step stops at tool calls awaiting input, 1 when the model errors', async () => {
