@@ -20,6 +20,7 @@ interface Buffer {
   channel: DeltaChannel;
   index: number;
   toolCallId?: string;
+  toolName?: string;
   text: string;
   timer: ReturnType<typeof setTimeout> | undefined;
 }
@@ -41,8 +42,11 @@ export class RunEmitter {
     this.maxBytes = options.maxBytes ?? 8192;
   }
 
-  /** Queue a delta; it is posted within `flushMs`, or at once when its buffer is full. */
-  delta(nodeId: string, channel: DeltaChannel, index: number, text: string, toolCallId?: string): void {
+  /**
+   * Queue a delta; it is posted within `flushMs`, or at once when its buffer is full. A
+   * `tool_args` delta carries its call's id and tool name when known.
+   */
+  delta(nodeId: string, channel: DeltaChannel, index: number, text: string, toolCallId?: string, toolName?: string): void {
     if (this.closed || text === '') return;
     const key = `${nodeId}\u0000${channel}\u0000${index}`;
     let b = this.buffers.get(key);
@@ -52,6 +56,7 @@ export class RunEmitter {
     }
     b.text += text;
     if (toolCallId) b.toolCallId = toolCallId;
+    if (toolName) b.toolName = toolName;
     if (b.text.length >= this.maxBytes) {
       this.flushBuffer(key, b);
     } else if (!b.timer) {
@@ -77,6 +82,7 @@ export class RunEmitter {
       seq,
     };
     if (b.toolCallId) env.toolCallId = b.toolCallId;
+    if (b.toolName) env.toolName = b.toolName;
     this.post(env);
   }
 

@@ -63,7 +63,7 @@ export async function runLlmNode(
   const first = () => {
     if (firstTokenMs === undefined) firstTokenMs = Math.round(performance.now() - started);
   };
-  const toolIds = new Map<number, string>();
+  const toolIds = new Map<number, { id: string; name: string }>();
   let request: unknown;
   const events: { t: number; data: unknown }[] = [];
   const sink: StreamSink = {
@@ -77,11 +77,12 @@ export async function runLlmNode(
     },
     toolCallStart: (index, call) => {
       first();
-      toolIds.set(index, call.id);
+      toolIds.set(index, call);
     },
     toolArgs: (index, d) => {
       first();
-      emitter.delta(nodeId, 'tool_args', index, d, toolIds.get(index));
+      const call = toolIds.get(index);
+      emitter.delta(nodeId, 'tool_args', index, d, call?.id, call?.name);
     },
     request: (body) => {
       request = body;

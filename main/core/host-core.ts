@@ -46,6 +46,11 @@ export interface HostCoreOptions {
   cancelGraceMs?: number;
   journalIntervalMs?: number;
   saveDebounceMs?: number;
+  /**
+   * Put the results of runs the journal repair closed onto their thread when it is opened
+   * (default true). `stepwise run --dry-run` says false: it writes no thread file.
+   */
+  applyRepairedRuns?: boolean;
   /** Watch open threads' files for edits made outside Stepwise (default true); `debounceMs` default 100. */
   watchThreadFiles?: boolean | { debounceMs?: number };
   log?: (level: LogLevel, message: string) => void;
@@ -100,7 +105,7 @@ export async function createHostCore(options: HostCoreOptions = {}): Promise<Hos
   });
   const clients = new Map<number, ClientState>();
 
-  const repaired = await repairJournal(home);
+  const { repaired, pending } = await repairJournal(home);
   const journal = new RunJournal(home, { intervalMs: options.journalIntervalMs, log: (m) => log('error', m) });
   // The bridge and the supervisor report to the run controller, which needs them: tie late.
   const late = {} as { runs: RunController };
@@ -120,6 +125,7 @@ export async function createHostCore(options: HostCoreOptions = {}): Promise<Hos
     },
     log: (m) => log('error', m),
     watch: options.watchThreadFiles ?? true,
+    onOpened: options.applyRepairedRuns === false ? undefined : (threadId) => late.runs.settlePending(threadId),
     onFileProblem: ({ threadId, file, problem }) => {
       // Name the file as the workspace does (relative) when it is in the workspace.
       const rel = path.relative(workspaceDir, file);
@@ -151,6 +157,7 @@ export async function createHostCore(options: HostCoreOptions = {}): Promise<Hos
     keys: options.keys,
     log,
   }));
+  runs.notePending(pending);
 
   const ctx = { home, workspaceDir, threads, bridge, supervisor, runs, clients, mcp: options.mcp, workspace, keys: options.keys };
 

@@ -189,7 +189,7 @@ export async function dispatch(ctx: HostContext, client: ClientState, method: st
         refs.set(rec.runId, ref);
       }
       if (ctx.threads.has(threadId)) for (const r of ctx.threads.get(threadId).thread.runRefs) refs.set(r.id, { ...refs.get(r.id), ...r });
-      for (const run of ctx.bridge.liveRuns(threadId)) refs.set(run.runId, runRefOf(run));
+      for (const run of ctx.bridge.liveRuns(threadId)) refs.set(run.runId, runRefOf(run.record()));
       return [...refs.values()].sort((a, b) => a.startedAt - b.startedAt);
     }
     case 'run.get': {

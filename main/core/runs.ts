@@ -1,16 +1,23 @@
 /**
  * The run lifecycle in the host: start a runner for an open thread, and when the run closes
- * apply its result to the thread as one patch (plus its run ref) and write its run file.
+ * apply its result to the thread as one patch (plus its run ref) and write its run file. A run
+ * that closed without its own result (its runner was killed) and a run the journal repair
+ * closed at start (the host died) put on the thread what their tree holds (journal/salvage.ts),
+ * the latter when its thread is next opened.
  */
 import { randomUUID } from 'node:crypto';
+import writeFileAtomic from 'write-file-atomic';
 import type { RunRef, RunMode } from '../../shared/thread/schema';
 import type { Usage } from '../../shared/protocol/nodes';
 import type { RunSpec } from '../../shared/protocol/runner';
+import type { RunRecord } from '../../shared/protocol/host-api';
+import type { RunResult } from '../../shared/protocol/envelopes';
 import type { StreamBridge } from './bridge/stream-bridge';
 import type { LiveRun } from './bridge/live-run';
 import type { RunSupervisor, RunExit } from './supervisor/run-supervisor';
 import type { ThreadStore } from './store/thread-store';
-import type { RunJournal } from './journal/journal';
+import { readRun, runFile, type RunJournal } from './journal/journal';
+import { salvageResult } from './journal/salvage';
 import { providersForRun, type KeyCodec } from './settings/providers';
 import { HostError } from './errors';
 import { runProblem } from '../../shared/thread/tool-calls';
@@ -24,9 +31,12 @@ export interface StartRunParams {
   apply?: boolean;
 }
 
+/** What {@link runRefOf} reads of a run: a run file, or a live run's `record()`. */
+export type RunRefSource = Pick<RunRecord, 'runId' | 'startedAt' | 'endedAt' | 'status' | 'mode' | 'nodes'>;
+
 /** A run's light preview: the start of the last LLM text it produced. */
-function preview(run: LiveRun): string | undefined {
-  const nodes = run.nodes().filter((n) => n.kind === 'llm');
+function preview(run: RunRefSource): string | undefined {
+  const nodes = run.nodes.filter((n) => n.kind === 'llm');
   for (let i = nodes.length - 1; i >= 0; i--) {
     const text = (nodes[i].output as { text?: unknown } | undefined)?.text;
     if (typeof text === 'string' && text.trim()) return text.trim().slice(0, 160);
@@ -34,9 +44,9 @@ function preview(run: LiveRun): string | undefined {
   return undefined;
 }
 
-function totalUsage(run: LiveRun): Usage | undefined {
+function totalUsage(run: RunRefSource): Usage | undefined {
   let u: Usage | undefined;
-  for (const n of run.nodes()) {
+  for (const n of run.nodes) {
     if (!n.usage || n.kind === 'run') continue;
     u ??= { inputTokens: 0, outputTokens: 0 };
     u.inputTokens += n.usage.inputTokens;
@@ -45,11 +55,11 @@ function totalUsage(run: LiveRun): Usage | undefined {
   return u;
 }
 
-/** The thread's light reference to a closed run. */
-export function runRefOf(run: LiveRun): RunRef {
+/** The thread's light reference to a run (a closed one's, or a live one's so far). */
+export function runRefOf(run: RunRefSource): RunRef {
   // The run's own clock (its root node), so history and the execution tree show one duration;
   // the host's open/close times also count process start-up and exit.
-  const root = run.nodes().find((n) => n.kind === 'run');
+  const root = run.nodes.find((n) => n.kind === 'run');
   const ref: RunRef = { id: run.runId, startedAt: root?.startedAt ?? run.startedAt, status: run.status, mode: run.mode };
   const endedAt = root?.endedAt ?? run.endedAt;
   if (endedAt !== undefined) ref.endedAt = endedAt;
@@ -75,8 +85,8 @@ export interface RunControllerDeps {
 
 /** Starts runs and settles them when they close. */
 export class RunController {
-  /** Runs whose result must not be applied (dry runs). */
-  private readonly noApply = new Set<string>();
+  /** Runs the journal repair closed whose result is not on their thread yet, by thread id. */
+  private readonly pending = new Map<string, Set<string>>();
 
   constructor(private readonly deps: RunControllerDeps) {}
 
@@ -103,8 +113,7 @@ export class RunController {
     };
     if (p.maxTurns !== undefined) spec.maxTurns = p.maxTurns;
     if (p.toolCallIds) spec.toolCallIds = p.toolCallIds;
-    if (p.apply === false) this.noApply.add(runId);
-    bridge.openRun({ runId, threadId: p.threadId, mode: p.mode, baseMessageIds: thread.context.messages.map((m) => m.id) });
+    bridge.openRun({ runId, threadId: p.threadId, mode: p.mode, baseMessageIds: thread.context.messages.map((m) => m.id), dryRun: p.apply === false });
     try {
       this.deps.supervisor().start(spec);
     } catch (err) {
@@ -129,23 +138,86 @@ export class RunController {
     void this.deps.bridge.closeRun(runId, { status: exit.cancelRequested ? 'cancelled' : 'interrupted', reason });
   }
 
-  /** The bridge closed a run: result and run ref onto the thread (one patch), then the final run file. */
+  /**
+   * The bridge closed a run: result and run ref onto the thread (one patch), then the final run
+   * file. A run without its own result (its runner was killed before sending it) puts on the
+   * thread what its tree holds, its last reply partial and marked interrupted.
+   */
   async closed(run: LiveRun): Promise<void> {
     const { threads, journal } = this.deps;
-    const apply = !this.noApply.delete(run.runId);
-    if (apply && threads.has(run.threadId)) {
-      const ref = runRefOf(run);
-      try {
-        threads.applyRunResult(run.threadId, run.result, ref);
-      } catch (err) {
-        this.deps.log('error', `run ${run.runId}: its result could not be applied (${(err as Error).message}); keeping only the run ref`);
-        try {
-          threads.applyRunResult(run.threadId, undefined, ref);
-        } catch (err2) {
-          this.deps.log('error', `run ${run.runId}: run ref not recorded: ${(err2 as Error).message}`);
-        }
+    if (!run.result) {
+      const salvaged = salvageResult(run.record(), 'its runner process stopped');
+      if (salvaged.messages.length || salvaged.toolOutputs.length) {
+        run.result = { v: 1, type: 'run_result', runId: run.runId, status: run.status, ...salvaged };
       }
     }
-    await journal.close(run.runId, run.record());
+    const record = run.record();
+    if (!run.dryRun && threads.has(run.threadId)) {
+      this.applyToThread(run.threadId, run.runId, run.result, runRefOf(record));
+      // The thread file first, then the final run file: a host that dies between the two leaves
+      // a run file the next start repairs, whose result the thread then already has (the ref
+      // says so). The other order could lose the result from the thread file.
+      await threads.flush(run.threadId);
+    }
+    await journal.close(run.runId, record);
+  }
+
+  /** One patch with the run's result and ref; when the result does not apply, the ref alone. */
+  private applyToThread(threadId: string, runId: string, result: Pick<RunResult, 'messages' | 'toolOutputs'> | undefined, ref: RunRef): void {
+    const { threads } = this.deps;
+    try {
+      threads.applyRunResult(threadId, result, ref);
+    } catch (err) {
+      this.deps.log('error', `run ${runId}: its result could not be applied (${(err as Error).message}); keeping only the run ref`);
+      try {
+        threads.applyRunResult(threadId, undefined, ref);
+      } catch (err2) {
+        this.deps.log('error', `run ${runId}: run ref not recorded: ${(err2 as Error).message}`);
+      }
+    }
+  }
+
+  /** Runs the journal repair closed at start whose result still has to go onto their thread. */
+  notePending(runs: { threadId: string; runId: string }[]): void {
+    for (const { threadId, runId } of runs) {
+      let set = this.pending.get(threadId);
+      if (!set) this.pending.set(threadId, (set = new Set()));
+      set.add(runId);
+    }
+  }
+
+  /**
+   * The thread was just opened: put each pending repaired run's result and ref on it (one patch
+   * per run, on the current version, so edits made to the file meanwhile stay), then drop the
+   * run file's `resultPending`. A run whose ref the thread already has is not applied again.
+   */
+  async settlePending(threadId: string): Promise<void> {
+    const runIds = this.pending.get(threadId);
+    if (!runIds) return;
+    this.pending.delete(threadId);
+    const { threads, home } = this.deps;
+    for (const runId of runIds) {
+      let rec: RunRecord;
+      try {
+        rec = await readRun(home, threadId, runId);
+      } catch (err) {
+        // Deleted meanwhile (run.delete): nothing to put on the thread.
+        if ((err as HostError).code !== 'not_found') this.deps.log('warn', `run ${runId}: its result was not put on thread ${threadId}: ${(err as Error).message}`);
+        continue;
+      }
+      if (!rec.resultPending) continue;
+      if (!threads.has(threadId)) {
+        this.notePending([{ threadId, runId }]); // released meanwhile: the next open puts it on
+        continue;
+      }
+      if (!threads.get(threadId).thread.runRefs.some((r) => r.id === runId)) {
+        const result = { messages: (rec.messages ?? []) as RunResult['messages'], toolOutputs: (rec.toolOutputs ?? []) as RunResult['toolOutputs'] };
+        this.applyToThread(threadId, runId, result, runRefOf(rec));
+      }
+      delete rec.resultPending;
+      await writeFileAtomic(runFile(home, threadId, runId), JSON.stringify(rec)).catch((err: unknown) =>
+        this.deps.log('error', `run ${runId}: could not update its run file: ${(err as Error).message}`),
+      );
+    }
   }
 }

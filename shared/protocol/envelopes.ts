@@ -32,6 +32,8 @@ export const LlmDeltaSchema = Type.Object({
   /** Content index; for tool_args the tool call's index in the response. */
   index: Type.Integer({ minimum: 0 }),
   toolCallId: Type.Optional(Type.String()),
+  /** For tool_args: the tool's name, so a partial call cut off by a crash still names its tool. */
+  toolName: Type.Optional(Type.String()),
   delta: Type.String(),
   seq: Type.Integer({ minimum: 1 }),
 });

@@ -42,6 +42,14 @@ export interface RunRecord {
   toolOutputs?: unknown[];
   /** Ids of the thread's messages when the run started: restore rebuilds the conversation from them. */
   baseMessageIds?: string[];
+  /** The run's result is not put on its thread (`stepwise run --dry-run`). */
+  dryRun?: boolean;
+  /**
+   * Set by the journal repair at host start on a run the host died during: what the run added
+   * (`messages`, `toolOutputs`, rebuilt from its tree) and its run ref go onto the thread the
+   * next time the thread is opened; the flag is then dropped.
+   */
+  resultPending?: boolean;
 }
 
 export interface ProviderInfo {

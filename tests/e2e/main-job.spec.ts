@@ -126,7 +126,7 @@ test('reloading the page mid-stream continues the text with no gap or duplicate'
   await shot(page, '09-after-reload');
 });
 
-test('killing the runner process mid-stream shows the run interrupted with its partial; the app keeps working', async ({ page, serve }) => {
+test('killing the runner process mid-stream shows the run interrupted with its partial, also in the thread; the app keeps working', async ({ page, serve }) => {
   writeThread(serve, 'Long story', story, 15);
   await openThread(page, serve, 'Long story');
   await page.getByRole('button', { name: 'Run', exact: true }).click();
@@ -137,6 +137,10 @@ test('killing the runner process mid-stream shows the run interrupted with its p
   const interrupted = row(page, 'llm scripted, interrupted');
   await expect(interrupted).toBeVisible({ timeout: 10_000 });
   await expect(interrupted).toContainText('w0 w1 w2 w3');
+  // The thread keeps the partial reply, marked interrupted, as a cut provider stream leaves it.
+  const reply = page.getByLabel('assistant message 2');
+  await expect(reply).toContainText('w0 w1 w2 w3');
+  await expect(reply).toContainText('The reply was interrupted: its runner process stopped');
   await shot(page, '10-interrupted');
   // The app keeps working: another run of the same thread completes.
   await page.getByRole('button', { name: 'Run', exact: true }).click();

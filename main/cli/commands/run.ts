@@ -4,7 +4,8 @@
  * JSON line with `--events`) and applies the result to the file unless `--dry-run`.
  * MCP tools run through an mcp-host started for the run (settings/mcp.json of the home).
  * Exit codes: 0 completed or waiting for tool input, 1 error/cancelled/interrupted (and, with
- * --execute-tools, a tool that ended in error), 2 bad input, 130 stopped with Ctrl-C twice.
+ * --execute-tools, a tool that ended in error), 2 bad input. Ctrl-C, SIGTERM, SIGHUP and a
+ * closed stdout cancel the run cleanly; a second signal stops it at once.
  */
 import path from 'node:path';
 import type { Command } from 'commander';
@@ -59,7 +60,7 @@ export async function runThreadFile(file: string, o: RunOptions): Promise<number
   await seedMcpConfig(home, (line) => process.stderr.write(`stepwise run: ${line}\n`), { repoint: !o.dryRun });
   const spawner = new NodeSpawner({ detached: true, stdout: 'pipe' });
   const mcp = new McpService({ home, spawner, entry: mcpHostEntry() });
-  const core: HostCore = await createHostCore({ home, spawner, mcp, mcpRelay: mcp, log });
+  const core: HostCore = await createHostCore({ home, spawner, mcp, mcpRelay: mcp, log, applyRepairedRuns: !o.dryRun });
   const closeAll = async () => {
     await core.close();
     await mcp.close();
@@ -73,8 +74,24 @@ export async function runThreadFile(file: string, o: RunOptions): Promise<number
     return 2;
   }
 
-  const printer = o.events ? undefined : new LiveTreePrinter((s) => process.stdout.write(s));
+  // stdout may be a pipe its reader closed (`stepwise run --events | head -1`): the run is
+  // then cancelled, nothing more is written, and no EPIPE error surfaces. The listeners stay:
+  // a write already under way may still report its error.
+  let outClosed = false;
+  let interrupts = 0;
   let runId: string | undefined;
+  const out = (s: string): void => {
+    if (!outClosed) process.stdout.write(s);
+  };
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (outClosed) return;
+    outClosed = true;
+    if (err.code !== 'EPIPE') process.stderr.write(`stepwise run: cannot write to stdout (${err.message}): cancelling the run\n`);
+    stop();
+  });
+  process.stderr.on('error', () => {}); // nowhere left to say anything
+
+  const printer = o.events ? undefined : new LiveTreePrinter(out);
   let finish!: (status: string) => void;
   const toolErrors = new Set<string>();
   const ended = new Promise<string>((r) => (finish = r));
@@ -82,7 +99,7 @@ export async function runThreadFile(file: string, o: RunOptions): Promise<number
     (push: HostPush) => {
       if ('runId' in push && runId && push.runId !== runId) return;
       if (o.events) {
-        if ('v' in push) process.stdout.write(`${JSON.stringify(push)}\n`);
+        if ('v' in push) out(`${JSON.stringify(push)}\n`);
       } else if ('v' in push && (push.type === 'tree_update' || push.type === 'llm_delta' || push.type === 'node_snapshot')) {
         printer!.apply(push);
       }
@@ -93,18 +110,20 @@ export async function runThreadFile(file: string, o: RunOptions): Promise<number
   );
   client.stream.subscribe(threadId);
 
-  let interrupts = 0;
-  const onSigint = (): void => {
+  // Ctrl-C, SIGTERM (kill, a service manager) and SIGHUP (the terminal closed) cancel the run
+  // cleanly, so its file and thread are settled; a second one stops it at once.
+  function stop(signal?: NodeJS.Signals): void {
     interrupts++;
-    if (!runId) return;
-    if (interrupts === 1) {
-      process.stderr.write('\nstepwise run: cancelling (Ctrl-C again to stop at once)\n');
-      core.supervisor.cancel(runId, 'cancelled from the command line');
-    } else {
-      core.supervisor.kill(runId);
+    if (signal && interrupts === 1) {
+      const again = signal === 'SIGINT' ? 'Ctrl-C again' : `${signal} again`;
+      process.stderr.write(`\nstepwise run: cancelling (${again} to stop at once)\n`);
     }
-  };
-  process.on('SIGINT', onSigint);
+    if (!runId) return; // cancelled as soon as it has started
+    if (interrupts === 1) core.supervisor.cancel(runId, 'cancelled from the command line');
+    else core.supervisor.kill(runId);
+  }
+  const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+  for (const s of signals) process.on(s, stop);
   try {
     try {
       runId = (await core.runs.start({ threadId, ...parsed, apply: !o.dryRun })).runId;
@@ -121,7 +140,7 @@ export async function runThreadFile(file: string, o: RunOptions): Promise<number
     }
     return status === 'completed' || status === 'awaiting_input' ? 0 : 1;
   } finally {
-    process.off('SIGINT', onSigint);
+    for (const s of signals) process.off(s, stop);
     client.close();
     await closeAll();
   }

@@ -17,6 +17,8 @@ export interface RunInfo {
   startedAt?: number;
   /** Ids of the thread's messages when the run started. */
   baseMessageIds?: string[];
+  /** The run's result is not put on its thread (`stepwise run --dry-run`). */
+  dryRun?: boolean;
 }
 
 function tryParse(raw: string): unknown {
@@ -33,6 +35,7 @@ export class LiveRun {
   readonly mode: RunMode;
   readonly startedAt: number;
   readonly baseMessageIds: string[] | undefined;
+  readonly dryRun: boolean;
   endedAt: number | undefined;
   /** When the host last heard from the run's process (or noticed its end); see {@link touch}. */
   lastEventAt: number;
@@ -40,8 +43,8 @@ export class LiveRun {
   status: NodeStatus = 'running';
   result: RunResult | undefined;
   readonly records: Omit<LlmRecord, 'v' | 'type'>[] = [];
-  /** Tool call ids seen on tool_args deltas, per node and index. */
-  private readonly toolCallIds = new Map<string, Map<number, string>>();
+  /** Tool call ids and tool names seen on tool_args deltas, per node and index. */
+  private readonly toolCalls = new Map<string, Map<number, { id?: string; name?: string }>>();
   private readonly replica: StreamConsumer;
   /** A delta arrived with a hole (a runner bug); the replica rebased on it. */
   holes = 0;
@@ -53,6 +56,7 @@ export class LiveRun {
     this.startedAt = info.startedAt ?? Date.now();
     this.lastEventAt = this.startedAt;
     this.baseMessageIds = info.baseMessageIds;
+    this.dryRun = info.dryRun ?? false;
     this.replica = new StreamConsumer({});
   }
 
@@ -84,10 +88,11 @@ export class LiveRun {
   applyDelta(env: LlmDelta): boolean {
     const n = this.replica.get(env.nodeId);
     if (n && (isTerminal(n.status) || env.seq <= n.seq)) return false;
-    if (env.channel === 'tool_args' && env.toolCallId) {
-      let m = this.toolCallIds.get(env.nodeId);
-      if (!m) this.toolCallIds.set(env.nodeId, (m = new Map()));
-      m.set(env.index, env.toolCallId);
+    if (env.channel === 'tool_args' && (env.toolCallId || env.toolName)) {
+      let m = this.toolCalls.get(env.nodeId);
+      if (!m) this.toolCalls.set(env.nodeId, (m = new Map()));
+      const call = m.get(env.index) ?? {};
+      m.set(env.index, { id: env.toolCallId ?? call.id, name: env.toolName ?? call.name });
     }
     this.replica.apply(env);
     const after = this.replica.get(env.nodeId)!;
@@ -128,10 +133,11 @@ export class LiveRun {
     if (n.thinking) output.thinking = n.thinking;
     const indices = Object.keys(n.toolArgs).map(Number).sort((a, b) => a - b);
     if (indices.length) {
-      const ids = this.toolCallIds.get(node.id);
+      const known = this.toolCalls.get(node.id);
       output.toolCalls = indices.map((i) => {
         const raw = n.toolArgs[i];
-        return { id: ids?.get(i) ?? `${node.id}:${i}`, name: '', arguments: tryParse(raw) ?? {}, rawArguments: raw };
+        const call = known?.get(i);
+        return { id: call?.id ?? `${node.id}:${i}`, name: call?.name ?? '', arguments: tryParse(raw) ?? {}, rawArguments: raw };
       });
     }
     return { ...node, output };
@@ -177,6 +183,7 @@ export class LiveRun {
     if (this.result) rec.messages = this.result.messages;
     if (this.result?.toolOutputs?.length) rec.toolOutputs = this.result.toolOutputs;
     if (this.baseMessageIds) rec.baseMessageIds = this.baseMessageIds;
+    if (this.dryRun) rec.dryRun = true;
     return rec;
   }
 }

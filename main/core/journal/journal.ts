@@ -9,6 +9,7 @@ import writeFileAtomic from 'write-file-atomic';
 import { isTerminal } from '../../../shared/protocol/nodes';
 import type { RunRecord } from '../../../shared/protocol/host-api';
 import { HostError } from '../errors';
+import { salvageResult } from './salvage';
 
 const SAFE_ID = /^[A-Za-z0-9._-]{1,200}$/;
 
@@ -144,21 +145,31 @@ export function interruptedAt(rec: Pick<RunRecord, 'startedAt' | 'lastEventAt' |
   return Math.min(end, now);
 }
 
+/** What {@link repairJournal} did. */
+export interface JournalRepair {
+  /** Ids of the runs it closed. */
+  repaired: string[];
+  /** Closed runs (now or at an earlier start) whose result still has to go onto their thread. */
+  pending: { threadId: string; runId: string }[];
+}
+
 /**
  * Repair run files left `running` (or `pending`) by a host that died: every open node becomes
  * `interrupted` with its partial output kept, the run `interrupted`, all ended at
- * {@link interruptedAt} (the last sign of life of the run). `isLive(runId)` excludes
- * runs that still have a process. Returns the repaired run ids.
+ * {@link interruptedAt} (the last sign of life of the run). What the run added to its thread
+ * is rebuilt from its tree (salvage.ts) into `messages` / `toolOutputs`, and the run marked
+ * `resultPending` (not a dry run's) for the host to put it on the thread when it is opened.
+ * `isLive(runId)` excludes runs that still have a process.
  */
-export async function repairJournal(home: string, isLive: (runId: string) => boolean = () => false): Promise<string[]> {
+export async function repairJournal(home: string, isLive: (runId: string) => boolean = () => false): Promise<JournalRepair> {
   const root = path.join(home, 'runs');
+  const out: JournalRepair = { repaired: [], pending: [] };
   let threads: string[];
   try {
     threads = await fs.readdir(root);
   } catch {
-    return [];
+    return out;
   }
-  const repaired: string[] = [];
   for (const t of threads) {
     let names: string[];
     try {
@@ -174,7 +185,12 @@ export async function repairJournal(home: string, isLive: (runId: string) => boo
       } catch {
         continue;
       }
-      if (isTerminal(rec.status) || rec.status === 'awaiting_input' || isLive(rec.runId)) continue;
+      // Only a file where the run's ids put it is read again by those ids.
+      const pending = () => rec.resultPending && rec.threadId === t && name === `${rec.runId}.json`;
+      if (isTerminal(rec.status) || rec.status === 'awaiting_input' || isLive(rec.runId)) {
+        if (pending()) out.pending.push({ threadId: rec.threadId, runId: rec.runId });
+        continue;
+      }
       const mtime = await fs.stat(file).then((st) => st.mtimeMs, () => undefined);
       const end = interruptedAt(rec, mtime, Date.now());
       rec.nodes = (rec.nodes ?? []).map((n) => {
@@ -185,9 +201,16 @@ export async function repairJournal(home: string, isLive: (runId: string) => boo
       });
       rec.status = 'interrupted';
       rec.endedAt = end;
+      if (!rec.messages) {
+        const salvaged = salvageResult(rec, 'Stepwise stopped');
+        if (salvaged.messages.length) rec.messages = salvaged.messages;
+        if (salvaged.toolOutputs.length) rec.toolOutputs = salvaged.toolOutputs;
+      }
+      if (!rec.dryRun) rec.resultPending = true;
       await writeFileAtomic(file, JSON.stringify(rec));
-      repaired.push(rec.runId);
+      out.repaired.push(rec.runId);
+      if (pending()) out.pending.push({ threadId: rec.threadId, runId: rec.runId });
     }
   }
-  return repaired;
+  return out;
 }

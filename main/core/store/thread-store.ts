@@ -45,6 +45,12 @@ export interface ThreadStoreOptions {
    * the line/column of a syntax error) or loads again (`problem` undefined).
    */
   onFileProblem?: (info: { threadId: string; file: string; problem?: string }) => void;
+  /**
+   * A file was just opened (not an already open copy): `open` resolves, also for concurrent
+   * opens of the same file, once this has settled (a failure is logged). The host puts there
+   * the results of runs it could not finish before it stopped.
+   */
+  onOpened?: (threadId: string) => Promise<void>;
 }
 
 interface OpenThread {
@@ -65,6 +71,8 @@ interface OpenThread {
   stamp?: string;
   /** Versions given to recent edits by their `editId` (a resent edit is answered, not applied again). */
   edits: Map<string, number>;
+  /** Settles once `onOpened` has run for this copy. */
+  ready: Promise<void>;
 }
 
 /** How many recent edit ids each open thread remembers. */
@@ -96,6 +104,7 @@ export class ThreadStore {
     if (known) {
       const t = this.byId.get(known)!;
       t.opens++;
+      await t.ready;
       return { thread: t.doc, version: t.version, file: t.file };
     }
     const stamp = await fileStamp(abs); // before reading: a change after it is seen as a change
@@ -104,11 +113,16 @@ export class ThreadStore {
     if (again) return this.open(abs);
     const other = this.byId.get(doc.id);
     if (other) throw new HostError('duplicate_thread_id', `${abs} has the same thread id as ${other.file} (${doc.id}); duplicate one of them to give it a new id`);
-    const t: OpenThread = { file: abs, doc, version: 0, dirty: false, saving: Promise.resolve(), opens: 0, disk: doc, stamp, edits: new Map() };
+    const t: OpenThread = { file: abs, doc, version: 0, dirty: false, saving: Promise.resolve(), opens: 0, disk: doc, stamp, edits: new Map(), ready: Promise.resolve() };
     this.byId.set(doc.id, t);
     this.byFile.set(abs, doc.id);
     this.startWatch(t);
-    return { thread: doc, version: 0, file: abs };
+    const onOpened = this.opts.onOpened;
+    if (onOpened) {
+      t.ready = onOpened(doc.id).catch((err: unknown) => this.opts.log?.(`${abs}: after opening: ${(err as Error).message}`));
+      await t.ready;
+    }
+    return { thread: t.doc, version: t.version, file: t.file };
   }
 
   /** The open thread, or throws `not_open`. */
@@ -196,8 +210,9 @@ export class ThreadStore {
 
   /**
    * Apply what a run adds — its messages, tool outputs and the `runRefs` entry — as one patch
-   * with origin `run:<runId>`. Without `result` only the run ref is recorded (a crashed or
-   * cancelled run). Tool outputs naming a missing message or call are skipped and logged.
+   * with origin `run:<runId>`, on the current version. Without `result` only the run ref is
+   * recorded. Tool outputs naming a missing message or call, or a call that has a result by
+   * now (typed into the file while a crashed run waited to be settled), are skipped and logged.
    */
   applyRunResult(threadId: string, result: Pick<RunResult, 'messages' | 'toolOutputs'> | undefined, runRef: RunRef): { version: number } {
     const t = this.entry(threadId);
@@ -207,7 +222,8 @@ export class ThreadStore {
         for (const out of result.toolOutputs ?? []) {
           const msg = draft.context.messages.find((m) => m.id === out.messageId);
           const call = msg && msg.role === 'assistant' ? msg.toolCalls?.find((c) => c.id === out.toolCallId) : undefined;
-          if (call) call.output = out.output;
+          if (call?.output) this.opts.log?.(`run ${runRef.id}: tool call ${out.toolCallId} already has a result; the run's was not applied over it`);
+          else if (call) call.output = out.output;
           else this.opts.log?.(`run ${runRef.id}: no tool call ${out.toolCallId} in message ${out.messageId}; its output was not applied`);
         }
       }

@@ -1,9 +1,11 @@
 /**
  * `stepwise run` end to end: the real CLI process, host core and runner. Exit codes 0 (completed
  * or waiting for tool input), 1 (error, cancelled), 2 (bad input); --events prints envelopes
- * as JSON lines; --dry-run leaves the file alone; Ctrl-C cancels and still prints the end.
+ * as JSON lines; --dry-run leaves the file alone; Ctrl-C, SIGTERM and SIGHUP cancel and still
+ * print the end; a reader that closes the pipe early cancels the run quietly.
  */
 import { spawn } from 'node:child_process';
+import type { RunRecord } from '../../../shared/protocol/host-api';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -47,6 +49,14 @@ function threadFile(home: string, thread: Thread): string {
 
 const read = (file: string): Thread => JSON.parse(fs.readFileSync(file, 'utf8')) as Thread;
 
+/** The one run file of `thread` in `home`. */
+function onlyRun(home: string, thread: Thread): RunRecord {
+  const dir = path.join(home, 'runs', thread.id);
+  const names = fs.readdirSync(dir).filter((n) => n.endsWith('.json'));
+  expect(names).toHaveLength(1);
+  return JSON.parse(fs.readFileSync(path.join(dir, names[0]), 'utf8')) as RunRecord;
+}
+
 describe('stepwise run', () => {
   it('runs a step, prints the live tree, applies the result and exits 0', async () => {
     const home = makeHome();
@@ -63,8 +73,15 @@ describe('stepwise run', () => {
 
   it('--events prints every envelope as one JSON line; --dry-run leaves the file alone', async () => {
     const home = makeHome();
-    const file = threadFile(home, scriptedThread([{ text: 'streamed text here' }], { tokensPerSecond: 500 }));
+    const thread = scriptedThread([{ text: 'streamed text here' }], { tokensPerSecond: 500 });
+    const file = threadFile(home, thread);
     const before = fs.readFileSync(file, 'utf8');
+    // Also a run of this thread that a host died during, whose result waits for the thread to be opened.
+    const crashed = path.join(home, 'runs', thread.id, 'crashed-run.json');
+    fs.mkdirSync(path.dirname(crashed), { recursive: true });
+    const root = { id: 'root', runId: 'crashed-run', kind: 'run', name: 'step', status: 'running', startedAt: 1 };
+    const llm = { ...root, id: 'llm', kind: 'llm', parentId: 'root', output: { text: 'left over' } };
+    fs.writeFileSync(crashed, JSON.stringify({ runId: 'crashed-run', threadId: thread.id, mode: 'step', status: 'running', startedAt: 1, nodes: [root, llm], records: [] }));
     const r = await runCli([file, '--events', '--dry-run'], home);
     expect(r.code).toBe(0);
     const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { v: number; type: string; delta?: string });
@@ -72,6 +89,8 @@ describe('stepwise run', () => {
     expect(new Set(lines.map((l) => l.type))).toEqual(new Set(['tree_update', 'llm_delta', 'run_result']));
     expect(lines.filter((l) => l.type === 'llm_delta').map((l) => l.delta).join('')).toBe('streamed text here');
     expect(fs.readFileSync(file, 'utf8')).toBe(before);
+    // Repaired, its result still waiting for a run that writes the thread.
+    expect(JSON.parse(fs.readFileSync(crashed, 'utf8'))).toMatchObject({ status: 'interrupted', resultPending: true });
   }, 60_000);
 
   it('exits 0 when the step stops at tool calls awaiting input, 1 when the model errors', async () => {
@@ -174,5 +193,49 @@ describe('stepwise run', () => {
     expect(r.stdout.trim().split('\n').at(-1)).toBe('run cancelled');
     const ref = read(file).runRefs.at(-1)!;
     expect(ref.status).toBe('cancelled');
+  }, 60_000);
+
+  it.each(['SIGTERM', 'SIGHUP'] as const)('%s cancels the run as Ctrl-C does: the run file and the thread end cancelled, exit 1', async (signal) => {
+    const home = makeHome();
+    const thread = scriptedThread([{ text: words(400) }], { tokensPerSecond: 40 });
+    const file = threadFile(home, thread);
+    let sent = false;
+    const r = await runCli([file], home, (all, child) => {
+      if (!sent && /w3 /.test(all)) {
+        sent = true;
+        child.kill(signal);
+      }
+    });
+    expect(sent).toBe(true);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`cancelling (${signal} again to stop at once)`);
+    expect(r.stdout).toMatch(/llm scripted .*cancelled/);
+    expect(r.stdout.trim().split('\n').at(-1)).toBe('run cancelled');
+    expect(onlyRun(home, thread).status).toBe('cancelled');
+    expect(read(file).runRefs.at(-1)!.status).toBe('cancelled');
+  }, 60_000);
+
+  it('--events | head -1: the closed pipe cancels the run, which exits 1 without a word on stderr', async () => {
+    const home = makeHome();
+    const thread = scriptedThread([{ text: words(400) }], { tokensPerSecond: 40 });
+    const file = threadFile(home, thread);
+    const errFile = path.join(home, 'stderr.txt');
+    const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+    // A real pipe to a reader that exits after the first line; PIPESTATUS gives the CLI's own exit code.
+    const script = `${q(process.execPath)} --import tsx ${q(cli)} run ${q(file)} --events --home ${q(home)} 2>${q(errFile)} | head -n 1; ` + 'echo "cli exit ${PIPESTATUS[0]}"';
+    const r = await new Promise<Result>((resolve) => {
+      const child = spawn('bash', ['-c', script], { env: { ...process.env, STEPWISE_RUNNER_ENTRY: bundledRunner() }, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      child.on('exit', (code) => resolve({ code, stdout, stderr }));
+    });
+    const [first, status, ...rest] = r.stdout.trim().split('\n');
+    expect(JSON.parse(first)).toMatchObject({ v: 1, type: 'tree_update' });
+    expect([status, rest]).toEqual(['cli exit 1', []]);
+    expect(fs.readFileSync(errFile, 'utf8')).toBe('');
+    expect(onlyRun(home, thread).status).toBe('cancelled');
+    expect(read(file).runRefs.at(-1)!.status).toBe('cancelled');
   }, 60_000);
 });

@@ -1,15 +1,17 @@
 /**
- * docs/architecture.md#processes-and-state and docs/architecture.md#run-journal: a runner killed with SIGKILL mid-stream ends its run `interrupted`
- * with the partial text kept (live, in the run file, and in the closing tree_update the bridge
- * emits itself); a parallel run, the host and the thread file are unaffected. Also 20 runs at
- * once across threads.
+ * docs/architecture.md#processes-and-state and docs/architecture.md#run-journal: a runner killed
+ * with SIGKILL mid-stream ends its run `interrupted` with the partial text kept (live, in the run
+ * file, in the closing tree_update the bridge emits itself, and in the thread as a reply marked
+ * interrupted, as a cut provider stream leaves it); a parallel run and the host are unaffected.
+ * Also 20 runs at once across threads.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHostCore, type HostCore } from '../../../main/core/host-core';
 import type { RunRecord } from '../../../shared/protocol/host-api';
-import { scriptedThread } from '../../support/threads';
+import type { AssistantMessage, Thread } from '../../../shared/thread/schema';
+import { scriptedThread, sumTool } from '../../support/threads';
 import { bundledRunner } from '../../support/runner-bundle';
 import { makeHome, readThread, RecordingClient, waitFor, words, writeThread } from '../../support/host-harness';
 
@@ -20,7 +22,7 @@ afterEach(async () => {
 });
 
 describe('runner crash', () => {
-  it('kill -9 of one runner leaves the host, a parallel run and the thread intact; the run file keeps the partial', async () => {
+  it('kill -9 of one runner leaves the host and a parallel run intact; the run file and the thread keep the partial', async () => {
     const home = makeHome();
     const text1 = words(300, 'a');
     const text2 = words(60, 'b');
@@ -69,10 +71,11 @@ describe('runner crash', () => {
     const after2 = readThread(home, 'two.json');
     expect(after2.context.messages.at(-1)).toMatchObject({ role: 'assistant', content: [{ type: 'text', text: text2 }] });
 
-    // Thread 1: messages untouched, only the run ref added.
+    // Thread 1: its messages, then the partial reply marked interrupted (as a cut stream's), and the run ref.
     const after1 = readThread(home, 'one.json');
-    const orig1 = JSON.parse(before1);
-    expect(after1.context).toEqual(orig1.context);
+    const orig1 = JSON.parse(before1) as Thread;
+    expect(after1.context).toEqual({ ...orig1.context, messages: [...orig1.context.messages, expect.anything()] });
+    expect(after1.context.messages.at(-1)).toMatchObject({ role: 'assistant', content: [{ type: 'text', text: live1.text }], stopReason: 'error', errorMessage: expect.stringMatching(/interrupted/) });
     expect(after1.runRefs).toEqual([expect.objectContaining({ id: r1, status: 'interrupted' })]);
 
     // The host goes on: thread 1 runs again.
@@ -82,6 +85,60 @@ describe('runner crash', () => {
     await waitFor(() => c.ended.get(r3), 20_000, 'third run ended');
     expect(c.ended.get(r3)).toBe('cancelled');
   });
+
+  it('kill -9 mid tool-call arguments: the thread gets the thinking, the text, the complete call and the partial one, which is never run', async () => {
+    const home = makeHome();
+    const second = { a: 30, b: 40, note: 'a longer argument text, so the kill lands inside it' };
+    const thread = scriptedThread(
+      [{ thinking: 'Two sums.', text: 'Adding both.', toolCalls: [{ name: 'get_sum', arguments: { a: 1, b: 2 } }, { name: 'get_sum', arguments: second }] }],
+      { tools: [sumTool], tokensPerSecond: 10 },
+    );
+    writeThread(home, 'calls.json', thread);
+    // A save delay far past the test: the thread file is written when the run closes, not later.
+    core = await createHostCore({ home, runnerEntry: bundledRunner(), log: () => {}, saveDebounceMs: 600_000 });
+    const c = new RecordingClient();
+    const conn = core.connect(c.send);
+    await conn.request('thread.open', { path: 'calls.json' });
+    await conn.request('stream.subscribe', {});
+    const runId = ((await conn.request('run.start', { threadId: thread.id, mode: 'step' })) as { runId: string }).runId;
+    // The second call's arguments have started streaming: kill the runner there.
+    await waitFor(() => c.pushes.some((p) => p.type === 'llm_delta' && p.runId === runId && p.channel === 'tool_args' && p.index === 1), 20_000, 'the second call streaming');
+    process.kill(core.supervisor.get(runId)!.pid!, 'SIGKILL');
+    await waitFor(() => c.ended.get(runId), 20_000, 'the run to end');
+    expect(c.ended.get(runId)).toBe('interrupted');
+
+    const { thread: open } = core.threads.get(thread.id);
+    expect(open.context.messages).toHaveLength(2);
+    const reply = open.context.messages[1] as AssistantMessage;
+    expect(reply).toMatchObject({
+      role: 'assistant',
+      content: [{ type: 'thinking', thinking: 'Two sums.' }, { type: 'text', text: 'Adding both.' }],
+      stopReason: 'error',
+      errorMessage: expect.stringMatching(/interrupted: its runner process stopped .*partial reply is kept/),
+      model: 'scripted/scripted',
+    });
+    const [done, cut] = reply.toolCalls!;
+    expect(done).toEqual({ id: expect.stringMatching(/^call_/), name: 'get_sum', arguments: { a: 1, b: 2 } });
+    // The cut call keeps its argument text as it arrived, with no arguments: a tool step refuses it.
+    expect(cut).toMatchObject({ id: expect.stringMatching(/^call_/), name: 'get_sum', arguments: {} });
+    expect(JSON.stringify(second).startsWith(cut.rawArguments!)).toBe(true);
+    expect(cut.rawArguments!.length).toBeLessThan(JSON.stringify(second).length);
+    expect(open.runRefs).toEqual([expect.objectContaining({ id: runId, status: 'interrupted' })]);
+    // Written once: one run patch, and the run file holds the same messages (for restore).
+    expect(c.pushes.filter((p) => p.type === 'thread_patch' && p.origin === `run:${runId}`)).toHaveLength(1);
+    await core.bridge.idle();
+    const rec = JSON.parse(fs.readFileSync(path.join(home, 'runs', thread.id, `${runId}.json`), 'utf8')) as RunRecord;
+    expect(rec.status).toBe('interrupted');
+    expect(rec.messages).toEqual([reply]);
+    expect(readThread(home, 'calls.json')).toEqual(open);
+
+    // A tool step over the cut call does not run it: its arguments are not valid JSON.
+    const step = ((await conn.request('run.start', { threadId: thread.id, mode: 'tool', toolCallIds: [cut.id] })) as { runId: string }).runId;
+    await waitFor(() => c.ended.get(step), 20_000, 'the tool step to end');
+    const tool = c.pushes.flatMap((p) => (p.type === 'tree_update' && p.runId === step ? p.nodes : [])).filter((n) => n.kind === 'tool').at(-1)!;
+    expect(tool.status).toBe('error');
+    expect(JSON.stringify(tool.output)).toMatch(/not valid JSON/);
+  }, 60_000);
 
   it('runs 20 runs at once across threads, each ending with its own exact text', async () => {
     const home = makeHome();

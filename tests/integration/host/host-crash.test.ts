@@ -1,7 +1,9 @@
 /**
  * docs/architecture.md#run-journal: a host killed mid-run (the host core in its own process, SIGKILL) leaves
  * its run file `running`; the next host start repairs it: open nodes `interrupted`, the
- * partial output kept, the run `interrupted`.
+ * partial output kept, the run `interrupted`. When the thread is next opened, its run ref and
+ * the partial reply (marked interrupted, as a cut stream leaves it) go onto it once, on top of
+ * edits made to the file meanwhile.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -9,9 +11,10 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createHostCore } from '../../../main/core/host-core';
 import type { RunRecord } from '../../../shared/protocol/host-api';
+import type { Thread } from '../../../shared/thread/schema';
 import { scriptedThread } from '../../support/threads';
 import { bundledRunner } from '../../support/runner-bundle';
-import { makeHome, waitFor, words, writeThread } from '../../support/host-harness';
+import { makeHome, readThread, waitFor, words, writeThread } from '../../support/host-harness';
 
 function readRun(file: string): RunRecord | undefined {
   try {
@@ -25,7 +28,7 @@ describe('host crash', () => {
   it('repairs the journal of a run whose host was killed', async () => {
     const home = makeHome();
     const text = words(400);
-    const thread = scriptedThread([{ text }], { tokensPerSecond: 60 });
+    const thread = scriptedThread([{ thinking: 'Counting words.', text }], { tokensPerSecond: 60 });
     writeThread(home, 'slow.json', thread);
     const child = spawn(process.execPath, ['--import', 'tsx', path.resolve(import.meta.dirname, '../../support/host-child.ts')], {
       env: { ...process.env, STEPWISE_HOME: home, STEPWISE_RUNNER_ENTRY: bundledRunner() },
@@ -52,6 +55,9 @@ describe('host crash', () => {
       } catch {}
       const stale = readRun(file)!;
       expect(stale.status).toBe('running');
+      // Edited outside Stepwise before the next start: the edit stays.
+      const edited = { ...readThread(home, 'slow.json'), title: 'edited after the crash' };
+      writeThread(home, 'slow.json', edited);
 
       const core = await createHostCore({ home, runnerEntry: bundledRunner(), log: () => {} });
       try {
@@ -69,8 +75,38 @@ describe('host crash', () => {
         const conn = core.connect(() => {});
         const runs = (await conn.request('run.list', { threadId: thread.id })) as { id: string; status: string }[];
         expect(runs).toEqual([expect.objectContaining({ id: info!.runId, status: 'interrupted' })]);
+
+        // The run file holds what the run adds to the thread until the thread is opened.
+        expect(rec.resultPending).toBe(true);
+        const reply = {
+          role: 'assistant',
+          content: [{ type: 'thinking', thinking: 'Counting words.' }, { type: 'text', text: kept }],
+          stopReason: 'error',
+          errorMessage: expect.stringMatching(/interrupted: Stepwise stopped .*partial reply is kept/),
+        };
+        expect(rec.messages).toEqual([expect.objectContaining(reply)]);
+        const opened = (await conn.request('thread.open', { path: 'slow.json' })) as { thread: Thread; version: number };
+        expect(opened.thread.title).toBe('edited after the crash');
+        expect(opened.thread.context.messages).toEqual([...thread.context.messages, expect.objectContaining(reply)]);
+        expect(opened.thread.runRefs).toEqual([expect.objectContaining({ id: info!.runId, status: 'interrupted', mode: 'step' })]);
+        expect(opened.version).toBe(1);
+        expect(readRun(file)!.resultPending).toBeUndefined();
+        await core.threads.flush();
+        expect(readThread(home, 'slow.json')).toEqual(opened.thread);
       } finally {
         await core.close();
+      }
+
+      // Another start and open change nothing: the result went onto the thread once.
+      const again = await createHostCore({ home, runnerEntry: bundledRunner(), log: () => {} });
+      try {
+        expect(again.repaired).toEqual([]);
+        const opened = (await again.connect(() => {}).request('thread.open', { path: 'slow.json' })) as { thread: Thread; version: number };
+        expect(opened.version).toBe(0);
+        expect(opened.thread.context.messages).toHaveLength(thread.context.messages.length + 1);
+        expect(opened.thread.runRefs).toHaveLength(1);
+      } finally {
+        await again.close();
       }
     } finally {
       child.kill('SIGKILL');
