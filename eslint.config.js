@@ -57,6 +57,8 @@ export default tseslint.config(
       ],
     },
   },
+  // A *.node.ts module is imported as `./x.node.js`: tsx (the CLI and runner from source) takes a
+  // bare `./x.node` for a native addon and does not look for the .ts file.
   {
     files: ['shared/**/*.node.ts'],
     rules: restrict(['electron', '**/main/**', '**/agent-runner/**', '**/preload/**', '**/renderer/**'], 'shared/ imports nothing process-specific (docs/architecture.md#layout).'),

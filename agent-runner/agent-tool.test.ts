@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startRun } from './run';
@@ -57,18 +57,69 @@ describe('agent tools', () => {
     expect(JSON.stringify(tool.output)).toMatch(/Invalid arguments for tool \\"ask\\", not run: .*input/);
   });
 
-  it('an agent tool whose thread is missing or outside the workspace ends in a clear tool error', async () => {
-    for (const threadPath of ['Nope.json', '../outside.json']) {
-      const main = scriptedThread([{ toolCalls: [{ name: 'ask', arguments: { input: 'x' } }] }], {
-        tools: [{ type: 'agent', name: 'ask', threadPath }],
-      });
-      const out: RunnerToHost[] = [];
-      const h = startRun({ runId: 'r2', threadId: main.id, thread: main, mode: 'react', providers: [], home: ws, workspaceDir: ws }, (m) => out.push(m));
-      await h.done;
-      const nodes = out.filter((m): m is TreeUpdate => m.type === 'tree_update').flatMap((m) => m.nodes);
-      const tool = nodes.filter((n) => n.kind === 'tool').at(-1)!;
-      expect(tool.status).toBe('error');
-      expect(JSON.stringify(tool.output)).toMatch(threadPath === 'Nope.json' ? /Could not load the agent thread Nope.json/ : /outside the workspace/);
+  it('an agent tool whose thread is missing, outside the workspace or behind a symbolic link out ends in a clear tool error with no absolute path', async () => {
+    const outside = mkdtempSync(path.join(os.tmpdir(), 'stepwise-outside-'));
+    try {
+      writeFileSync(path.join(outside, 'Secret.json'), JSON.stringify(scriptedThread([{ text: 'leaked' }], { messages: [] })));
+      symlinkSync(path.join(outside, 'Secret.json'), path.join(ws, 'Link.json'));
+      symlinkSync(outside, path.join(ws, 'Linked folder'), 'dir');
+      const cases: [string, RegExp][] = [
+        ['Nope.json', /Could not load the agent thread Nope.json: it does not exist/],
+        ['Sub/Nope.json', /Could not load the agent thread Sub\/Nope.json: it does not exist/],
+        ['../outside.json', /'\.\.' would leave the workspace/],
+        [path.join(outside, 'Secret.json'), /absolute paths are not allowed/],
+        ['Link.json', /leads outside the workspace \(through a symbolic link\)/],
+        ['Linked folder/Secret.json', /leads outside the workspace \(through a symbolic link\)/],
+      ];
+      for (const [threadPath, message] of cases) {
+        const tool = await runAgentTool(threadPath);
+        expect(tool.status, threadPath).toBe('error');
+        const said = JSON.stringify(tool.output);
+        expect(said, threadPath).toMatch(message);
+        expect(said).not.toContain('leaked');
+        // No absolute path but the one the thread itself gives.
+        for (const dir of [ws, realpathSync(ws)]) expect(said).not.toContain(dir);
+        if (!path.isAbsolute(threadPath)) expect(said).not.toContain(outside);
+      }
+    } finally {
+      rmSync(path.join(ws, 'Link.json'), { force: true });
+      rmSync(path.join(ws, 'Linked folder'), { force: true });
+      rmSync(outside, { recursive: true, force: true });
     }
   });
+
+  it('an agent tool finds its thread whichever Unicode form (NFC or NFD) the name has on disk', async () => {
+    const nfc = 'Caf\u00e9 agent.json';
+    const nfd = nfc.normalize('NFD');
+    for (const [onDisk, threadPath] of [[nfd, nfc], [nfc, nfd]]) {
+      writeFileSync(path.join(ws, onDisk), JSON.stringify(scriptedThread([{ text: 'Bonjour.' }], { messages: [] })));
+      try {
+        const tool = await runAgentTool(threadPath);
+        expect(tool.status).toBe('completed');
+        expect(tool.output).toEqual({ content: [{ type: 'text', text: 'Bonjour.' }], isError: false });
+      } finally {
+        rmSync(path.join(ws, onDisk));
+      }
+    }
+  });
+
+  it('an agent thread that is not valid JSON is said with its line and column, not a path', async () => {
+    writeFileSync(path.join(ws, 'Broken.json'), '{\n  "version": 1,\n  oops\n}');
+    const tool = await runAgentTool('Broken.json');
+    expect(tool.status).toBe('error');
+    const said = JSON.stringify(tool.output);
+    expect(said).toMatch(/Could not load the agent thread Broken.json: line 3, column 3: /);
+    expect(said).not.toContain(ws);
+  });
 });
+
+/** Runs a thread whose one tool call asks the agent tool at `threadPath`; the tool node at the end. */
+async function runAgentTool(threadPath: string): Promise<ExecNode> {
+  const main = scriptedThread([{ toolCalls: [{ name: 'ask', arguments: { input: 'x' } }] }], {
+    tools: [{ type: 'agent', name: 'ask', threadPath }],
+  });
+  const out: RunnerToHost[] = [];
+  await startRun({ runId: 'r2', threadId: main.id, thread: main, mode: 'react', providers: [], home: ws, workspaceDir: ws }, (m) => out.push(m)).done;
+  const nodes = out.filter((m): m is TreeUpdate => m.type === 'tree_update').flatMap((m) => m.nodes);
+  return nodes.filter((n) => n.kind === 'tool').at(-1)!;
+}

@@ -7,6 +7,8 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { RunSpec, RunnerToHost, ProviderConfig } from '../shared/protocol/runner';
 import type { ModelConfig, Thread } from '../shared/thread/schema';
+import { fsErrorPhrase, isFsError } from '../shared/fs-errors';
+import { resolveInside } from '../shared/workspace/paths.node.js';
 import type { Provider } from './providers/types';
 import type { ToolExecutor } from './tools/types';
 import { RunEmitter, type EmitterOptions } from './emit/emitter';
@@ -42,17 +44,27 @@ function unknownProvider(model: ModelConfig, providers: ProviderConfig[]): Provi
   };
 }
 
-/** Loads a thread for an agent tool, confined to the workspace. */
+/**
+ * Loads the thread an agent tool runs, `threadPath` being relative to the workspace: confined to
+ * it (no `..`, no absolute path, no symbolic link leading out), names matched on disk after
+ * Unicode NFC, and read like the host reads a thread file (foreign formats imported, older
+ * versions migrated, validated). Errors say what is wrong without any absolute path; the agent
+ * loop puts `threadPath` before them.
+ */
 async function loadAgentThread(workspaceDir: string, threadPath: string): Promise<Thread> {
-  const root = path.resolve(workspaceDir);
-  const file = path.resolve(root, threadPath);
-  if (file !== root && !file.startsWith(root + path.sep)) throw new Error(`${threadPath} is outside the workspace`);
-  const { importThread } = await import('../shared/thread/import');
-  const { validateThread } = await import('../shared/thread/validate');
-  const raw = JSON.parse(await readFile(file, 'utf8'));
-  const v = validateThread(importThread(raw));
-  if (!v.ok) throw new Error(v.errors.map((e) => `${e.pointer}: ${e.message}`).join('; '));
-  return v.thread;
+  const { parseThreadText, ThreadFileError } = await import('../shared/thread/thread-text');
+  let text: string;
+  try {
+    text = await readFile(await resolveInside(path.resolve(workspaceDir), threadPath), 'utf8');
+  } catch (err) {
+    // Node's own message carries the absolute path.
+    throw isFsError(err) ? new Error(fsErrorPhrase(err)) : err;
+  }
+  try {
+    return parseThreadText(threadPath, text).thread;
+  } catch (err) {
+    throw err instanceof ThreadFileError ? new Error(err.detail) : err;
+  }
 }
 
 export function startRun(spec: RunSpec, post: (m: RunnerToHost) => void, opts: RunOptions = {}): RunHandle {

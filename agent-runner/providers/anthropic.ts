@@ -9,27 +9,13 @@
 import Anthropic from '@anthropic-ai/sdk';
 import type { LlmRequest, Provider, StreamSink } from './types';
 import type { ImagePart } from '../../shared/thread/schema';
-import { BaseHandler, runLive } from './live';
+import { BaseHandler } from './live';
+import { createSdkProvider, type SdkProviderOptions, type WireApi } from './sdk-provider';
 import { NO_TOOL_OUTPUT, partText } from './content';
 import { protocolError, streamErrorEvent, unknownStopReason, type ErrorContext } from './errors';
 
 export const ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
 export const DEFAULT_MAX_TOKENS = 4096;
-
-/** Connection settings of an Anthropic provider. */
-export interface AnthropicProviderOptions {
-  id: string;
-  apiKey: string;
-  /** Default https://api.anthropic.com. */
-  baseUrl?: string;
-  headers?: Record<string, string>;
-  /** SDK retries. Default 0: errors surface at once. */
-  retries?: number;
-  /** Time in ms to wait for the response headers (SDK default 10 min); not a limit on the stream. */
-  timeoutMs?: number;
-  /** Idle timeout of each call in ms (see ProviderConfig.idleTimeoutMs). Default 120 s. */
-  idleTimeoutMs?: number;
-}
 
 type Block = Record<string, unknown>;
 
@@ -193,44 +179,19 @@ export class AnthropicHandler extends BaseHandler {
 /** Creates the raw-event handler for Anthropic Messages (live and replay). */
 export const createAnthropicHandler = (sink: StreamSink, ctx: ErrorContext): AnthropicHandler => new AnthropicHandler(sink, ctx);
 
-/** The raw event to record when the SDK threw on an `error` event inside the stream. */
-export function anthropicErrorEvent(err: unknown): unknown {
-  if (err instanceof Anthropic.APIError && err.status === undefined && !(err instanceof Anthropic.APIConnectionError) && err.error) {
-    const e = err.error as Record<string, unknown>;
+/** The Messages wire API on the `@anthropic-ai/sdk` client. */
+const messagesApi: WireApi<Anthropic> = {
+  defaultBaseUrl: ANTHROPIC_BASE_URL,
+  client: (options) => new Anthropic(options),
+  body: buildAnthropicRequest,
+  handler: createAnthropicHandler,
+  send: (client, body, signal) => client.messages.create(body as any, { signal }),
+  // The stream's `error` event: `{"type": "error", "error": {"type", "message"}}`.
+  errorEvent: (error) => {
+    const e = error as Record<string, unknown>;
     return e.type === 'error' ? e : { type: 'error', error: e };
-  }
-  return undefined;
-}
+  },
+};
 
 /** An Anthropic Messages provider. */
-export function createAnthropicProvider(opts: AnthropicProviderOptions): Provider {
-  const baseUrl = opts.baseUrl ?? ANTHROPIC_BASE_URL;
-  // One client per call: `fetch` is that call's idle clock.
-  const client = (fetch: typeof globalThis.fetch) =>
-    new Anthropic({
-      apiKey: opts.apiKey,
-      baseURL: baseUrl,
-      defaultHeaders: opts.headers,
-      maxRetries: opts.retries ?? 0,
-      // Failures come back as data; the SDK's own console logging would only duplicate them.
-      logLevel: 'off',
-      ...(opts.timeoutMs ? { timeout: opts.timeoutMs } : {}),
-      fetch,
-    });
-  return {
-    stream(req, sink) {
-      const ctx: ErrorContext = { provider: opts.id, model: req.model.id, baseUrl };
-      const body = buildAnthropicRequest(req);
-      return runLive({
-        ctx,
-        body,
-        sink,
-        signal: req.signal,
-        handler: createAnthropicHandler(sink, ctx),
-        idleTimeoutMs: opts.idleTimeoutMs,
-        open: async (fetch) => (await client(fetch).messages.create(body as any, { signal: req.signal })) as unknown as AsyncIterable<unknown>,
-        errorEvent: anthropicErrorEvent,
-      });
-    },
-  };
-}
+export const createAnthropicProvider = (opts: SdkProviderOptions): Provider => createSdkProvider(messagesApi, opts);

@@ -181,6 +181,16 @@ export function streamErrorEvent(c: ErrorContext, body: unknown): NodeError {
 }
 
 /**
+ * The error body of an error event inside the stream when an SDK threw on one (an `APIError`
+ * with no HTTP status that is not a connection error); undefined for any other failure.
+ */
+export function sdkStreamErrorBody(err: unknown): unknown {
+  if (!(err instanceof OpenAI.APIError || err instanceof Anthropic.APIError)) return undefined;
+  if (err.status !== undefined || err instanceof OpenAI.APIConnectionError || err instanceof Anthropic.APIConnectionError) return undefined;
+  return err.error || undefined;
+}
+
+/**
  * Describes an error thrown by an SDK call or while iterating its stream. `inStream` is true
  * once events were being read: a lost connection then means the stream was cut.
  */

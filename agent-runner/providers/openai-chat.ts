@@ -8,25 +8,10 @@
  */
 import OpenAI from 'openai';
 import type { LlmRequest, Provider, StreamSink } from './types';
-import { BaseHandler, runLive } from './live';
+import { BaseHandler } from './live';
+import { createSdkProvider, type SdkProviderOptions, type WireApi } from './sdk-provider';
 import { dataUrl, toolOutputParts } from './content';
 import { streamErrorEvent, unknownStopReason, type ErrorContext } from './errors';
-
-/** Connection settings of an OpenAI-compatible provider. */
-export interface OpenAIProviderOptions {
-  /** Provider id, used in error messages. */
-  id: string;
-  apiKey: string;
-  /** Default https://api.openai.com/v1. */
-  baseUrl?: string;
-  headers?: Record<string, string>;
-  /** SDK retries on 408/429/5xx and connection errors. Default 0: errors surface at once. */
-  retries?: number;
-  /** Time in ms to wait for the response headers (SDK default 10 min); not a limit on the stream. */
-  timeoutMs?: number;
-  /** Idle timeout of each call in ms (see ProviderConfig.idleTimeoutMs). Default 120 s. */
-  idleTimeoutMs?: number;
-}
 
 export const OPENAI_BASE_URL = 'https://api.openai.com/v1';
 
@@ -162,48 +147,16 @@ export class OpenAIChatHandler extends BaseHandler {
 /** Creates the raw-event handler for Chat Completions (live and replay). */
 export const createOpenAIChatHandler = (sink: StreamSink, ctx: ErrorContext): OpenAIChatHandler => new OpenAIChatHandler(sink, ctx);
 
-/**
- * Builds the `openai` client with Stepwise defaults (no retries, explicit base URL); `fetch` is
- * the idle clock of the one call the client makes.
- */
-export function openAIClient(opts: OpenAIProviderOptions, fetch?: typeof globalThis.fetch): OpenAI {
-  return new OpenAI({
-    apiKey: opts.apiKey,
-    baseURL: opts.baseUrl ?? OPENAI_BASE_URL,
-    defaultHeaders: opts.headers,
-    maxRetries: opts.retries ?? 0,
-    // Failures come back as data; the SDK's own console logging would only duplicate them.
-    logLevel: 'off',
-    ...(opts.timeoutMs ? { timeout: opts.timeoutMs } : {}),
-    ...(fetch ? { fetch } : {}),
-  });
-}
-
-/** The raw event to record when the SDK threw on an error inside the stream. */
-export function openAIErrorEvent(err: unknown): unknown {
-  if (err instanceof OpenAI.APIError && err.status === undefined && !(err instanceof OpenAI.APIConnectionError) && err.error) {
-    return { error: err.error };
-  }
-  return undefined;
-}
+/** The Chat Completions wire API on the `openai` client. */
+const chatApi: WireApi<OpenAI> = {
+  defaultBaseUrl: OPENAI_BASE_URL,
+  client: (options) => new OpenAI(options),
+  body: (req, baseUrl) => buildChatRequest(req, isOfficialOpenAI(baseUrl)),
+  handler: createOpenAIChatHandler,
+  send: (client, body, signal) => client.chat.completions.create(body as any, { signal }),
+  // Compatible servers put the error in a chunk of its own: `{"error": {…}}`.
+  errorEvent: (error) => ({ error }),
+};
 
 /** A Chat Completions provider (OpenAI or any compatible base URL). */
-export function createOpenAIChatProvider(opts: OpenAIProviderOptions): Provider {
-  const baseUrl = opts.baseUrl ?? OPENAI_BASE_URL;
-  return {
-    stream(req, sink) {
-      const ctx: ErrorContext = { provider: opts.id, model: req.model.id, baseUrl };
-      const body = buildChatRequest(req, isOfficialOpenAI(baseUrl));
-      return runLive({
-        ctx,
-        body,
-        sink,
-        signal: req.signal,
-        handler: createOpenAIChatHandler(sink, ctx),
-        idleTimeoutMs: opts.idleTimeoutMs,
-        open: async (fetch) => (await openAIClient(opts, fetch).chat.completions.create(body as any, { signal: req.signal })) as unknown as AsyncIterable<unknown>,
-        errorEvent: openAIErrorEvent,
-      });
-    },
-  };
-}
+export const createOpenAIChatProvider = (opts: SdkProviderOptions): Provider => createSdkProvider(chatApi, opts);

@@ -7,10 +7,11 @@
  */
 import OpenAI from 'openai';
 import type { LlmRequest, Provider, StreamSink } from './types';
-import { BaseHandler, runLive } from './live';
+import { BaseHandler } from './live';
+import { createSdkProvider, type SdkProviderOptions, type WireApi } from './sdk-provider';
 import { dataUrl, toolOutputParts } from './content';
 import { streamErrorEvent, unknownStopReason, type ErrorContext } from './errors';
-import { OPENAI_BASE_URL, openAIClient, type OpenAIProviderOptions } from './openai-chat';
+import { OPENAI_BASE_URL } from './openai-chat';
 
 type Item = Record<string, unknown>;
 
@@ -135,32 +136,19 @@ export class OpenAIResponsesHandler extends BaseHandler {
 /** Creates the raw-event handler for the Responses API (live and replay). */
 export const createOpenAIResponsesHandler = (sink: StreamSink, ctx: ErrorContext): OpenAIResponsesHandler => new OpenAIResponsesHandler(sink, ctx);
 
-/** The raw event to record when the SDK threw on an `error` event inside the stream. */
-export function responsesErrorEvent(err: unknown): unknown {
-  if (err instanceof OpenAI.APIError && err.status === undefined && !(err instanceof OpenAI.APIConnectionError) && err.error) {
-    const e = err.error as Record<string, unknown>;
+/** The Responses wire API on the `openai` client. */
+const responsesApi: WireApi<OpenAI> = {
+  defaultBaseUrl: OPENAI_BASE_URL,
+  client: (options) => new OpenAI(options),
+  body: buildResponsesRequest,
+  handler: createOpenAIResponsesHandler,
+  send: (client, body, signal) => client.responses.create(body as any, { signal }),
+  // The stream's `error` event: `{"type": "error", "code", "message", …}`.
+  errorEvent: (error) => {
+    const e = error as Record<string, unknown>;
     return e.type === 'error' ? e : { type: 'error', ...e };
-  }
-  return undefined;
-}
+  },
+};
 
 /** A Responses API provider. */
-export function createOpenAIResponsesProvider(opts: OpenAIProviderOptions): Provider {
-  const baseUrl = opts.baseUrl ?? OPENAI_BASE_URL;
-  return {
-    stream(req, sink) {
-      const ctx: ErrorContext = { provider: opts.id, model: req.model.id, baseUrl };
-      const body = buildResponsesRequest(req);
-      return runLive({
-        ctx,
-        body,
-        sink,
-        signal: req.signal,
-        handler: createOpenAIResponsesHandler(sink, ctx),
-        idleTimeoutMs: opts.idleTimeoutMs,
-        open: async (fetch) => (await openAIClient(opts, fetch).responses.create(body as any, { signal: req.signal })) as unknown as AsyncIterable<unknown>,
-        errorEvent: responsesErrorEvent,
-      });
-    },
-  };
-}
+export const createOpenAIResponsesProvider = (opts: SdkProviderOptions): Provider => createSdkProvider(responsesApi, opts);

@@ -4,7 +4,7 @@
  * No message sent to a client shows an absolute path: `forClient` is applied to every answer.
  */
 import path from 'node:path';
-import { fsErrorPhrase, isFsError } from './fs-errors';
+import { fsErrorPhrase, isFsError } from '../../shared/fs-errors';
 
 /** A refused or failed request: `code` is stable for programs, `message` is for people. */
 export class HostError extends Error {

@@ -20,10 +20,10 @@
  * tree shows: `folderName` refuses a name that breaks a rule, saying which.
  */
 import { readdir } from 'node:fs/promises';
-import { WorkspaceError, quoted } from './workspace-error';
+import { WorkspaceError, quoted } from '../../../shared/workspace/workspace-error';
+import { MAX_NAME_BYTES, utf8Length } from '../../../shared/workspace/paths.node.js';
 
-/** Longest name of one file or folder, in UTF-8 bytes. */
-export const MAX_NAME_BYTES = 255;
+export { MAX_NAME_BYTES, utf8Length } from '../../../shared/workspace/paths.node.js';
 /** What write-file-atomic adds to a name for its temporary file: '.' and a 32-bit number. */
 export const ATOMIC_TEMP_SUFFIX_BYTES = 11;
 /** The extension of thread files. */
@@ -42,11 +42,6 @@ export const MAX_STEM_CHARS = 120;
 const INVALID = /[<>:"/\\|?*\u0000-\u001f\u007f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 const DEVICE = /^(?:con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(?= *(?:\.|$))/i;
 const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
-
-/** Length of `s` in UTF-8 bytes. */
-export function utf8Length(s: string): number {
-  return Buffer.byteLength(s, 'utf8');
-}
 
 /** True when Windows takes `name` for a device (CON, nul.txt, COM¹…), whatever its case. */
 export function isReservedName(name: string): boolean {

@@ -12,11 +12,11 @@ import type { WorkspaceEntry } from '../../../shared/protocol/host-api';
 import { THREAD_VERSION, type Thread } from '../../../shared/thread/schema';
 import { newId } from '../../../shared/thread/ids';
 import { loadThreadFile, saveThreadFile, ThreadFileError } from '../threads/thread-file';
-import { resolveInside, relativeSegments } from './paths';
+import { resolveInside, relativeSegments } from '../../../shared/workspace/paths.node.js';
 import { folderName, safeStem, stemMatchesTitle, THREAD_EXT as EXT, uniqueName } from './names';
-import { WorkspaceError, quoted, workspaceFailure } from './workspace-error';
+import { WorkspaceError, quoted, workspaceFailure } from '../../../shared/workspace/workspace-error';
 
-export { WorkspaceError } from './workspace-error';
+export { WorkspaceError } from '../../../shared/workspace/workspace-error';
 
 /** The model a new thread gets when none is given: the offline scripted model (docs/architecture.md#providers). */
 export const DEFAULT_MODEL: Thread['model'] = { provider: 'scripted', id: 'scripted', params: {} };

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { folderName, isReservedName, MAX_STEM_CHARS, nameProblem, safeStem, stemMatchesTitle, uniqueName, utf8Length } from '../../../main/core/workspace/names';
-import { WorkspaceError } from '../../../main/core/workspace/workspace-error';
+import { WorkspaceError } from '../../../shared/workspace/workspace-error';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';

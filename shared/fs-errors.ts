@@ -1,6 +1,7 @@
 /**
  * File-system errors said without paths: Node's messages (`EACCES: permission denied, open
- * '/home/…/x.json'`) carry the absolute path, which must not reach a client.
+ * '/home/…/x.json'`) carry the absolute path, which must not reach a client. No Node import:
+ * the host (main/) and the agent-runner both use it.
  */
 
 /** A Node file-system error: `code` like 'ENOENT', `syscall` like 'open', `path` absolute. */

@@ -1,9 +1,10 @@
 /**
- * Workspace errors: what a client is told when a workspace operation is refused or fails. Every
- * message names workspace-relative paths only, never the workspace's absolute folder.
+ * The error of a refused or failed workspace operation (docs/architecture.md#the-thread-document),
+ * thrown by the host's workspace and by the agent-runner when it opens an agent tool's thread.
+ * Every message names workspace-relative paths only, never the workspace's absolute folder.
  */
 import { fsErrorPhrase, isFsError } from '../fs-errors';
-import { ThreadFileError } from '../threads/thread-file';
+import { ThreadFileError } from '../thread/thread-text';
 
 /** Why a workspace operation was refused or failed. */
 export type WorkspaceErrorCode = 'outside' | 'invalid' | 'not_found' | 'exists' | 'malformed' | 'io';

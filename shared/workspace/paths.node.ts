@@ -1,13 +1,20 @@
 /**
  * Workspace paths: confining a client-given relative path to the workspace folder, and finding
- * the names on disk it means (compared after Unicode NFC). Names themselves: names.ts.
+ * the names on disk it means (compared after Unicode NFC). Used by the host's workspace
+ * (main/core/workspace/) and by the agent-runner for an agent tool's `threadPath`. The rules for
+ * new names: main/core/workspace/names.ts.
  */
 import path from 'node:path';
 import { lstat, realpath, readdir } from 'node:fs/promises';
 import { WorkspaceError, quoted } from './workspace-error';
-import { MAX_NAME_BYTES, utf8Length } from './names';
 
-export { WorkspaceError } from './workspace-error';
+/** Longest name of one file or folder, in UTF-8 bytes (ext4, APFS and most others). */
+export const MAX_NAME_BYTES = 255;
+
+/** Length of `s` in UTF-8 bytes. */
+export function utf8Length(s: string): number {
+  return Buffer.byteLength(s, 'utf8');
+}
 
 /**
  * Normalises a workspace-relative path ('/' or '\' separators) to its '/'-joined segments.
