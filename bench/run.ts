@@ -20,6 +20,7 @@ const BENCHES: Record<string, () => Promise<Bench>> = {
   toolargs: async () => (await import('./tool-args')).toolArgsBench,
   undo: async () => (await import('./undo')).undoBench,
   isolation: async () => (await import('./isolation')).isolationBench,
+  edits: async () => (await import('./edit-ack')).editAckBench,
 };
 
 const here = path.dirname(fileURLToPath(import.meta.url));

@@ -15,6 +15,7 @@ import type { FrameLimits } from './bridge/validate';
 import type { QueueBounds } from './bridge/client-queue';
 import { RunJournal, repairJournal } from './journal/journal';
 import { ThreadStore, type ThreadIO } from './store/thread-store';
+import type { Recovery } from './store/edit-recovery';
 import { loadThreadFile, saveThreadFile } from './threads/thread-file';
 import { RunController } from './runs';
 import type { KeyCodec } from './settings/providers';
@@ -75,6 +76,8 @@ export interface HostCore {
   readonly runs: RunController;
   /** Run ids whose files were repaired at start. */
   readonly repaired: string[];
+  /** What each edit log left by a stopped host became at start (replayed, put aside, left). */
+  readonly recovered: Recovery[];
   /** Answer a request of connected client `clientId`. */
   handle(clientId: number, method: string, params: unknown): Promise<unknown>;
   /** Connect a transport's client; `send` receives every push (envelopes, thread patches, events). */
@@ -126,6 +129,7 @@ export async function createHostCore(options: HostCoreOptions = {}): Promise<Hos
     log: (m) => log('error', m),
     watch: options.watchThreadFiles ?? true,
     onOpened: options.applyRepairedRuns === false ? undefined : (threadId) => late.runs.settlePending(threadId),
+    editLogDir: path.join(home, 'edits'),
     onFileProblem: ({ threadId, file, problem }) => {
       // Name the file as the workspace does (relative) when it is in the workspace.
       const rel = path.relative(workspaceDir, file);
@@ -136,6 +140,7 @@ export async function createHostCore(options: HostCoreOptions = {}): Promise<Hos
       for (const c of clients.values()) if (c.openThreads.has(threadId)) c.stream.push(notice);
     },
   });
+  const recovered = await threads.recover(); // edits acknowledged before a crash, before anyone opens a thread
   const supervisor = new RunSupervisor({
     spawner: options.spawner ?? new NodeSpawner(),
     entry: options.runnerEntry ?? runnerEntry(),
@@ -169,6 +174,7 @@ export async function createHostCore(options: HostCoreOptions = {}): Promise<Hos
     supervisor,
     runs,
     repaired,
+    recovered,
     handle: (clientId, method, params) => {
       const client = clients.get(clientId);
       if (!client) return Promise.reject(Object.assign(new Error(`client ${clientId} is not connected`), { code: 'not_connected' }));
@@ -200,7 +206,7 @@ export async function createHostCore(options: HostCoreOptions = {}): Promise<Hos
       await bridge.idle(); // results applied, run files written
       await journal.flush();
       await threads.flush();
-      threads.unwatchAll();
+      await threads.unwatchAll();
     },
   };
   return core;

@@ -106,11 +106,11 @@ export async function dispatch(ctx: HostContext, client: ClientState, method: st
       }
       const entry = method === 'workspace.rename' ? await ws.rename(from, str(p, 'title', method)) : await ws.move(from, str(p, 'toFolder', method, true) ?? '');
       if (id && entry.kind === 'thread') {
-        ctx.threads.moved(id, await ws.resolve(entry.path));
+        await ctx.threads.moved(id, await ws.resolve(entry.path));
         // The open copy takes the new title too (and every window sees it), so the next save
         // does not write the old title back.
         const open = ctx.threads.get(id);
-        if (open.thread.title !== entry.title) ctx.threads.edit(id, open.version, [{ op: 'replace', path: ['title'], value: entry.title }], 'host');
+        if (open.thread.title !== entry.title) await ctx.threads.edit(id, open.version, [{ op: 'replace', path: ['title'], value: entry.title }], 'host');
       }
       threadWorkspaceChanged(ctx);
       return entry;
@@ -135,6 +135,7 @@ export async function dispatch(ctx: HostContext, client: ClientState, method: st
       const file = await ctx.workspace.resolve(rel);
       const { thread, version } = await ctx.threads.open(file);
       client.openThreads.add(thread.id);
+      for (const message of ctx.threads.recoveryNotes(thread.id)) client.stream.push({ type: 'notice', level: 'error', message });
       const running = ctx.bridge.liveRuns(thread.id)[0]?.runId;
       const origin = `client:${client.id}`; // the origin of this client's edits in thread_patch
       return running ? { thread, version, path: relPath(ctx, file), running, origin } : { thread, version, path: relPath(ctx, file), origin };

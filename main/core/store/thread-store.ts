@@ -5,12 +5,15 @@
  * A run's result is applied as one patch with origin `run:<runId>`. Edits are refused while
  * one of the thread's runs runs.
  *
- * With `watch`, the file of each open thread is watched: a change made outside the host is taken
- * as a new version (origin `file`, one patch per changed field); a file that no longer
- * loads is reported and never saved over until it loads again. The host's own writes are told
- * apart by content (what the store last wrote or read).
+ * With `editLogDir`, every change is also appended to the thread's edit log (edit-log.ts) and
+ * `edit` resolves only once that append is on disk, so an acknowledged edit survives a crash;
+ * logs left by a host that stopped are replayed by `recover` (at start) and `open`.
+ *
+ * With `watch`, the file of each open thread is watched (outside-changes.ts): a change made
+ * outside the host is taken as a new version (origin `file`, one patch per changed field); a
+ * file that no longer loads is reported and never saved over until it loads again. The host's
+ * own writes are told apart by content (what the store last wrote or read).
  */
-import fs from 'node:fs/promises';
 import path from 'node:path';
 import { applyPatches, enablePatches, produceWithPatches, type Patch } from 'immer';
 import type { Thread, RunRef } from '../../../shared/thread/schema';
@@ -18,8 +21,11 @@ import type { RunResult, ThreadPatch } from '../../../shared/protocol/envelopes'
 import { describeDuplicates, duplicateIds, validateThread } from '../../../shared/thread/validate';
 import { HostError } from '../errors';
 import { applyPatchesStrictly, PatchPathError } from './strict-patches';
-import { watchFile, type FileWatch } from './file-watch';
-import { fieldPatches, sameDoc } from './external-edit';
+import { docHash, type EditLog } from './edit-log';
+import type { Recovery } from './edit-recovery';
+import { EditLogs } from './edit-logs';
+import { fileStamp, type OpenThread } from './open-thread';
+import { OutsideChanges } from './outside-changes';
 
 enablePatches();
 
@@ -51,42 +57,15 @@ export interface ThreadStoreOptions {
    * the results of runs it could not finish before it stopped.
    */
   onOpened?: (threadId: string) => Promise<void>;
-}
-
-interface OpenThread {
-  file: string;
-  doc: Thread;
-  version: number;
-  timer?: NodeJS.Timeout;
-  dirty: boolean;
-  saving: Promise<void>;
-  /** Counts opens of the already open copy: a release that saw it change keeps the thread. */
-  opens: number;
-  /** The document the file holds as far as the store knows: last read or written by it. */
-  disk: Thread;
-  /** Why the file does not load now (it is not saved over meanwhile). */
-  broken?: string;
-  watch?: FileWatch;
-  /** The file's stat when the store last read or wrote it: unchanged, a save need not read it first. */
-  stamp?: string;
-  /** Versions given to recent edits by their `editId` (a resent edit is answered, not applied again). */
-  edits: Map<string, number>;
-  /** Settles once `onOpened` has run for this copy. */
-  ready: Promise<void>;
+  /**
+   * Folder of the edit logs (`$STEPWISE_HOME/edits`). Without it an edit is on disk only
+   * after the debounced save, not when `edit` resolves.
+   */
+  editLogDir?: string;
 }
 
 /** How many recent edit ids each open thread remembers. */
 const EDIT_IDS_KEPT = 200;
-
-/** mtime, size and inode of `file`, or undefined when it cannot be stat'ed. */
-async function fileStamp(file: string): Promise<string | undefined> {
-  try {
-    const st = await fs.stat(file);
-    return `${st.mtimeMs}:${st.size}:${st.ino}`;
-  } catch {
-    return undefined;
-  }
-}
 
 /** Paths a client may not change: the id is the thread's identity, the schema version is the store's. */
 const LOCKED = new Set(['id', 'version']);
@@ -94,8 +73,25 @@ const LOCKED = new Set(['id', 'version']);
 export class ThreadStore {
   private readonly byId = new Map<string, OpenThread>();
   private readonly byFile = new Map<string, string>();
+  private readonly opening = new Map<string, Promise<void>>();
+  private readonly logs?: EditLogs;
 
-  constructor(private readonly opts: ThreadStoreOptions) {}
+  private readonly outside: OutsideChanges;
+
+  constructor(private readonly opts: ThreadStoreOptions) {
+    if (opts.editLogDir) this.logs = new EditLogs(opts.editLogDir, opts.io, opts.log);
+    this.outside = new OutsideChanges(opts, { commit: (t, patches) => void this.commit(t, patches, 'file', false), scheduleSave: (t) => this.scheduleSave(t) });
+  }
+
+  /** Replay the edit logs a stopped host left (once, at start, before any open): edit-recovery.ts. */
+  recover(): Promise<Recovery[]> {
+    return this.logs?.recoverAll() ?? Promise.resolve([]);
+  }
+
+  /** Why edits of `threadId` from before a crash were not applied (for a client opening it). */
+  recoveryNotes(threadId: string): string[] {
+    return this.logs?.notesOf(threadId) ?? [];
+  }
 
   /** Open a thread file (or return the already open copy). Throws the loader's error for a bad file. */
   async open(file: string): Promise<{ thread: Thread; version: number; file: string }> {
@@ -107,22 +103,36 @@ export class ThreadStore {
       await t.ready;
       return { thread: t.doc, version: t.version, file: t.file };
     }
-    const stamp = await fileStamp(abs); // before reading: a change after it is seen as a change
-    const doc = await this.opts.io.load(abs);
-    const again = this.byFile.get(abs); // opened concurrently
-    if (again) return this.open(abs);
+    let loading = this.opening.get(abs); // opened concurrently: one load (and one log replay)
+    if (!loading) {
+      loading = this.load(abs).finally(() => this.opening.delete(abs));
+      this.opening.set(abs, loading);
+    }
+    await loading;
+    return this.open(abs);
+  }
+
+  private async load(abs: string): Promise<void> {
+    let stamp = await fileStamp(abs); // before reading: a change after it is seen as a change
+    let doc = await this.opts.io.load(abs);
     const other = this.byId.get(doc.id);
     if (other) throw new HostError('duplicate_thread_id', `${abs} has the same thread id as ${other.file} (${doc.id}); duplicate one of them to give it a new id`);
-    const t: OpenThread = { file: abs, doc, version: 0, dirty: false, saving: Promise.resolve(), opens: 0, disk: doc, stamp, edits: new Map(), ready: Promise.resolve() };
+    const edits: OpenThread['edits'] = new Map();
+    let log: EditLog | undefined;
+    if (this.logs) {
+      const r = await this.logs.open(abs, doc, stamp);
+      ({ doc, log, stamp } = r);
+      for (const id of r.editIds) edits.set(id, { version: 0, durable: Promise.resolve() }); // in the file now
+    }
+    const t: OpenThread = { file: abs, doc, version: 0, dirty: false, saving: Promise.resolve(), opens: 0, disk: doc, stamp, edits, log, savedVersion: 0, ready: Promise.resolve() };
     this.byId.set(doc.id, t);
     this.byFile.set(abs, doc.id);
-    this.startWatch(t);
+    this.outside.start(t);
     const onOpened = this.opts.onOpened;
     if (onOpened) {
       t.ready = onOpened(doc.id).catch((err: unknown) => this.opts.log?.(`${abs}: after opening: ${(err as Error).message}`));
       await t.ready;
     }
-    return { thread: t.doc, version: t.version, file: t.file };
   }
 
   /** The open thread, or throws `not_open`. */
@@ -154,11 +164,16 @@ export class ThreadStore {
    * repeats a message or tool call id and the edit does not end that (such a thread is read-only
    * until the repeats get new ids). Nothing changes on error, the version included. An `editId`
    * seen before (a resend after a lost connection) answers its first version, applying nothing.
+   * The edit is applied (and broadcast) at once; the promise resolves when it is on disk (edit
+   * log appended, or else the thread saved), and rejects `not_saved` when neither could be written.
    */
-  edit(threadId: string, baseVersion: number, patches: Patch[], origin: string, editId?: string): { version: number } {
+  async edit(threadId: string, baseVersion: number, patches: Patch[], origin: string, editId?: string): Promise<{ version: number }> {
     const t = this.entry(threadId);
     const done = editId === undefined ? undefined : t.edits.get(editId);
-    if (done !== undefined) return { version: done };
+    if (done !== undefined) {
+      await done.durable;
+      return { version: done.version };
+    }
     if (this.opts.isRunning?.(threadId)) throw new HostError('thread_running', `thread ${threadId} is read-only while its run is running`);
     if (baseVersion !== t.version) {
       throw new HostError('version_mismatch', `thread ${threadId} is at version ${t.version}, the edit was made at ${baseVersion}; reload the thread`);
@@ -173,16 +188,37 @@ export class ThreadStore {
       }
       if (p.path.length === 0) throw new HostError('invalid_edit', `patches[${i}] replaces the whole thread; edit its fields instead`);
     }
-    const r = this.commit(t, patches, origin, true, true);
+    const r = this.commit(t, patches, origin, true, true, editId);
+    const durable = this.onDisk(t, r);
     if (editId !== undefined) {
-      t.edits.set(editId, r.version);
+      t.edits.set(editId, { version: r.version, durable });
       if (t.edits.size > EDIT_IDS_KEPT) t.edits.delete(t.edits.keys().next().value!);
     }
-    return r;
+    await durable;
+    return { version: r.version };
   }
 
-  /** `client`: a client's edit, applied strictly and refused on a thread that repeats ids unless it ends that. */
-  private commit(t: OpenThread, patches: Patch[], origin: string, save = true, client = false): { version: number } {
+  /** Resolves when version `r.version` is on disk: its log append flushed, or else a save of it done. */
+  private async onDisk(t: OpenThread, r: { version: number; logged: Promise<void> }): Promise<void> {
+    try {
+      await r.logged;
+    } catch (err) {
+      this.opts.log?.(`could not append to the edit log of ${t.file} (${(err as Error).message}); saving the thread instead`);
+      await this.flush(t.doc.id).catch(() => {});
+      if (t.savedVersion < r.version) {
+        const why = `edit log: ${(err as NodeJS.ErrnoException).code ?? 'error'}; save: ${t.saveError ?? 'not done'}`;
+        throw new HostError('not_saved', `edit ${r.version} of thread ${t.doc.id} is applied but could not be written to disk (${why}); Stepwise keeps it and saves it again with the next edit`);
+      }
+    }
+  }
+
+  /**
+   * Apply `patches` as the next version. `save`: a change to save and log (not one taken from
+   * the file). `client`: a client's edit, applied strictly and refused on a thread that repeats
+   * ids unless it ends that. `logged` resolves when the change is in the edit log (at once
+   * without one).
+   */
+  private commit(t: OpenThread, patches: Patch[], origin: string, save = true, client = false, editId?: string): { version: number; logged: Promise<void> } {
     let next: Thread;
     try {
       next = client ? applyPatchesStrictly(t.doc, patches) : applyPatches(t.doc, patches);
@@ -203,9 +239,13 @@ export class ThreadStore {
     }
     t.doc = next;
     t.version++;
-    if (save) this.scheduleSave(t);
+    let logged = Promise.resolve();
+    if (save) {
+      this.scheduleSave(t);
+      if (t.log) logged = t.log.append({ version: t.version, origin, editId, patches }, () => ({ version: t.version - 1, stamp: t.stamp ?? null }));
+    }
     this.opts.onPatch?.({ v: 1, type: 'thread_patch', threadId: t.doc.id, version: t.version, patches: patches as ThreadPatch['patches'], origin });
-    return { version: t.version };
+    return { version: t.version, logged };
   }
 
   /**
@@ -231,7 +271,9 @@ export class ThreadStore {
       if (i >= 0) draft.runRefs[i] = runRef;
       else draft.runRefs.push(runRef);
     });
-    return this.commit(t, patches, `run:${runRef.id}`);
+    const r = this.commit(t, patches, `run:${runRef.id}`);
+    r.logged.catch((err: Error) => this.opts.log?.(`could not append run ${runRef.id}'s result to the edit log of ${t.file}: ${err.message}`));
+    return { version: r.version };
   }
 
   /** Drop a run's `runRefs` entry (the run was deleted), origin `host`. No-op when absent. */
@@ -239,7 +281,7 @@ export class ThreadStore {
     const t = this.entry(threadId);
     const i = t.doc.runRefs.findIndex((r) => r.id === runId);
     if (i < 0) return;
-    this.commit(t, [{ op: 'remove', path: ['runRefs', i] }], 'host');
+    this.commit(t, [{ op: 'remove', path: ['runRefs', i] }], 'host').logged.catch(() => {}); // saved with the thread
   }
 
   private scheduleSave(t: OpenThread): void {
@@ -262,19 +304,26 @@ export class ThreadStore {
     t.dirty = false;
     t.saving = t.saving
       .then(async () => {
-        if (t.watch && (t.broken || !t.stamp || (await fileStamp(t.file)) !== t.stamp)) await this.reconcile(t, true);
+        if (t.watch && (t.broken || !t.stamp || (await fileStamp(t.file)) !== t.stamp)) await this.outside.reconcile(t, true);
         if (t.broken) {
           t.dirty = true;
           this.opts.log?.(`not saving ${t.file} over a file that does not load; the edits are kept until it is fixed`);
           return;
         }
         const doc = t.doc;
+        const version = t.version;
+        // A marker first: a crash after the save but before the log is updated must not replay it twice.
+        await t.log?.saving(version, () => docHash(doc)).catch(() => {});
         await this.opts.io.save(t.file, doc);
         t.disk = doc;
+        t.savedVersion = version;
+        t.saveError = undefined;
         t.stamp = await fileStamp(t.file);
+        await t.log?.saved(version, t.stamp).catch((err: Error) => this.opts.log?.(`could not trim the edit log of ${t.file}: ${err.message}`));
       })
       .catch((err: unknown) => {
         t.dirty = true;
+        t.saveError = (err as NodeJS.ErrnoException).code ?? (err as Error).name; // told to clients: no path
         this.opts.log?.(`could not save ${t.file}: ${(err as Error).message}`);
       });
     return t.saving;
@@ -302,108 +351,36 @@ export class ThreadStore {
     const opens = t.opens;
     await this.flush(threadId);
     if (t.opens !== opens || this.byId.get(threadId) !== t) return;
-    if (t.dirty) this.opts.log?.(`${t.file} was closed with edits that could not be saved`);
+    if (t.dirty) this.opts.log?.(`${t.file} was closed with edits that could not be saved (its edit log keeps them)`);
     this.byId.delete(threadId);
     this.byFile.delete(t.file);
-    this.stopWatch(t);
+    this.outside.stop(t);
+    await t.log?.close().catch(() => {});
   }
 
-  /** Stop watching every open thread's file (host shutdown); they stay open. */
-  unwatchAll(): void {
-    for (const t of this.byId.values()) this.stopWatch(t);
+  /** Stop watching every open thread's file and close the edit logs (host shutdown); they stay open. */
+  async unwatchAll(): Promise<void> {
+    for (const t of this.byId.values()) this.outside.stop(t);
+    await Promise.all([...this.byId.values()].map((t) => t.log?.close().catch(() => {})));
   }
 
-  /** Follow a file that moved on disk (workspace rename/move). */
-  moved(threadId: string, file: string): void {
+  /**
+   * Follow a file that moved on disk (workspace rename/move). Resolves once the edit log names
+   * the new path and the file has been read again (a rename that rewrote it, e.g. its title,
+   * is taken, and the edit log restarts from it).
+   */
+  moved(threadId: string, file: string): Promise<void> {
     const t = this.byId.get(threadId);
-    if (!t) return;
+    if (!t) return Promise.resolve();
     this.byFile.delete(t.file);
     t.file = path.resolve(file);
     this.byFile.set(t.file, threadId);
     if (t.watch) {
-      this.stopWatch(t);
-      this.startWatch(t);
-      this.checkFile(t); // a check of the old path may have found it gone
+      this.outside.stop(t);
+      this.outside.start(t);
+      this.outside.check(t); // a check of the old path may have found it gone
     }
-  }
-
-  private startWatch(t: OpenThread): void {
-    if (!this.opts.watch) return;
-    const debounceMs = typeof this.opts.watch === 'object' ? this.opts.watch.debounceMs : undefined;
-    const file = t.file;
-    try {
-      t.watch = watchFile(file, () => this.checkFile(t), {
-        debounceMs,
-        onError: (err) => {
-          if (t.watch) this.opts.log?.(`stopped watching ${file}: ${err.message}`);
-          t.watch = undefined;
-        },
-      });
-    } catch (err) {
-      this.opts.log?.(`cannot watch ${file} for changes made outside Stepwise: ${(err as Error).message}`);
-    }
-  }
-
-  private stopWatch(t: OpenThread): void {
-    const w = t.watch;
-    t.watch = undefined;
-    w?.close();
-  }
-
-  /** The watcher saw the file change: read it after the saves already queued. */
-  private checkFile(t: OpenThread): void {
-    t.saving = t.saving
-      .then(() => this.reconcile(t))
-      .catch((err: unknown) => this.opts.log?.(`could not read ${t.file}: ${(err as Error).message}`));
-  }
-
-  /**
-   * Compare the file with what the store last read or wrote. Another content that loads as this
-   * thread becomes a new version (origin `file`): the fields changed on disk replace those of the
-   * open copy, whose edits not saved yet stay on top. A file that does not load marks the thread
-   * broken (reported once per problem) until it loads again. `fromSave`: the save that called
-   * it writes next, so no save is scheduled here.
-   */
-  private async reconcile(t: OpenThread, fromSave = false): Promise<void> {
-    let found: Thread;
-    const stamp = await fileStamp(t.file);
-    try {
-      found = await this.opts.io.load(t.file);
-    } catch (err) {
-      if (t.watch) this.setProblem(t, (err as Error).message);
-      return;
-    }
-    if (!t.watch) return; // released meanwhile
-    if (found.id !== t.doc.id) {
-      this.setProblem(t, `${t.file}: /id: the thread id changed from ${t.doc.id} to ${found.id} while the thread was open; change it back, or close the thread and open the file again`);
-      return;
-    }
-    const wasBroken = !!t.broken;
-    this.setProblem(t, undefined);
-    t.stamp = stamp;
-    if (sameDoc(found, t.disk)) {
-      // The store's own write, or no change; edits held while the file was broken go out now.
-      if (wasBroken && t.dirty && !fromSave) this.scheduleSave(t);
-      return;
-    }
-    const base = t.disk;
-    t.disk = found;
-    const merged = fieldPatches(base, found, t.doc);
-    try {
-      if (merged.length) this.commit(t, merged, 'file', false);
-    } catch {
-      // The open copy's unsaved edits do not fit the new file: the file wins.
-      const whole = fieldPatches(t.doc, found);
-      if (whole.length) this.commit(t, whole, 'file', false);
-    }
-    this.opts.log?.(`took the changes made to ${t.file} outside Stepwise (now version ${t.version})`);
-    if (!fromSave && !sameDoc(t.doc, found)) this.scheduleSave(t);
-  }
-
-  private setProblem(t: OpenThread, problem: string | undefined): void {
-    if (t.broken === problem) return;
-    t.broken = problem;
-    if (problem) this.opts.log?.(`${problem} (not saving over it until it is fixed)`);
-    this.opts.onFileProblem?.({ threadId: t.doc.id, file: t.file, problem });
+    const logged = t.log?.moved(t.file).catch(() => {});
+    return Promise.all([logged, t.saving]).then(() => {});
   }
 }

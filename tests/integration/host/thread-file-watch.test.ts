@@ -73,8 +73,8 @@ describe('thread files edited outside Stepwise', () => {
     );
     expect(store.get(thread.id)).toMatchObject({ version: 1, thread: onDisk(file) });
     // An edit made at the old version is stale; one at the new version is saved with both changes.
-    expect(() => store.edit(thread.id, 0, [{ op: 'replace', path: ['title'], value: 'late' }], 'client:1')).toThrow(expect.objectContaining({ code: 'version_mismatch' }));
-    expect(store.edit(thread.id, 1, [{ op: 'replace', path: ['context', 'tools'], value: [] }, { op: 'replace', path: ['title'], value: 'both' }], 'client:1')).toEqual({ version: 2 });
+    await expect(store.edit(thread.id, 0, [{ op: 'replace', path: ['title'], value: 'late' }], 'client:1')).rejects.toMatchObject({ code: 'version_mismatch' });
+    expect(await store.edit(thread.id, 1, [{ op: 'replace', path: ['context', 'tools'], value: [] }, { op: 'replace', path: ['title'], value: 'both' }], 'client:1')).toEqual({ version: 2 });
     await store.flush();
     expect(onDisk(file)).toMatchObject({ title: 'both', context: { systemPrompt: 'Edited on disk.' } });
     expect(patches).toHaveLength(2);
@@ -100,7 +100,7 @@ describe('thread files edited outside Stepwise', () => {
     expect(problems[0]).toContain(file);
     expect(problems[0]).toMatch(/line 3, column \d+/);
     // A window edits meanwhile: kept in memory, not written over the broken file.
-    expect(store.edit(thread.id, 0, [{ op: 'replace', path: ['title'], value: 'kept' }], 'client:1')).toEqual({ version: 1 });
+    expect(await store.edit(thread.id, 0, [{ op: 'replace', path: ['title'], value: 'kept' }], 'client:1')).toEqual({ version: 1 });
     await sleep(150);
     await store.flush();
     expect(fs.readFileSync(file, 'utf8')).toBe(broken);

@@ -37,14 +37,14 @@ describe('ThreadStore', () => {
     await store.open(file);
     const remove = [{ op: 'remove' as const, path: ['context', 'messages', 0] }];
     const n = thread.context.messages.length;
-    expect(store.edit(thread.id, 0, remove, 'client:1', 'e-1')).toEqual({ version: 1 });
+    expect(await store.edit(thread.id, 0, remove, 'client:1', 'e-1')).toEqual({ version: 1 });
     // Another window edits; then the first window's resend arrives with its old base version.
-    expect(store.edit(thread.id, 1, [{ op: 'replace', path: ['title'], value: 'other' }], 'client:2', 'e-2')).toEqual({ version: 2 });
-    expect(store.edit(thread.id, 0, remove, 'client:1', 'e-1')).toEqual({ version: 1 });
+    expect(await store.edit(thread.id, 1, [{ op: 'replace', path: ['title'], value: 'other' }], 'client:2', 'e-2')).toEqual({ version: 2 });
+    expect(await store.edit(thread.id, 0, remove, 'client:1', 'e-1')).toEqual({ version: 1 });
     expect(store.get(thread.id).thread.context.messages).toHaveLength(n - 1);
     expect(patches.map((p) => p.version)).toEqual([1, 2]);
     // A new edit id with a stale base is refused as before.
-    expect(() => store.edit(thread.id, 0, remove, 'client:1', 'e-3')).toThrow(expect.objectContaining({ code: 'version_mismatch' }));
+    await expect(store.edit(thread.id, 0, remove, 'client:1', 'e-3')).rejects.toMatchObject({ code: 'version_mismatch' });
     await store.flush();
     expect(onDisk(file).context.messages).toHaveLength(n - 1);
   });
@@ -53,12 +53,10 @@ describe('ThreadStore', () => {
     const { file, thread, store, patches } = setup();
     const opened = await store.open(file);
     expect(opened.version).toBe(0);
-    expect(store.edit(thread.id, 0, [{ op: 'replace', path: ['context', 'systemPrompt'], value: 'one' }], 'client:1')).toEqual({ version: 1 });
-    expect(store.edit(thread.id, 1, [{ op: 'replace', path: ['title'], value: 'renamed' }], 'client:2')).toEqual({ version: 2 });
+    expect(await store.edit(thread.id, 0, [{ op: 'replace', path: ['context', 'systemPrompt'], value: 'one' }], 'client:1')).toEqual({ version: 1 });
+    expect(await store.edit(thread.id, 1, [{ op: 'replace', path: ['title'], value: 'renamed' }], 'client:2')).toEqual({ version: 2 });
     expect(patches.map((p) => [p.version, p.origin])).toEqual([[1, 'client:1'], [2, 'client:2']]);
-    expect(() => store.edit(thread.id, 1, [{ op: 'replace', path: ['title'], value: 'late' }], 'client:1')).toThrow(
-      expect.objectContaining({ code: 'version_mismatch' }),
-    );
+    await expect(store.edit(thread.id, 1, [{ op: 'replace', path: ['title'], value: 'late' }], 'client:1')).rejects.toMatchObject({ code: 'version_mismatch' });
     expect(store.get(thread.id).thread.title).toBe('renamed');
     await store.flush();
   });
@@ -68,13 +66,13 @@ describe('ThreadStore', () => {
     await store.open(file);
     let err: { code?: string; message?: string } = {};
     try {
-      store.edit(thread.id, 0, [{ op: 'replace', path: ['context', 'messages', 0, 'role'], value: 'robot' }], 'client:1');
+      await store.edit(thread.id, 0, [{ op: 'replace', path: ['context', 'messages', 0, 'role'], value: 'robot' }], 'client:1');
     } catch (e) {
       err = e as typeof err;
     }
     expect(err.code).toBe('invalid_edit');
     expect(err.message).toMatch(/\/context\/messages\/0/);
-    expect(() => store.edit(thread.id, 0, [{ op: 'replace', path: ['id'], value: 'other' }], 'client:1')).toThrow(/cannot be edited/);
+    await expect(store.edit(thread.id, 0, [{ op: 'replace', path: ['id'], value: 'other' }], 'client:1')).rejects.toThrow(/cannot be edited/);
     expect(store.get(thread.id).version).toBe(0);
     expect(patches).toHaveLength(0);
   });
@@ -120,11 +118,9 @@ describe('ThreadStore', () => {
     let running = true;
     const { file, thread, store } = setup({ running: () => running });
     await store.open(file);
-    expect(() => store.edit(thread.id, 0, [{ op: 'replace', path: ['title'], value: 'x' }], 'client:1')).toThrow(
-      expect.objectContaining({ code: 'thread_running' }),
-    );
+    await expect(store.edit(thread.id, 0, [{ op: 'replace', path: ['title'], value: 'x' }], 'client:1')).rejects.toMatchObject({ code: 'thread_running' });
     running = false;
-    expect(store.edit(thread.id, 0, [{ op: 'replace', path: ['title'], value: 'x' }], 'client:1').version).toBe(1);
+    expect((await store.edit(thread.id, 0, [{ op: 'replace', path: ['title'], value: 'x' }], 'client:1')).version).toBe(1);
     await store.flush();
   });
 
@@ -137,7 +133,7 @@ describe('ThreadStore', () => {
     await releasing;
     expect(store.has(thread.id)).toBe(true);
     expect(reopened).toMatchObject({ version: 1 });
-    expect(store.edit(thread.id, 1, [{ op: 'replace', path: ['title'], value: 'still open' }], 'client:2')).toEqual({ version: 2 });
+    expect(await store.edit(thread.id, 1, [{ op: 'replace', path: ['title'], value: 'still open' }], 'client:2')).toEqual({ version: 2 });
     expect(onDisk(file).context.systemPrompt).toBe('kept');
     await store.release(thread.id);
     expect(store.has(thread.id)).toBe(false);
