@@ -126,7 +126,10 @@ export class WorkspaceStore {
   /** Creates a thread named after `title` in `folder` ('' = the root), from `partial` when given. */
   async create(folder: string, title: string, partial: Partial<Thread> = {}): Promise<WorkspaceEntry> {
     const dirAbs = await this.resolve(folder ?? '');
-    await mkdir(dirAbs, { recursive: true });
+    await mkdir(dirAbs, { recursive: true }).catch((err: NodeJS.ErrnoException) => {
+      if (err.code === 'EEXIST' || err.code === 'ENOTDIR') throw new WorkspaceError('invalid', `cannot create a thread in ${normal(folder ?? '')}: it is not a folder`);
+      throw err;
+    });
     const thread: Thread = {
       version: THREAD_VERSION,
       id: newId(),
