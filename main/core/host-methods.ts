@@ -67,6 +67,20 @@ function str(p: Params, key: string, method: string, optional = false): string {
   return v;
 }
 
+/**
+ * `p`, whose rejection is a HostError with `code` unless it already carries a code of its own
+ * (the MCP service and the mcp-host reject with plain Errors that say what went wrong).
+ */
+async function coded<T>(p: Promise<T> | T, code: string): Promise<T> {
+  try {
+    return await p;
+  } catch (err) {
+    const own = (err as { code?: unknown } | null)?.code;
+    if (err instanceof HostError || typeof own === 'string') throw err;
+    throw new HostError(code, err instanceof Error ? err.message : String(err));
+  }
+}
+
 function needMcp(ctx: HostContext): McpService {
   if (!ctx.mcp) throw new HostError('mcp_unavailable', 'MCP is not available in this host (no mcp-host running)');
   return ctx.mcp;
@@ -80,8 +94,30 @@ function threadWorkspaceChanged(ctx: HostContext): void {
   ctx.bridge.broadcast({ type: 'workspace_changed' });
 }
 
+/**
+ * A file system error (`EEXIST: …, mkdir '/home/…'`) as a HostError with the same code and the
+ * path relative to $STEPWISE_HOME: a client is never sent the host's absolute paths.
+ */
+function withoutHostPaths(ctx: HostContext, err: unknown): unknown {
+  const e = err as NodeJS.ErrnoException | null;
+  if (!e || typeof e !== 'object' || typeof e.syscall !== 'string' || typeof e.code !== 'string' || err instanceof HostError) return err;
+  let message = e.message;
+  for (const abs of [e.path, (e as { dest?: string }).dest]) {
+    if (typeof abs === 'string') message = message.split(abs).join(path.relative(ctx.home, abs).split(path.sep).join('/') || '.');
+  }
+  return new HostError(e.code, message);
+}
+
 /** Answer one request of `client`. */
 export async function dispatch(ctx: HostContext, client: ClientState, method: string, raw: unknown): Promise<unknown> {
+  try {
+    return await answer(ctx, client, method, raw);
+  } catch (err) {
+    throw withoutHostPaths(ctx, err);
+  }
+}
+
+async function answer(ctx: HostContext, client: ClientState, method: string, raw: unknown): Promise<unknown> {
   const p = (raw && typeof raw === 'object' ? raw : {}) as Params;
   switch (method) {
     case 'workspace.list':
@@ -234,23 +270,23 @@ export async function dispatch(ctx: HostContext, client: ClientState, method: st
     case 'settings.removeProvider':
       return removeProvider(ctx.home, str(p, 'id', method), ctx.keys);
     case 'mcp.servers':
-      return needMcp(ctx).servers();
+      return coded(needMcp(ctx).servers(), 'mcp_error');
     case 'mcp.tools':
-      return needMcp(ctx).tools(str(p, 'server', method));
+      return coded(needMcp(ctx).tools(str(p, 'server', method)), 'mcp_error');
     case 'mcp.test':
-      return needMcp(ctx).test(str(p, 'server', method));
+      return coded(needMcp(ctx).test(str(p, 'server', method)), 'mcp_error');
     case 'mcp.saveServer': {
       if (!p.entry || typeof p.entry !== 'object' || Array.isArray(p.entry)) throw new HostError('bad_request', `${method}: params.entry must be an object`);
       await saveMcpServer(ctx.home, str(p, 'name', method), p.entry).catch((err: Error) => {
         throw new HostError('bad_request', err.message);
       });
-      return needMcp(ctx).servers();
+      return coded(needMcp(ctx).servers(), 'mcp_error');
     }
     case 'mcp.removeServer':
       await removeMcpServer(ctx.home, str(p, 'name', method)).catch((err: Error) => {
         throw new HostError('not_found', err.message);
       });
-      return needMcp(ctx).servers();
+      return coded(needMcp(ctx).servers(), 'mcp_error');
     case 'mcp.import': {
       const r = await importMcpServers(ctx.home, str(p, 'file', method)).catch((err: Error) => {
         throw new HostError('bad_request', err.message);

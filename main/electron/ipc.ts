@@ -12,49 +12,15 @@
  */
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
-import type { HostMethod, HostPush } from '../../shared/protocol/host-api';
+import { HOST_METHODS, type HostMethod, type HostPush } from '../../shared/protocol/host-api';
 
 /** Channel of requests (renderer → main, `ipcRenderer.invoke`). */
 export const INVOKE_CHANNEL = 'stepwise:invoke';
 /** Channel of pushes (main → renderer, `webContents.send`). */
 export const PUSH_CHANNEL = 'stepwise:push';
 
-/** Every host method, once; `satisfies` makes a missing or unknown name a compile error. */
-const METHOD_TABLE = {
-  'workspace.list': true,
-  'workspace.create': true,
-  'workspace.createFolder': true,
-  'workspace.rename': true,
-  'workspace.move': true,
-  'workspace.duplicate': true,
-  'workspace.delete': true,
-  'thread.open': true,
-  'thread.close': true,
-  'thread.edit': true,
-  'run.start': true,
-  'run.cancel': true,
-  'run.input': true,
-  'run.list': true,
-  'run.get': true,
-  'run.delete': true,
-  'stream.subscribe': true,
-  'stream.snapshot': true,
-  'stream.ack': true,
-  'settings.providers': true,
-  'settings.providersFile': true,
-  'settings.saveProvider': true,
-  'settings.removeProvider': true,
-  'mcp.servers': true,
-  'mcp.tools': true,
-  'mcp.test': true,
-  'settings.app': true,
-  'mcp.saveServer': true,
-  'mcp.removeServer': true,
-  'mcp.import': true,
-} as const satisfies Record<HostMethod, true>;
-
-/** The names a renderer may invoke: exactly the keys of `HostMethods`. */
-export const HOST_METHOD_NAMES: readonly HostMethod[] = Object.freeze(Object.keys(METHOD_TABLE) as HostMethod[]);
+/** The names a renderer may invoke: exactly the keys of `HostMethods` (HOST_METHODS). */
+export const HOST_METHOD_NAMES: readonly HostMethod[] = Object.freeze([...HOST_METHODS]);
 const METHODS = new Set<string>(HOST_METHOD_NAMES);
 
 /** An error whose message the renderer's desktop adapter decodes as `[code] message`. */

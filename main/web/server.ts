@@ -1,18 +1,30 @@
 /**
- * The web host (docs/architecture.md#host-api): the host core behind HTTP (the built renderer) and one WebSocket
- * per client, bound to 127.0.0.1 by default. Wire protocol on the socket (JSON text frames):
- * client → host `{ id, method, params }` (HostMethods); host → client `{ id, result }` or
- * `{ id, error: { message, code? } }`, and pushes `{ push: Envelope | HostEvent }`. Clients
+ * The web host (docs/architecture.md#host-api): the host core behind HTTP (the built renderer, the session check) and one
+ * WebSocket per client, bound to 127.0.0.1 by default. Wire protocol on the socket (JSON text
+ * frames): client → host `{ id, method, params }` (HostMethods); host → client `{ id, result }`
+ * or `{ id, error: { message, code } }`, and pushes `{ push: Envelope | HostEvent }`. Clients
  * acknowledge pushes with `stream.ack`, which drives the bridge's backpressure.
- * `GET /api/session` answers 204 to a valid token (see {@link SESSION_PATH}).
+ *
+ * Who may do what (every request: a path target, else 400; a `Host` of this server, else 421;
+ * an `Origin`, when sent, of this server, else 403):
+ * - the built renderer (index.html, JS, CSS) holds no secret and is served without the token,
+ *   but a page URL that offers a token (`/?token=`) must offer the right one (else 401);
+ * - `/api/…` needs `Authorization: Bearer <token>`; `GET /api/session` answers 204;
+ * - the `/ws` handshake needs an Origin and the token as a subprotocol (web-session.ts).
+ * Refusals are logged, rate-limited (refusal-log.ts). No request, however malformed, stops it.
  */
 import http from 'node:http';
+import os from 'node:os';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { HostPush } from '../../shared/protocol/host-api';
-import { TOKEN_COOKIE, allowedHosts, checkRequest, isLoopback, newToken } from './security';
+import { SESSION_PATH, WS_PROTOCOL } from '../../shared/protocol/web-session';
+import { bearerToken, checkOrigin, checkToken, newToken, parseTarget, protocolToken, quote, validToken, type HostNames, type Verdict } from './security';
+import { allowedHosts, isLoopback, isWildcard } from './host-names';
+import { createRefusalLog, type RefusalLogOptions } from './refusal-log';
 import { serveStatic } from './static-files';
-import { SESSION_PATH } from '../../shared/protocol/web-session';
+import { serveRequests } from './ws-requests';
 
 /** The part of the host core a transport needs. */
 export interface TransportCore {
@@ -32,13 +44,15 @@ export interface WebHostOptions {
   host?: string;
   /** Port; 0 picks a free one. Default 0. */
   port?: number;
-  /** Fixed token (tests); a random one per launch otherwise. */
+  /** Fixed token (tests; it must match TOKEN_PATTERN); a random one per launch otherwise. */
   token?: string;
   log?: (line: string) => void;
+  /** Rate limit of the refused-request lines (default: 20 per 10 s, then one summary). */
+  refusalLog?: RefusalLogOptions;
 }
 
 export interface WebHost {
-  /** The URL to open, with the token. */
+  /** The URL to open, with the token (the one place it is shown). */
   url: string;
   port: number;
   token: string;
@@ -48,54 +62,84 @@ export interface WebHost {
 /** Largest WebSocket message a client may send (a thread edit with images), bytes. */
 const MAX_CLIENT_MESSAGE = 64 * 1024 * 1024;
 
-/** Start the web host: HTTP (the renderer, {@link SESSION_PATH}) and the `/ws` socket, token-checked. */
+/** Start the web host: HTTP (the renderer, {@link SESSION_PATH}) and the `/ws` socket. */
 export async function startWebHost(o: WebHostOptions): Promise<WebHost> {
   const bindHost = o.host ?? '127.0.0.1';
   const token = o.token ?? newToken();
+  if (!validToken(token)) throw new Error('The web host token must be 1 to 256 characters from A-Z, a-z, 0-9, "-" and "_".');
   const log = o.log ?? (() => {});
-  let hosts = new Set<string>();
-  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_CLIENT_MESSAGE, perMessageDeflate: false });
+  const refusals = createRefusalLog(log, o.refusalLog);
+  let hosts: HostNames = { has: () => false };
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: MAX_CLIENT_MESSAGE,
+    perMessageDeflate: false,
+    // Never the token's subprotocol: the answer names the one the page speaks.
+    handleProtocols: (offered) => (offered.has(WS_PROTOCOL) ? WS_PROTOCOL : false),
+  });
   const sockets = new Set<WebSocket>();
 
-  const server = http.createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://placeholder');
-    const verdict = checkRequest({ token, hosts, url, headers: req.headers });
-    if (!verdict.ok) {
-      log(`refused ${req.method} ${url.pathname}: ${verdict.reason}`);
-      res.writeHead(verdict.status, { 'content-type': 'text/plain; charset=utf-8' }).end(`${verdict.reason}\n`);
-      return;
+  const refuse = (res: http.ServerResponse, what: string, v: Verdict & { ok: false }) => {
+    refusals.refused(`refused ${what}: ${v.reason}`);
+    res.writeHead(v.status, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' }).end(`${v.reason}\n`);
+  };
+
+  const onRequest = (req: http.IncomingMessage, res: http.ServerResponse) => {
+    const url = parseTarget(req.url);
+    if (!url) return refuse(res, `${req.method} ${quote(req.url ?? '')}`, { ok: false, status: 400, reason: 'Malformed request target: expected a path such as /index.html' });
+    const what = `${req.method} ${quote(url.pathname)}`;
+    const where = checkOrigin({ hosts, headers: req.headers });
+    if (!where.ok) return refuse(res, what, where);
+    const read = req.method === 'GET' || req.method === 'HEAD';
+    if (url.pathname.startsWith('/api/')) {
+      const auth = checkToken(token, bearerToken(req.headers.authorization));
+      if (!auth.ok) return refuse(res, what, auth);
+      if (url.pathname !== SESSION_PATH) return void res.writeHead(404).end();
+      if (!read) return void res.writeHead(405, { allow: 'GET, HEAD' }).end();
+      // A page whose WebSocket cannot connect asks here whether its token is still valid:
+      // 401 (above) means the host was restarted.
+      return void res.writeHead(204, { 'cache-control': 'no-store' }).end();
     }
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      res.writeHead(405).end();
-      return;
-    }
-    if (url.pathname === SESSION_PATH) {
-      // The token was accepted above. A page whose WebSocket cannot connect asks here whether
-      // its token is still valid: 401 (from the check above) means the host was restarted.
-      res.writeHead(204, { 'cache-control': 'no-store' }).end();
-      return;
-    }
+    if (!read) return void res.writeHead(405, { allow: 'GET, HEAD' }).end();
     if (url.searchParams.has('token')) {
-      // Trade the query token for a same-site, HTTP-only cookie and keep it out of the address bar.
-      res.writeHead(302, {
-        'set-cookie': `${TOKEN_COOKIE}=${encodeURIComponent(token)}; HttpOnly; SameSite=Strict; Path=/`,
-        location: `${url.pathname}#token=${token}`,
-      });
-      res.end();
-      return;
+      // The page that receives the token: a wrong one (an old launch's URL) is said at once.
+      const auth = checkToken(token, url.searchParams.get('token') ?? undefined);
+      if (!auth.ok) return refuse(res, what, auth);
     }
     void serveStatic(o.staticDir, url.pathname, res);
+  };
+
+  const server = http.createServer((req, res) => {
+    try {
+      onRequest(req, res);
+    } catch {
+      if (!res.headersSent) res.writeHead(500).end();
+    }
   });
 
-  server.on('upgrade', (req, socket, head) => {
-    const url = new URL(req.url ?? '/', 'http://placeholder');
-    const verdict = url.pathname === '/ws' ? checkRequest({ token, hosts, url, headers: req.headers, websocket: true }) : ({ ok: false, status: 404, reason: 'Not found' } as const);
-    if (!verdict.ok) {
-      log(`refused WebSocket: ${verdict.reason}`);
-      socket.end(`HTTP/1.1 ${verdict.status} Refused\r\ncontent-type: text/plain\r\nconnection: close\r\n\r\n${verdict.reason}\n`);
+  server.on('upgrade', (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
+    socket.on('error', () => socket.destroy());
+    const url = parseTarget(req.url);
+    let v: Verdict = !url
+      ? { ok: false, status: 400, reason: 'Malformed request target' }
+      : url.pathname !== '/ws'
+        ? { ok: false, status: 404, reason: 'Not found' }
+        : checkOrigin({ hosts, headers: req.headers, websocket: true });
+    if (v.ok) v = checkToken(token, protocolToken(req.headers['sec-websocket-protocol']) ?? bearerToken(req.headers.authorization));
+    if (!v.ok) {
+      refusals.refused(`refused WebSocket: ${v.reason}`);
+      const body = `${v.reason}\n`;
+      socket.end(`HTTP/1.1 ${v.status} ${http.STATUS_CODES[v.status]}\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
       return;
     }
     wss.handleUpgrade(req, socket, head, (ws) => attach(ws));
+  });
+
+  // CONNECT (a proxy request) is not something this server does; without an answer Node would just drop it.
+  server.on('connect', (req: http.IncomingMessage, socket: Duplex) => {
+    socket.on('error', () => socket.destroy());
+    refusals.refused(`refused CONNECT ${quote(req.url ?? '')}: not a proxy`);
+    socket.end('HTTP/1.1 405 Method Not Allowed\r\nallow: GET, HEAD\r\ncontent-length: 0\r\nconnection: close\r\n\r\n');
   });
 
   function attach(ws: WebSocket): void {
@@ -103,28 +147,7 @@ export async function startWebHost(o: WebHostOptions): Promise<WebHost> {
     const client = o.core.connect((push) => {
       if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ push }));
     });
-    ws.on('message', (data, isBinary) => {
-      if (isBinary) return;
-      let msg: { id?: unknown; method?: unknown; params?: unknown };
-      try {
-        msg = JSON.parse(data.toString());
-      } catch {
-        ws.send(JSON.stringify({ id: null, error: { message: 'Malformed request: not JSON', code: 'bad_request' } }));
-        return;
-      }
-      const id = msg.id;
-      if (typeof id !== 'number' || typeof msg.method !== 'string') {
-        ws.send(JSON.stringify({ id: typeof id === 'number' ? id : null, error: { message: 'A request needs a numeric id and a method', code: 'bad_request' } }));
-        return;
-      }
-      client.handle(msg.method, msg.params ?? {}).then(
-        (result) => ws.readyState === ws.OPEN && ws.send(JSON.stringify({ id, result: result ?? null })),
-        (err: unknown) => {
-          const e = err as { message?: string; code?: string };
-          if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ id, error: { message: e?.message ?? String(err), code: e?.code } }));
-        },
-      );
-    });
+    serveRequests(ws, (method, params) => client.handle(method, params));
     ws.on('close', () => {
       sockets.delete(ws);
       client.close();
@@ -139,14 +162,17 @@ export async function startWebHost(o: WebHostOptions): Promise<WebHost> {
   const port = (server.address() as AddressInfo).port;
   hosts = allowedHosts(bindHost, port);
   if (!isLoopback(bindHost)) {
-    log(`WARNING: bound to ${bindHost}, reachable from other machines; every request still needs the token.`);
+    const names = isWildcard(bindHost) ? ` (as ${os.hostname()} or any of its addresses)` : '';
+    log(`WARNING: bound to ${bindHost}, reachable from other machines${names}; the API and the WebSocket still need the token.`);
   }
-  const shownHost = isLoopback(bindHost) ? '127.0.0.1' : bindHost.includes(':') ? `[${bindHost}]` : bindHost;
+  // A wildcard bind is opened here through loopback; other machines use this machine's name.
+  const shownHost = isLoopback(bindHost) || isWildcard(bindHost) ? '127.0.0.1' : bindHost.includes(':') ? `[${bindHost}]` : bindHost;
   return {
     url: `http://${shownHost}:${port}/?token=${token}`,
     port,
     token,
     close: async () => {
+      refusals.close();
       for (const ws of sockets) ws.terminate();
       wss.close();
       await new Promise<void>((r) => server.close(() => r()));

@@ -24,11 +24,32 @@ export const CSP =
   "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; " +
   "connect-src 'self' ws: wss:; font-src 'self' data:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
 
-/** Sends `urlPath` from `root`, or index.html for unknown paths; 404 when the build is missing. */
+/**
+ * Sends `urlPath` (the request's still percent-encoded path) from `root`, or index.html for
+ * unknown paths; 400 for a path that does not decode (`/%`, overlong UTF-8), 403 outside
+ * `root`, 404 when the build is missing. Never rejects and never throws: a read that fails
+ * midway ends the response.
+ */
 export async function serveStatic(root: string, urlPath: string, res: ServerResponse): Promise<void> {
-  const rel = decodeURIComponent(urlPath.split('?')[0]).replace(/^\/+/, '') || 'index.html';
+  try {
+    await send(root, urlPath, res);
+  } catch {
+    if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' }).end('Could not read the file.\n');
+    else res.destroy();
+  }
+}
+
+async function send(root: string, urlPath: string, res: ServerResponse): Promise<void> {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(urlPath);
+  } catch {
+    res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' }).end('Malformed path: not valid percent-encoded UTF-8.\n');
+    return;
+  }
+  const rel = decoded.replace(/^\/+/, '') || 'index.html';
   let file = path.resolve(root, rel);
-  if (file !== root && !file.startsWith(root + path.sep)) {
+  if (rel.includes('\0') || (file !== root && !file.startsWith(root + path.sep))) {
     res.writeHead(403).end('Forbidden');
     return;
   }
@@ -38,7 +59,7 @@ export async function serveStatic(root: string, urlPath: string, res: ServerResp
     info = await stat(file).catch(() => undefined);
   }
   if (!info) {
-    res.writeHead(404, { 'content-type': 'text/plain' }).end(`The renderer is not built (${root} is missing): run \`yarn build\`.`);
+    res.writeHead(404, { 'content-type': 'text/plain' }).end('The renderer is not built: run `yarn build`.');
     return;
   }
   res.writeHead(200, {
@@ -49,5 +70,11 @@ export async function serveStatic(root: string, urlPath: string, res: ServerResp
     'referrer-policy': 'no-referrer',
     'cache-control': file.endsWith('index.html') ? 'no-store' : 'max-age=3600',
   });
-  createReadStream(file).pipe(res);
+  if (res.req?.method === 'HEAD') {
+    res.end();
+    return;
+  }
+  const stream = createReadStream(file);
+  stream.on('error', () => res.destroy());
+  stream.pipe(res);
 }

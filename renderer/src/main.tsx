@@ -1,6 +1,7 @@
 /**
- * Entry: picks the host adapter. `window.stepwise` (Electron preload) → desktop; `#token=` →
- * web host over WebSocket; `?view` or a dropped/opened thread JSON file → read-only viewer.
+ * Entry: picks the host adapter. `window.stepwise` (Electron preload) → desktop; a token (in
+ * the URL the web host printed, or kept in this tab since: see host/web-token.ts) → web host
+ * over WebSocket; `?view` or a dropped/opened thread JSON file → read-only viewer.
  */
 import '@mantine/core/styles.css';
 import './styles.css';
@@ -10,7 +11,8 @@ import { Button, Center, FileButton, MantineProvider, Modal, Stack, Text, Title,
 import { App } from './App';
 import type { HostServices } from './host/types';
 import { createDesktopHost, type StepwisePreloadApi } from './host/desktop';
-import { createWebHost, tokenFromHash } from './host/web';
+import { createWebHost } from './host/web';
+import { takeToken } from './host/web-token';
 import { createViewerHost } from './host/viewer';
 import { exampleRun, exampleThread } from './sample-thread';
 import type { RunRecord } from '../../shared/protocol/host-api';
@@ -40,11 +42,22 @@ async function viewerFromFile(file: File): Promise<HostServices> {
   return createViewerHost(thread, d.runs ?? []);
 }
 
+/** The tab's sessionStorage; undefined where the browser refuses it (storage disabled). */
+function sessionStorageOrUndefined(): Storage | undefined {
+  try {
+    return window.sessionStorage;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Read once, at load: the URL loses the token as it is read. */
+const pageToken = (window as unknown as { stepwise?: unknown }).stepwise ? undefined : takeToken({ location, history, storage: sessionStorageOrUndefined() });
+
 function pickHost(): HostServices | null {
   const w = window as unknown as { stepwise?: StepwisePreloadApi };
   if (w.stepwise) return createDesktopHost(w.stepwise);
-  const token = tokenFromHash(location.hash);
-  if (token) return createWebHost(location.origin, token);
+  if (pageToken) return createWebHost(location.origin, pageToken);
   if (new URLSearchParams(location.search).has('view')) return createViewerHost(exampleThread(), [exampleRun()]);
   return null;
 }

@@ -149,6 +149,44 @@ export interface HostMethods {
   'mcp.import': { params: { file: string }; result: { added: string[]; notes: string[] } };
 }
 export type HostMethod = keyof HostMethods;
+
+/**
+ * Every method of {@link HostMethods}, at run time (the desktop IPC accepts exactly these; the
+ * web host fuzz test drives each one). The type check keeps it whole: a method added to
+ * HostMethods and not here, or one here that is not there, fails it.
+ */
+export const HOST_METHODS = Object.keys({
+  'workspace.list': true,
+  'workspace.create': true,
+  'workspace.createFolder': true,
+  'workspace.rename': true,
+  'workspace.move': true,
+  'workspace.duplicate': true,
+  'workspace.delete': true,
+  'thread.open': true,
+  'thread.close': true,
+  'thread.edit': true,
+  'run.start': true,
+  'run.cancel': true,
+  'run.input': true,
+  'run.list': true,
+  'run.get': true,
+  'run.delete': true,
+  'stream.subscribe': true,
+  'stream.snapshot': true,
+  'stream.ack': true,
+  'settings.providers': true,
+  'settings.app': true,
+  'settings.providersFile': true,
+  'settings.saveProvider': true,
+  'settings.removeProvider': true,
+  'mcp.servers': true,
+  'mcp.tools': true,
+  'mcp.test': true,
+  'mcp.saveServer': true,
+  'mcp.removeServer': true,
+  'mcp.import': true,
+} satisfies Record<HostMethod, true>) as HostMethod[];
 export type HostParams<M extends HostMethod> = HostMethods[M]['params'];
 export type HostResult<M extends HostMethod> = HostMethods[M]['result'];
 

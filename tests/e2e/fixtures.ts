@@ -1,6 +1,8 @@
 /**
  * Playwright fixtures: a real `stepwise serve` process on a fresh home (seeded with the
  * examples and the `everything` MCP server), and a page opened on its URL with the token.
+ * The page moves the token to the tab's sessionStorage and out of its URL (no cookie): a
+ * reload keeps the session, and each new page must be opened on `serve.url`.
  */
 import { test as base, expect, type Page } from '@playwright/test';
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';

@@ -109,6 +109,10 @@ test('reloading the page mid-stream continues the text with no gap or duplicate'
   await openThread(page, serve, 'Long story');
   await page.getByRole('button', { name: 'Run', exact: true }).click();
   await expect(row(page, 'llm scripted, running')).toContainText('w5', { timeout: 15_000 });
+  // The token left the address bar once the page had it, and no cookie carries it: the reload
+  // finds it in this tab's sessionStorage.
+  expect(page.url()).not.toContain(serve.token);
+  expect(await page.context().cookies()).toEqual([]);
   await page.reload();
   await page.getByRole('treeitem', { name: 'thread Long story' }).click();
   // The reloaded window knows the live run's mode, not just that a run exists.
@@ -160,7 +164,7 @@ test('a wrong token, a foreign Origin and a rebinding Host are refused', async (
   const refused = await page.evaluate(
     ([origin, token]) =>
       new Promise<boolean>((resolve) => {
-        const ws = new WebSocket(`${origin.replace('http', 'ws')}/ws?token=${token}`);
+        const ws = new WebSocket(`${origin.replace('http', 'ws')}/ws`, ['stepwise.v1', `stepwise.token.${token}`]);
         ws.onopen = () => resolve(false);
         ws.onerror = () => resolve(true);
       }),

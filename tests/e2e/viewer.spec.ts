@@ -8,8 +8,7 @@ import path from 'node:path';
 import { test, expect, shot } from './fixtures';
 
 test('a thread file opens read-only: content shown, no run or edit controls', async ({ page, serve }) => {
-  await page.goto(serve.url); // sets the session cookie; the viewer page needs no token after that
-  await page.goto(`${serve.origin}/?viewer-page`);
+  await page.goto(`${serve.origin}/?viewer-page`); // the page itself needs no token; without one it is the viewer
   const example = JSON.parse(readFileSync(path.resolve('resources/examples/MCP agent, step by step.json'), 'utf8'));
   const file = path.join(serve.home, 'to-view.json');
   writeFileSync(file, JSON.stringify(example));

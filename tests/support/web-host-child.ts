@@ -1,25 +1,21 @@
 /**
- * A web host (host core + WebSocket server) in its own process, for tests that kill it with
- * SIGKILL: serves `$STEPWISE_HOME` on 127.0.0.1 with the token `$STEPWISE_TEST_TOKEN`, prints
- * `{ port }` as one JSON line once it listens, and stays up until it is killed.
+ * A web host (`launchWebHost`) in its own process, for tests that must see whether a request
+ * kills it: `$STEPWISE_HOME` is its home, `$STEPWISE_TEST_TOKEN` its token, `$STEPWISE_TEST_BIND`
+ * the address to bind (default 127.0.0.1), `$STEPWISE_TEST_SEED=1` seeds the examples. Prints
+ * `{ port }` as one JSON line on stdout once it listens; its log lines go to stderr.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { createHostCore } from '../../main/core/host-core';
-import { startWebHost } from '../../main/web/server';
+import { launchWebHost } from '../../main/web/launch';
 
-const core = await createHostCore({ log: () => {} });
-const web = await startWebHost({
-  core: {
-    connect: (send) => {
-      const c = core.connect(send);
-      return { handle: (m, p) => c.request(m, p), close: () => c.close() };
-    },
-  },
-  staticDir: fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-static-')),
+const app = await launchWebHost({
+  home: process.env.STEPWISE_HOME,
+  host: process.env.STEPWISE_TEST_BIND || undefined,
   port: 0,
   token: process.env.STEPWISE_TEST_TOKEN,
+  open: false,
+  seed: process.env.STEPWISE_TEST_SEED === '1',
+  log: (line) => process.stderr.write(`${line}\n`),
 });
-process.stdout.write(`${JSON.stringify({ port: web.port })}\n`);
-setInterval(() => {}, 1000);
+process.stdout.write(`${JSON.stringify({ port: app.web.port })}\n`);
+const stop = () => void app.close().then(() => process.exit(0));
+process.on('SIGTERM', stop);
+process.on('SIGINT', stop);

@@ -1,6 +1,7 @@
 /** A small WebSocket client of the web host's protocol, for tests (the real `ws` client). */
 import WebSocket from 'ws';
 import type { HostPush } from '../../shared/protocol/host-api';
+import { WS_PROTOCOL, tokenProtocol } from '../../shared/protocol/web-session';
 
 export interface WsClient {
   call<T = any>(method: string, params?: unknown): Promise<T>;
@@ -11,9 +12,12 @@ export interface WsClient {
   ws: WebSocket;
 }
 
-/** Connects to the web host at `origin`; `opts.originHeader` sends another Origin (refusal tests). */
+/**
+ * Connects to the web host at `origin` as a page does (the token as a subprotocol);
+ * `opts.originHeader` sends another Origin (refusal tests).
+ */
 export async function connectWs(origin: string, token: string, opts: { autoAck?: boolean; originHeader?: string } = {}): Promise<WsClient> {
-  const ws = new WebSocket(`${origin.replace('http', 'ws')}/ws?token=${token}`, { headers: { origin: opts.originHeader ?? origin } });
+  const ws = new WebSocket(`${origin.replace('http', 'ws')}/ws`, [WS_PROTOCOL, tokenProtocol(token)], { headers: { origin: opts.originHeader ?? origin } });
   await new Promise<void>((resolve, reject) => {
     ws.once('open', () => resolve());
     ws.once('error', reject);

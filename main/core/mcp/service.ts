@@ -116,10 +116,10 @@ export class McpService implements McpRelay {
 
   private async known(server: string): Promise<void> {
     const c = await this.loadConfig();
-    if (c.errors[server]) throw new Error(c.errors[server]);
+    if (c.errors[server]) throw Object.assign(new Error(c.errors[server]), { code: 'bad_config' });
     if (!c.servers[server]) {
       const names = Object.keys(c.servers).join(', ') || 'none';
-      throw new Error(`MCP server "${server}" is not configured in ${c.file} (configured: ${names})`);
+      throw Object.assign(new Error(`MCP server "${server}" is not configured in ${c.file} (configured: ${names})`), { code: 'not_found' });
     }
   }
 

@@ -70,8 +70,8 @@ export type SessionProbe = 'ok' | 'refused' | 'unreachable';
 
 /**
  * Ask the web host whether `token` is still its token: `GET /api/session` with the token as a
- * bearer header (not the cookie, which may be an older launch's). 401/403 → refused; a 2xx →
- * ok; no answer, or some other server at the address → unreachable.
+ * bearer header (the only way the API takes it). 401/403 → refused; a 2xx → ok; no answer, or
+ * some other server at the address → unreachable.
  */
 export async function probeSession(origin: string, token: string, fetchImpl: typeof fetch | undefined = globalThis.fetch): Promise<SessionProbe> {
   if (typeof fetchImpl !== 'function') return 'unreachable';

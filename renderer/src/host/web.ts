@@ -2,8 +2,9 @@
  * Web host adapter: the renderer served by the Node web host, talking over one WebSocket.
  *
  * Protocol (the web host implements the other end):
- * - Connect to `ws(s)://<page origin>/ws?token=<token>`; the token comes from the page's
- *   `location.hash` (`#token=…`). Every frame is one JSON text message.
+ * - Connect to `ws(s)://<page origin>/ws`, offering the subprotocols `stepwise.v1` and
+ *   `stepwise.token.<token>` (shared/protocol/web-session.ts; the token is the page's, see
+ *   web-token.ts, never in a URL). Every frame is one JSON text message.
  * - Client → host: `{ id: number, method: HostMethod, params }` (see shared/protocol/host-api.ts).
  * - Host → client: `{ id, result }` or `{ id, error: { message, code? } }` answering a request,
  *   and `{ push: HostPush }` for envelopes (tree_update, llm_delta, node_snapshot, run_result,
@@ -27,6 +28,7 @@ import { HostError, type ConnectionStatus, type HostServices } from './types';
 import { PushHub, pushIterable } from './push-queue';
 import { AckBatcher, nextFrame, type FrameScheduler } from './frame';
 import { OriginAliases, lostDuring, notConnected, probeSession, resendable, sessionEnded, type SessionProbe } from './reconnect';
+import { WS_PROTOCOL, tokenProtocol } from '../../../shared/protocol/web-session';
 
 export interface WebHostOptions {
   /** WebSocket constructor (tests pass the `ws` package's). */
@@ -49,20 +51,14 @@ interface Pending {
   internal?: boolean;
 }
 
-/** The WebSocket URL for a page origin (`http://127.0.0.1:5179` → `ws://127.0.0.1:5179/ws?token=…`). */
-export function wsUrl(origin: string, token: string): string {
+/** The WebSocket URL for a page origin (`http://127.0.0.1:5179/x?y#z` → `ws://127.0.0.1:5179/ws`). */
+export function wsUrl(origin: string): string {
   const u = new URL(origin);
   u.protocol = u.protocol === 'https:' ? 'wss:' : 'ws:';
   u.pathname = '/ws';
-  u.search = `?token=${encodeURIComponent(token)}`;
+  u.search = '';
   u.hash = '';
   return u.toString();
-}
-
-/** Read `#token=…` from a location hash; undefined when absent. */
-export function tokenFromHash(hash: string): string | undefined {
-  const m = /(?:^#|&)token=([^&]+)/.exec(hash);
-  return m ? decodeURIComponent(m[1]) : undefined;
 }
 
 type ThreadOpened = HostResult<'thread.open'>;
@@ -70,7 +66,8 @@ type ThreadOpened = HostResult<'thread.open'>;
 /** Connect to the web host at `url` (the page origin) with the launch `token`. */
 export function createWebHost(url: string, token: string, opts: WebHostOptions = {}): HostServices & { close(): void } {
   const WS = opts.WebSocketImpl ?? WebSocket;
-  const target = wsUrl(url, token);
+  const target = wsUrl(url);
+  const protocols = [WS_PROTOCOL, tokenProtocol(token)];
   const probe = opts.probe ?? (() => probeSession(url, token));
   const hub = new PushHub<HostPush>();
   const pending = new Map<number, Pending>();
@@ -162,7 +159,7 @@ export function createWebHost(url: string, token: string, opts: WebHostOptions =
   }
 
   function connect(): void {
-    const ws = new WS(target);
+    const ws = new WS(target, protocols);
     let wasOpen = false;
     socket = ws;
     origins.reset();

@@ -43,8 +43,8 @@ async function host(home: string, opts: { port?: number; token: string; core?: H
 /** A page on `origin`: the web adapter (browsers send Origin; the `ws` client is told to) and a session of a.json. */
 async function page(origin: string, token: string) {
   const WithOrigin = class extends NodeWebSocket {
-    constructor(url: string) {
-      super(url, { headers: { origin } });
+    constructor(url: string, protocols: string[]) {
+      super(url, protocols, { headers: { origin } });
     }
   };
   const adapter = createWebHost(origin, token, { WebSocketImpl: WithOrigin as unknown as typeof WebSocket, backoffMs: 20, maxBackoffMs: 100, schedule: (cb) => setTimeout(cb, 5) });

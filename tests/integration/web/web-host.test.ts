@@ -31,19 +31,9 @@ describe('web host over a real host core', () => {
     rmSync(home, { recursive: true, force: true });
   });
 
-  it('trades the query token for a cookie and redirects to #token', async () => {
-    const r = await get(app.web.url);
-    expect(r.status).toBe(302);
-    expect(r.headers.location).toBe(`/#token=${app.web.token}`);
-    expect(r.headers['set-cookie']![0]).toMatch(/HttpOnly; SameSite=Strict/);
-    const page = await get(`http://127.0.0.1:${app.web.port}/`, { cookie: `stepwise_token=${app.web.token}` });
-    expect(page.status).toBe(200);
-    expect(page.headers['content-security-policy']).toContain("script-src 'self'");
-  });
-
   it('refuses a wrong token, a rebinding Host and a foreign Origin', async () => {
     expect((await get(`http://127.0.0.1:${app.web.port}/?token=nope`)).status).toBe(401);
-    expect((await get(`http://127.0.0.1:${app.web.port}/`, { host: `evil.example:${app.web.port}`, cookie: `stepwise_token=${app.web.token}` })).status).toBe(421);
+    expect((await get(`http://127.0.0.1:${app.web.port}/api/session`, { host: `evil.example:${app.web.port}`, authorization: `Bearer ${app.web.token}` })).status).toBe(421);
     const origin = `http://127.0.0.1:${app.web.port}`;
     // The right server and token, but a page of another site: the handshake is refused (403).
     await expect(connectWs(origin, app.web.token, { originHeader: 'http://evil.example' })).rejects.toThrow(/403/);

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocketServer, WebSocket as NodeWebSocket } from 'ws';
-import { createWebHost, tokenFromHash, wsUrl } from '../../../renderer/src/host/web';
+import { createWebHost, wsUrl } from '../../../renderer/src/host/web';
 import type { HostPush } from '../../../shared/protocol/host-api';
 
 // A real WebSocket server (the `ws` package) plays the web host's side of the protocol
@@ -19,9 +19,12 @@ async function server() {
   const port = (wss.address() as { port: number }).port;
   const frames: Frame[] = [];
   const urls: string[] = [];
+  /** The Sec-WebSocket-Protocol header of each handshake. */
+  const protocols: string[] = [];
   const sockets: NodeWebSocket[] = [];
   wss.on('connection', (ws, req) => {
     urls.push(req.url ?? '');
+    protocols.push(String(req.headers['sec-websocket-protocol']));
     sockets.push(ws);
     ws.on('message', (data) => {
       const f = JSON.parse(String(data)) as Frame;
@@ -31,7 +34,7 @@ async function server() {
       else if (f.method !== 'run.start') ws.send(JSON.stringify({ id: f.id, result: { ok: true } }));
     });
   });
-  return { port, frames, urls, sockets, origin: `http://127.0.0.1:${port}` };
+  return { port, frames, urls, protocols, sockets, origin: `http://127.0.0.1:${port}` };
 }
 
 const until = async (cond: () => boolean, what: string) => {
@@ -40,10 +43,8 @@ const until = async (cond: () => boolean, what: string) => {
 };
 
 describe('web host adapter', () => {
-  it('reads the token from the hash and builds the /ws URL on the page origin', () => {
-    expect(tokenFromHash('#token=ab%2Fc&x=1')).toBe('ab/c');
-    expect(tokenFromHash('#other=1')).toBeUndefined();
-    expect(wsUrl('https://h:9/app?q=1#token=z', 't k')).toBe('wss://h:9/ws?token=t%20k');
+  it('builds the /ws URL on the page origin, with no token in it', () => {
+    expect(wsUrl('https://h:9/app?q=1#token=z')).toBe('wss://h:9/ws');
   });
 
   it('answers requests, maps errors with their code, and acknowledges processed pushes in batches', async () => {
@@ -51,7 +52,8 @@ describe('web host adapter', () => {
     const host = createWebHost(s.origin, 'secret', { WebSocketImpl: NodeWebSocket as unknown as typeof WebSocket, schedule: (cb) => setTimeout(cb, 5) });
     try {
       expect(await host.call('workspace.list', {})).toEqual([{ path: 'a.json', kind: 'thread', title: 'a' }]);
-      expect(s.urls).toEqual(['/ws?token=secret']);
+      expect(s.urls).toEqual(['/ws']);
+      expect(s.protocols).toEqual(['stepwise.v1,stepwise.token.secret']);
       await expect(host.call('thread.edit', { threadId: 't', baseVersion: 1, patches: [] })).rejects.toMatchObject({ code: 'version_mismatch', method: 'thread.edit' });
       const got: HostPush[] = [];
       const reading = (async () => {

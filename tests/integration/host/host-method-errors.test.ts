@@ -1,0 +1,39 @@
+/**
+ * Errors a host method answers for a request that cannot be done carry a code and name the
+ * thing in the workspace, not the host's absolute path (found by the web host fuzz test).
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { createHostCore, type HostCore } from '../../../main/core/host-core';
+import { scriptedThread } from '../../support/threads';
+import { makeHome, writeThread } from '../../support/host-harness';
+
+let core: HostCore | undefined;
+afterEach(async () => {
+  await core?.close();
+  core = undefined;
+});
+
+describe('host method errors', () => {
+  it('a thread created in a "folder" that is a thread file: invalid, named by its workspace path', async () => {
+    const home = makeHome();
+    writeThread(home, 'a.json', scriptedThread([{ text: 'x' }]));
+    core = await createHostCore({ home, log: () => {} });
+    const c = core.connect(() => {});
+    const err = await c.request('workspace.create', { folder: 'a.json', title: 'inside' }).then(
+      () => undefined,
+      (e: { code?: string; message: string }) => e,
+    );
+    expect(err).toMatchObject({ code: 'invalid', message: 'cannot create a thread in a.json: it is not a folder' });
+    expect(err!.message).not.toContain(home);
+  });
+
+  it('a file system error a handler lets through keeps its code and names its path relative to the home', async () => {
+    const home = makeHome();
+    core = await createHostCore({ home, log: () => {} });
+    const c = core.connect(() => {});
+    const err = (await c.request('workspace.createFolder', { path: 'x'.repeat(300) }).catch((e) => e)) as { code?: string; message: string };
+    expect(err.code).toBe('ENAMETOOLONG');
+    expect(err.message).toContain(`workspace/${'x'.repeat(300)}`);
+    expect(err.message).not.toContain(home);
+  });
+});
