@@ -14,7 +14,7 @@ afterEach(async () => {
 });
 
 describe('host method errors', () => {
-  it('a thread created in a "folder" that is a thread file: invalid, named by its workspace path', async () => {
+  it('a thread created in a "folder" that is a thread file: refused with a code, named by its workspace path', async () => {
     const home = makeHome();
     writeThread(home, 'a.json', scriptedThread([{ text: 'x' }]));
     core = await createHostCore({ home, log: () => {} });
@@ -23,17 +23,18 @@ describe('host method errors', () => {
       () => undefined,
       (e: { code?: string; message: string }) => e,
     );
-    expect(err).toMatchObject({ code: 'invalid', message: 'cannot create a thread in a.json: it is not a folder' });
+    expect(err?.code).toBe('exists');
+    expect(err!.message).toContain('"a.json"');
     expect(err!.message).not.toContain(home);
   });
 
-  it('a file system error a handler lets through keeps its code and names its path relative to the home', async () => {
+  it('a name too long for the file system is refused with a code, naming the limit and no absolute path', async () => {
     const home = makeHome();
     core = await createHostCore({ home, log: () => {} });
     const c = core.connect(() => {});
     const err = (await c.request('workspace.createFolder', { path: 'x'.repeat(300) }).catch((e) => e)) as { code?: string; message: string };
-    expect(err.code).toBe('ENAMETOOLONG');
-    expect(err.message).toContain(`workspace/${'x'.repeat(300)}`);
+    expect(err.code).toBe('invalid');
+    expect(err.message).toContain('255');
     expect(err.message).not.toContain(home);
   });
 });

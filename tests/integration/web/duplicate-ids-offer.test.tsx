@@ -83,8 +83,8 @@ describe('the offer to give repeated ids new ids', () => {
     cleanup.push(() => core.close(), () => web.close());
     const origin = `http://127.0.0.1:${web.port}`;
     const WithOrigin = class extends NodeWebSocket {
-      constructor(url: string) {
-        super(url, { headers: { origin } });
+      constructor(url: string, protocols?: string | string[]) {
+        super(url, protocols, { headers: { origin } });
       }
     };
     const adapter = createWebHost(origin, 'tok', { WebSocketImpl: WithOrigin as unknown as typeof WebSocket });
