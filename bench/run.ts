@@ -18,6 +18,7 @@ const BENCHES: Record<string, () => Promise<Bench>> = {
   streaming: async () => (await import('./streaming')).streamingBench,
   renderer: async () => (await import('./renderer')).rendererBench,
   toolargs: async () => (await import('./tool-args')).toolArgsBench,
+  argparse: async () => (await import('./tool-args-parse')).toolArgsParseBench,
   undo: async () => (await import('./undo')).undoBench,
   isolation: async () => (await import('./isolation')).isolationBench,
   edits: async () => (await import('./edit-ack')).editAckBench,

@@ -1,17 +1,17 @@
 /**
  * Benchmark 3, tool-argument streaming: a BENCH_TOOLARGS_KB (default 200) KB JSON argument
  * arrives as 1-character `tool_args` deltas and goes through the renderer's real StreamStore
- * (StreamConsumer + Jotai atoms, partial arguments parsed with `partial-json` when a node's
- * atom is published). Frames are simulated: at BENCH_TOOLARGS_RATE deltas per second (default
- * 1,000, a fast model streaming 1-character deltas), the store is flushed every 16 ms of
- * simulated time, i.e. every rate×16/1000 deltas. Baseline: publishing (and so parsing) on
- * every delta, as a store without frame batching would.
+ * (StreamConsumer + Jotai atoms; partial arguments parsed incrementally as deltas arrive, their
+ * value built when a node's atom is published; the `argparse` benchmark compares that parser
+ * with `partial-json` on the whole text). Frames are simulated: at BENCH_TOOLARGS_RATE deltas
+ * per second (default 1,000, a fast model streaming 1-character deltas), the store is flushed
+ * every 16 ms of simulated time, i.e. every rate×16/1000 deltas. Baseline: publishing (and so
+ * building the value) on every delta, as a store without frame batching would.
  *
- * One partial parse of a 100 KB prefix takes tens of ms here, so parsing on every delta would
- * take hours; both sides therefore time their flushes on an even sample of positions (every
- * BENCH_TOOLARGS_SAMPLE-th flush, default chosen so each side times about 150 flushes) and
- * scale by the stride; applying every delta is timed in full. Both estimates use the same
- * method, so the ratio is fair. CPU is `process.cpuUsage()`.
+ * Publishing on every delta used to cost a whole-text parse per delta (hours at this size), so
+ * the per-delta side times an even sample of its flushes (every BENCH_TOOLARGS_SAMPLE-th, by
+ * default about 150 in all) and scales by the stride; the frame side times every flush, and
+ * applying every delta is timed in full. CPU is `process.cpuUsage()`.
  */
 import { createStore } from 'jotai';
 import { StreamStore } from '../renderer/src/state/stream-store';

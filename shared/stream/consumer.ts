@@ -32,6 +32,10 @@ export interface ConsumerHooks {
   requestSnapshot?(nodeId: string, runId: string): void;
   /** A node's shown state changed. */
   changed?(nodeId: string): void;
+  /** Tool call `index`'s argument text grew by `delta` (appended), for incremental parsers. */
+  toolArgsAppended?(nodeId: string, index: number, delta: string): void;
+  /** A node's argument texts were replaced (snapshot, final output), not appended to. */
+  toolArgsReplaced?(nodeId: string): void;
 }
 
 function textOf(output: unknown): { text?: string; thinking?: string } {
@@ -96,6 +100,7 @@ export class StreamConsumer {
         calls.forEach((c, i) => {
           n.toolArgs[i] = c.rawArguments ?? JSON.stringify(c.arguments ?? {});
         });
+        this.hooks.toolArgsReplaced?.(node.id);
       }
       n.syncing = false;
       n.rebase = false;
@@ -121,7 +126,10 @@ export class StreamConsumer {
     n.seq = seq;
     if (channel === 'text') n.text += delta;
     else if (channel === 'thinking') n.thinking += delta;
-    else n.toolArgs[index] = (n.toolArgs[index] ?? '') + delta;
+    else {
+      n.toolArgs[index] = (n.toolArgs[index] ?? '') + delta;
+      this.hooks.toolArgsAppended?.(nodeId, index, delta);
+    }
     this.hooks.changed?.(nodeId);
     return true;
   }
@@ -143,6 +151,7 @@ export class StreamConsumer {
     n.thinking = env.thinking;
     n.toolArgs = {};
     for (const [k, v] of Object.entries(env.toolArgs)) n.toolArgs[Number(k)] = v;
+    this.hooks.toolArgsReplaced?.(env.nodeId);
     n.syncing = false;
     n.rebase = false;
     if (!isTerminal(n.status) || !n.node) n.status = env.status;

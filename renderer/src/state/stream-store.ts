@@ -2,13 +2,13 @@
  * The renderer's live execution-tree state (docs/architecture.md#renderer). Pushes feed a {@link StreamConsumer}
  * (the shared protocol logic: seq, gaps, snapshots, terminal rule) whose per-node buffers take
  * every frame at once. Atoms are set at most once per animation frame per dirty node, so only
- * rows whose node changed re-render; partial tool arguments are parsed at that time (at most
- * once per frame per call). Tree structure (kind, name, parent links) lives in per-run atoms
- * that change only when a `tree_update` adds or moves a node.
+ * rows whose node changed re-render. Tool arguments are parsed incrementally as their deltas
+ * arrive; their partial value is built at that time (at most once per frame per call). Tree
+ * structure (kind, name, parent links) lives in per-run atoms that change only when a
+ * `tree_update` adds or moves a node.
  */
 import { atom, type PrimitiveAtom } from 'jotai';
 import { atomFamily, type AtomFamily } from 'jotai-family';
-import { parse as parsePartialJson } from 'partial-json';
 import { isTerminal } from '../../../shared/protocol/status';
 import { StreamConsumer, type LiveNode } from '../../../shared/stream/consumer';
 import type { ExecNode, NodeKind, NodeStatus } from '../../../shared/protocol/nodes';
@@ -16,6 +16,7 @@ import type { HostPush, RunRecord } from '../../../shared/protocol/host-api';
 import type { StreamEnvelope } from '../../../shared/protocol/envelopes';
 import type { RunMode } from '../../../shared/thread/schema';
 import { nextFrame, type FrameScheduler } from '../host/frame';
+import { ToolArgsParse, type ArgsWork } from './tool-args-parse';
 
 /** What one execution-tree row shows. A new object per frame in which the node changed. */
 export interface NodeView {
@@ -65,15 +66,6 @@ export interface StreamStoreOptions {
   clock?: () => number;
 }
 
-function parseArgs(raw: string): unknown {
-  if (!raw.trim()) return undefined;
-  try {
-    return parsePartialJson(raw);
-  } catch {
-    return undefined;
-  }
-}
-
 /** Live stream state for one window. */
 export class StreamStore {
   readonly nodeAtom: AtomFamily<string, PrimitiveAtom<NodeView | undefined>> = atomFamily((_id: string) =>
@@ -89,7 +81,8 @@ export class StreamStore {
   private readonly dirtyTrees = new Set<string>();
   private readonly trees = new Map<string, RunTree>();
   private readonly nodeRun = new Map<string, string>();
-  private readonly parsed = new Map<string, { raw: Record<number, string>; args: Record<number, unknown>; at: Record<number, number>; cost: Record<number, number> }>();
+  /** Parse state of each node's tool-call arguments, by node id then call index. */
+  private readonly parses = new Map<string, Map<number, ToolArgsParse>>();
   private scheduled = false;
   /** Frames flushed so far (tests). */
   flushes = 0;
@@ -113,6 +106,8 @@ export class StreamStore {
         // When the request itself fails no snapshot will come: end syncing (docs/architecture.md#sequence-and-snapshots: never a loop).
         Promise.resolve(res).catch(() => this.apply({ v: 1, type: 'node_snapshot', runId, nodeId, available: false }));
       },
+      toolArgsAppended: (nodeId, index, delta) => this.argsParse(nodeId, index).append(delta),
+      toolArgsReplaced: (nodeId) => this.parses.get(nodeId)?.forEach((p) => p.replaced()),
     });
   }
 
@@ -156,7 +151,7 @@ export class StreamStore {
     for (const [nodeId, r] of this.nodeRun) {
       if (r !== runId) continue;
       this.consumer.release(nodeId);
-      this.parsed.delete(nodeId);
+      this.parses.delete(nodeId);
       this.dirty.delete(nodeId);
       this.nodeRun.delete(nodeId);
       this.nodeAtom.remove(nodeId);
@@ -230,30 +225,32 @@ export class StreamStore {
     this.dirty.clear();
   }
 
-  private view(live: LiveNode): NodeView {
-    let cache = this.parsed.get(live.nodeId);
-    if (!cache) {
-      cache = { raw: {}, args: {}, at: {}, cost: {} };
-      this.parsed.set(live.nodeId, cache);
+  /** Parsing work done for tool arguments so far (see {@link ToolArgsParse.work}; tests, benchmarks). */
+  get argsWork(): ArgsWork {
+    const w = { read: 0, built: 0 };
+    for (const calls of this.parses.values()) {
+      for (const p of calls.values()) {
+        w.read += p.work.read;
+        w.built += p.work.built;
+      }
     }
+    return w;
+  }
+
+  private argsParse(nodeId: string, index: number): ToolArgsParse {
+    let calls = this.parses.get(nodeId);
+    if (!calls) this.parses.set(nodeId, (calls = new Map()));
+    let p = calls.get(index);
+    if (!p) calls.set(index, (p = new ToolArgsParse()));
+    return p;
+  }
+
+  private view(live: LiveNode): NodeView {
     const args: Record<number, unknown> = {};
     const final = isTerminal(live.status);
     const now = this.clock();
-    for (const [k, raw] of Object.entries(live.toolArgs)) {
-      const i = Number(k);
-      // At most once per frame, and for large arguments at most ~5 % of the main thread: a
-      // parse that cost c ms waits 20·c ms of stream time before the next one (a 200 KB
-      // argument then updates a few times a second). The final text is always parsed.
-      const due = final || cache.at[i] === undefined || now - cache.at[i] >= 20 * (cache.cost[i] ?? 0);
-      if (cache.raw[i] !== raw && due) {
-        cache.raw[i] = raw;
-        const t0 = performance.now();
-        cache.args[i] = parseArgs(raw);
-        cache.cost[i] = performance.now() - t0;
-        cache.at[i] = now;
-      }
-      args[i] = cache.args[i];
-    }
+    // Read at most once per frame per call; each delta was already parsed on arrival.
+    for (const [k, raw] of Object.entries(live.toolArgs)) args[Number(k)] = this.argsParse(live.nodeId, Number(k)).read(raw, now, final);
     return {
       nodeId: live.nodeId,
       node: live.node,
