@@ -20,6 +20,7 @@ const BENCHES: Record<string, () => Promise<Bench>> = {
   toolargs: async () => (await import('./tool-args')).toolArgsBench,
   undo: async () => (await import('./undo')).undoBench,
   isolation: async () => (await import('./isolation')).isolationBench,
+  'multi-window': async () => (await import('./multi-window')).multiWindowBench,
 };
 
 const here = path.dirname(fileURLToPath(import.meta.url));
