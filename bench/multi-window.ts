@@ -24,10 +24,10 @@
 import * as Y from 'yjs';
 import type { Thread } from '../shared/thread/schema';
 import { validateThread } from '../shared/thread/validate';
-import { envList, envNum, gc, type Figure } from './lib';
+import { envList, envNum, gc, rng, type Figure } from './lib';
 import { Checker, clean, uniqueBase, uniqueChar } from './multi-window/check';
 import { runTimed, type Session, type Spent, type TimedKey, type TimedAction } from './multi-window/drive';
-import { bigThread, filler, rng, type Model } from './multi-window/model';
+import { bigThread, filler, type Model } from './multi-window/model';
 import { Net, utf8 } from './multi-window/net';
 import { PROPERTIES, tally, type Open } from './multi-window/properties';
 import { openToday } from './multi-window/today';

@@ -5,6 +5,7 @@
  */
 import type { Message, Thread } from '../../shared/thread/schema';
 import type { Net } from './net';
+import { rng } from '../lib';
 
 /** One thread open in `windows` windows and the host, over a {@link Net}. */
 export interface Model {
@@ -52,18 +53,6 @@ export function firstText(m: Message | undefined): string | undefined {
 /** The first text of message `id` of `t`, or undefined when the thread has no such message. */
 export function textOfMessage(t: Thread, id: string): string | undefined {
   return firstText(t.context.messages.find((m) => m.id === id));
-}
-
-/** A small deterministic PRNG (mulberry32), so every run makes the same thread and script. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const WORDS = 'the agent reads the file then calls a tool with the path and waits for its result before it answers'.split(' ');
