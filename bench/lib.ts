@@ -40,6 +40,18 @@ export function envList(name: string, def: number[]): number[] {
   return out;
 }
 
+/** A small deterministic PRNG (mulberry32), so every run makes the same inputs. */
+export function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
 /** The p-th percentile (0–100) of `values` (nearest rank); NaN when empty. */
 export function percentile(values: ArrayLike<number>, p: number): number {
   if (values.length === 0) return NaN;

@@ -22,6 +22,7 @@ const BENCHES: Record<string, () => Promise<Bench>> = {
   undo: async () => (await import('./undo')).undoBench,
   isolation: async () => (await import('./isolation')).isolationBench,
   edits: async () => (await import('./edit-ack')).editAckBench,
+  'multi-window': async () => (await import('./multi-window')).multiWindowBench,
 };
 
 const here = path.dirname(fileURLToPath(import.meta.url));

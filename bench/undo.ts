@@ -17,21 +17,9 @@ import { randomBytes } from 'node:crypto';
 import { applyPatches, enablePatches, produce, produceWithPatches } from 'immer';
 import type { Message, Thread } from '../shared/thread/schema';
 import { UndoHistory } from '../renderer/src/state/undo';
-import { envNum, gc, percentile, type Figure } from './lib';
+import { envNum, gc, percentile, rng, type Figure } from './lib';
 
 enablePatches();
-
-/** A small deterministic PRNG (mulberry32), so every run makes the same thread and edits. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const WORDS = 'the agent reads the file then calls a tool with the path and waits for its result before it answers'.split(' ');
 const words = (r: () => number, n: number) => Array.from({ length: n }, () => WORDS[Math.floor(r() * WORDS.length)]).join(' ');
