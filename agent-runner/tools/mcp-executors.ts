@@ -8,7 +8,7 @@
 import type { Port, RunSpec } from '../../shared/protocol/runner';
 import type { Tool, ToolCall, ToolOutput } from '../../shared/thread/schema';
 import type { ToolContext, ToolExecutor } from './types';
-import { channelPort, onTransfer, transferredPort } from '../process-port';
+import { channelPort, onTransfer, transferredPort } from '../../shared/process-port.node.js';
 import type { HostToRunnerMcpControl, McpToRunner, RunnerToHostMcpControl, RunnerToMcp } from '../../shared/protocol/mcp';
 import { brokeredMcpPort } from './mcp/brokered-port';
 

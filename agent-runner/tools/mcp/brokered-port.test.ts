@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { HostToRunnerMcpControl, McpToRunner, RunnerToHostMcpControl, RunnerToMcp } from '../../../shared/protocol/mcp';
-import type { ClosablePort } from '../../process-port';
+import type { ClosablePort } from '../../../shared/process-port.node.js';
 import { brokeredMcpPort } from './brokered-port';
 
 /** One transferred channel end: records what the runner posts, lets the test answer or close it. */

@@ -10,7 +10,7 @@
 import type { HostToRunnerMcpControl, McpToRunner, RunnerToHostMcpControl, RunnerToMcp } from '../../../shared/protocol/mcp';
 import type { Port } from '../../../shared/protocol/runner';
 import type { ToolOutput } from '../../../shared/thread/schema';
-import type { ClosablePort } from '../../process-port';
+import type { ClosablePort } from '../../../shared/process-port.node.js';
 
 export interface BrokeredPortDeps {
   /** The run's `mcp` channel on its process link: control messages only. */

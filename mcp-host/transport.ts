@@ -7,7 +7,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
-import type { McpServerConfig } from '../../shared/protocol/mcp';
+import type { McpServerConfig } from '../shared/protocol/mcp';
 
 /** Largest stdio message accepted (bytes); the SDK default is 10 MiB. */
 const STDIO_MAX_BUFFER = 64 * 1024 * 1024;

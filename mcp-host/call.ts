@@ -4,8 +4,8 @@
  * into the thread's `ToolOutput` with every content kind kept. Failures become `isError` output.
  */
 import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { MCP_DEFAULT_TIMEOUT_MS, type McpLogEntry } from '../../shared/protocol/mcp';
-import type { ToolOutput, ToolResultPart } from '../../shared/thread/schema';
+import { MCP_DEFAULT_TIMEOUT_MS, type McpLogEntry } from '../shared/protocol/mcp';
+import type { ToolOutput, ToolResultPart } from '../shared/thread/schema';
 import { ConnectError, type ServerSession } from './session';
 import { CallClock } from './call-clock';
 

@@ -3,8 +3,8 @@
  * to the host on the `mcp` channel of its process link. Runners reach it through the host's
  * relay (Node) or through a port the host brokers per run (Electron: `attach_port`).
  */
-import { channelPort, onTransfer, transferredPort } from '../process-port';
-import type { HostToMcpHost, McpHostToHost, McpToRunner, RunnerToMcp } from '../../shared/protocol/mcp';
+import { channelPort, onTransfer, transferredPort } from '../shared/process-port.node.js';
+import type { HostToMcpHost, McpHostToHost, McpToRunner, RunnerToMcp } from '../shared/protocol/mcp';
 import { McpHost } from './host';
 import { killStdioServers, onStdioServerPids } from './transport';
 

@@ -5,7 +5,7 @@
  * requests (sampling, elicitation) back to the run whose call caused them, the same way.
  */
 import { randomUUID } from 'node:crypto';
-import type { Port } from '../../shared/protocol/runner';
+import type { Port } from '../shared/protocol/runner';
 import type {
   HostToMcpHost,
   McpHostMethods,
@@ -13,7 +13,7 @@ import type {
   McpServerConfig,
   McpToRunner,
   RunnerToMcp,
-} from '../../shared/protocol/mcp';
+} from '../shared/protocol/mcp';
 import { ServerSession, ConnectError } from './session';
 import { runCall, errorOutput } from './call';
 

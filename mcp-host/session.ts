@@ -18,8 +18,8 @@ import {
   type JSONRPCMessage,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { McpLogEntry, McpServerConfig } from '../../shared/protocol/mcp';
-import type { McpServerInfo, McpToolInfo } from '../../shared/protocol/host-api';
+import type { McpLogEntry, McpServerConfig } from '../shared/protocol/mcp';
+import type { McpServerInfo, McpToolInfo } from '../shared/protocol/host-api';
 import { createTransport, LoggingTransport } from './transport';
 import { CallAttributor, logEntry, MCP_LOG_RING } from './protocol-log';
 import { diagnoseConnect, type Diagnosis } from './diagnose';
