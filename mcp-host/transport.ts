@@ -1,6 +1,7 @@
 /**
- * Transports for one configured server (stdio, Streamable HTTP, SSE) and a wrapper that shows
- * every JSON-RPC message to the protocol log before the SDK sees it.
+ * Transports for one configured server (stdio, Streamable HTTP, SSE), each wrapped in a
+ * decorator that shows every JSON-RPC message to the protocol log on its way, and the list of
+ * the stdio servers' PIDs.
  */
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -40,65 +41,38 @@ export function killStdioServers(): void {
   stdioChildren.clear();
 }
 
-/** Creates the SDK transport for `config`; stdio servers' stderr goes to `onStderr`. */
-export function createTransport(config: McpServerConfig, onStderr: (chunk: string) => void): Transport {
-  if (config.transport === 'stdio') {
-    const t = new StdioClientTransport({
-      command: config.command,
-      args: config.args,
-      // The SDK adds the safe defaults (HOME, PATH, SHELL, TERM, USER, LOGNAME) to these.
-      env: config.env,
-      cwd: config.cwd,
-      stderr: 'pipe',
-      maxBufferSize: STDIO_MAX_BUFFER,
-    });
-    t.stderr?.on('data', (chunk: Buffer | string) => onStderr(chunk.toString()));
-    // Remember the server's pid until its process has exited: the SDK's close() can return at
-    // once when it was already called (a failed handshake closes twice) while the process still
-    // runs, so only the process's own exit takes it off the list.
-    const start = t.start.bind(t);
-    t.start = async () => {
-      await start();
-      const pid = t.pid;
-      if (pid === null) return;
-      stdioChildren.add(pid);
-      changed();
-      const child = (t as unknown as { _process?: { once(ev: 'exit', l: () => void): void } })._process;
-      child?.once('exit', () => {
-        stdioChildren.delete(pid);
-        changed();
-      });
-    };
-    return t;
-  }
-  const url = new URL(config.url);
-  const requestInit = { headers: config.headers };
-  if (config.transport === 'sse') {
-    return new SSEClientTransport(url, {
-      requestInit,
-      eventSourceInit: {
-        fetch: (u, init) => fetch(u, { ...init, headers: { ...(init?.headers as Record<string, string>), ...config.headers } }),
-      },
-    });
-  }
-  return new StreamableHTTPClientTransport(url, { requestInit });
+/** What a {@link RecordingTransport} tells its owner. */
+export interface TransportObserver {
+  /** Each JSON-RPC message: `out` just before it is sent, `in` before the SDK sees it. */
+  message(dir: 'in' | 'out', msg: JSONRPCMessage): void;
+  /** `start()` resolved: the connection is up (for stdio, the server's process runs). */
+  started?(): void;
+  /** The inner transport closed (for stdio, the server's process has exited). */
+  closed?(): void;
 }
 
-/** Wraps a transport so `record` sees each message, outgoing before send, incoming before the SDK. */
-export class LoggingTransport implements Transport {
+/**
+ * A `Transport` decorator: forwards everything to `inner` (start, send, close, the callbacks,
+ * `sessionId`, `setProtocolVersion`) and shows each JSON-RPC message to `observer` on its way,
+ * in both directions. The SDK's `Client` connects to it as to any transport.
+ */
+export class RecordingTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void;
 
   constructor(
     readonly inner: Transport,
-    private readonly record: (dir: 'in' | 'out', msg: JSONRPCMessage) => void,
+    private readonly observer: TransportObserver,
   ) {
     inner.onmessage = (msg, extra) => {
-      this.record('in', msg);
+      observer.message('in', msg);
       this.onmessage?.(msg, extra);
     };
-    inner.onclose = () => this.onclose?.();
+    inner.onclose = () => {
+      observer.closed?.();
+      this.onclose?.();
+    };
     inner.onerror = (e) => this.onerror?.(e);
   }
 
@@ -106,12 +80,13 @@ export class LoggingTransport implements Transport {
     return this.inner.sessionId;
   }
 
-  start(): Promise<void> {
-    return this.inner.start();
+  async start(): Promise<void> {
+    await this.inner.start();
+    this.observer.started?.();
   }
 
   send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
-    this.record('out', message);
+    this.observer.message('out', message);
     return this.inner.send(message, options);
   }
 
@@ -122,4 +97,63 @@ export class LoggingTransport implements Transport {
   setProtocolVersion(version: string): void {
     this.inner.setProtocolVersion?.(version);
   }
+}
+
+/** Where a server's transport reports to. */
+export interface TransportHooks {
+  /** Each JSON-RPC message in either direction (see {@link TransportObserver}). */
+  message(dir: 'in' | 'out', msg: JSONRPCMessage): void;
+  /** A chunk of a stdio server's stderr. */
+  stderr(chunk: string): void;
+}
+
+/**
+ * The transport for `config` (stdio, Streamable HTTP or SSE), wrapped in a
+ * {@link RecordingTransport}. A stdio server's stderr goes to `hooks.stderr`, and its PID is on
+ * the list {@link onStdioServerPids} reports from the moment it runs until its process has
+ * exited (not merely until `close()` returned: the SDK's `close()` returns at once when called
+ * twice, as a failed handshake does, while the process may still run).
+ */
+export function openTransport(config: McpServerConfig, hooks: TransportHooks): RecordingTransport {
+  if (config.transport === 'stdio') {
+    const t = new StdioClientTransport({
+      command: config.command,
+      args: config.args,
+      // The SDK adds the safe defaults (HOME, PATH, SHELL, TERM, USER, LOGNAME) to these.
+      env: config.env,
+      cwd: config.cwd,
+      stderr: 'pipe',
+      maxBufferSize: STDIO_MAX_BUFFER,
+    });
+    t.stderr?.on('data', (chunk: Buffer | string) => hooks.stderr(chunk.toString()));
+    let pid: number | undefined;
+    return new RecordingTransport(t, {
+      message: hooks.message,
+      started: () => {
+        pid = t.pid ?? undefined;
+        if (pid === undefined) return;
+        stdioChildren.add(pid);
+        changed();
+      },
+      // The SDK's stdio transport reports a close when the server's process has closed.
+      closed: () => {
+        if (pid === undefined) return;
+        stdioChildren.delete(pid);
+        pid = undefined;
+        changed();
+      },
+    });
+  }
+  const url = new URL(config.url);
+  const requestInit = { headers: config.headers };
+  if (config.transport === 'sse') {
+    const sse = new SSEClientTransport(url, {
+      requestInit,
+      eventSourceInit: {
+        fetch: (u, init) => fetch(u, { ...init, headers: { ...(init?.headers as Record<string, string>), ...config.headers } }),
+      },
+    });
+    return new RecordingTransport(sse, { message: hooks.message });
+  }
+  return new RecordingTransport(new StreamableHTTPClientTransport(url, { requestInit }), { message: hooks.message });
 }
