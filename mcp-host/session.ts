@@ -58,6 +58,8 @@ export interface SessionHooks {
 
 /** Thrown for a failed connect; `diagnosis` says why. */
 export class ConnectError extends Error {
+  /** The error code the host's callers see (contract/errors.ts). */
+  readonly code = 'connect_failed';
   constructor(readonly diagnosis: Diagnosis) {
     super(diagnosis.message);
   }
