@@ -30,7 +30,7 @@ export default defineConfig({
         input: {
           index: resolve('main/electron/index.ts'),
           'agent-runner': resolve('agent-runner/index.ts'),
-          'mcp-host': resolve('agent-runner/mcp-host/index.ts'),
+          'mcp-host': resolve('mcp-host/index.ts'),
           cli: resolve('main/cli/index.ts'),
         },
         // Shared chunks sit next to the entries: code that finds its siblings through

@@ -35,7 +35,7 @@ export default tseslint.config(
           paths: nodeBuiltins.map((name) => ({ name, message: 'The renderer is sandboxed: no Node built-ins.' })),
           patterns: [
             { group: ['node:*'], message: 'The renderer is sandboxed: no Node built-ins.' },
-            { group: ['**/main/**', '**/agent-runner/**', '**/preload/**', 'electron'], message: 'The renderer may import only shared/ (docs/architecture.md#layout).' },
+            { group: ['**/main/**', '**/agent-runner/**', '**/mcp-host/**', '**/preload/**', 'electron'], message: 'The renderer may import only shared/ (docs/architecture.md#layout).' },
           ],
         },
       ],
@@ -51,7 +51,7 @@ export default tseslint.config(
           paths: nodeBuiltins.map((name) => ({ name, message: 'shared/ is browser-safe: Node-only code goes in a *.node.ts module.' })),
           patterns: [
             { group: ['node:*'], message: 'shared/ is browser-safe: Node-only code goes in a *.node.ts module.' },
-            { group: ['electron', '**/main/**', '**/agent-runner/**', '**/preload/**', '**/renderer/**'], message: 'shared/ imports nothing process-specific (docs/architecture.md#layout).' },
+            { group: ['electron', '**/main/**', '**/agent-runner/**', '**/mcp-host/**', '**/preload/**', '**/renderer/**'], message: 'shared/ imports nothing process-specific (docs/architecture.md#layout).' },
           ],
         },
       ],
@@ -61,16 +61,20 @@ export default tseslint.config(
   // bare `./x.node` for a native addon and does not look for the .ts file.
   {
     files: ['shared/**/*.node.ts'],
-    rules: restrict(['electron', '**/main/**', '**/agent-runner/**', '**/preload/**', '**/renderer/**'], 'shared/ imports nothing process-specific (docs/architecture.md#layout).'),
+    rules: restrict(['electron', '**/main/**', '**/agent-runner/**', '**/mcp-host/**', '**/preload/**', '**/renderer/**'], 'shared/ imports nothing process-specific (docs/architecture.md#layout).'),
   },
   {
     files: ['agent-runner/**/*.ts'],
-    rules: restrict(['electron', '**/main/**', '**/preload/**', '**/renderer/**'], 'agent-runner/ may import only shared/ and Node (docs/architecture.md#layout).'),
+    rules: restrict(['electron', '**/main/**', '**/mcp-host/**', '**/preload/**', '**/renderer/**'], 'agent-runner/ may import only shared/ and Node (docs/architecture.md#layout).'),
+  },
+  {
+    files: ['mcp-host/**/*.ts'],
+    rules: restrict(['electron', '**/main/**', '**/agent-runner/**', '**/preload/**', '**/renderer/**'], 'mcp-host/ may import only shared/ and Node (docs/architecture.md#layout).'),
   },
   {
     files: ['main/**/*.ts'],
     ignores: ['main/**/*.test.ts'],
-    rules: restrict(['**/renderer/**', '**/preload/**', '**/agent-runner/**'], 'main/ may import only shared/ (docs/architecture.md#layout); it starts the runner by file path, never by import.'),
+    rules: restrict(['**/renderer/**', '**/preload/**', '**/agent-runner/**', '**/mcp-host/**'], 'main/ may import only shared/ (docs/architecture.md#layout); it starts the runner and the mcp-host by file path, never by import.'),
   },
   {
     files: ['preload/**/*.ts'],
@@ -81,7 +85,7 @@ export default tseslint.config(
           paths: nodeBuiltins.map((name) => ({ name, message: 'preload imports only electron and shared types.' })),
           patterns: [
             { group: ['node:*'], message: 'preload imports only electron and shared types.' },
-            { group: ['**/main/**', '**/agent-runner/**', '**/renderer/**'], message: 'preload imports only electron and shared types.' },
+            { group: ['**/main/**', '**/agent-runner/**', '**/mcp-host/**', '**/renderer/**'], message: 'preload imports only electron and shared types.' },
             // Any package but electron, and any value (not type) import from shared/, is refused.
             { regex: '^(?!electron$|\\.\\.?/)', message: 'preload imports only electron and shared types.' },
             { group: ['../shared/**'], allowTypeImports: true, message: 'preload imports only types from shared/.' },

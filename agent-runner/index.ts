@@ -1,11 +1,11 @@
 /**
  * agent-runner entry: one process per run (docs/architecture.md#processes-and-state). Waits for `start`, runs, posts
  * envelopes on the `run` port, and exits when the run has ended, or at once, cancelling the
- * run, when the host is gone (process-port.ts, `onHostGone`). Under Electron it is started
- * with utilityProcess.fork, under Node with child_process.fork; see process-port.ts.
+ * run, when the host is gone (shared/process-port.node.ts, `onHostGone`). Under Electron it is started
+ * with utilityProcess.fork, under Node with child_process.fork; see shared/process-port.node.ts.
  */
 import type { HostToRunner, RunnerToHost } from '../shared/protocol/runner';
-import { channelPort, flushLink, onHostGone } from './process-port';
+import { channelPort, flushLink, onHostGone } from '../shared/process-port.node.js';
 import { startRun, type RunHandle } from './run';
 import { createRunnerProviderFactory } from './providers/factory';
 import { createMcpExecutors } from './tools/mcp-executors';

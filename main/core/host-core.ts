@@ -20,10 +20,10 @@ import { loadThreadFile, saveThreadFile } from './threads/thread-file';
 import { RunController } from './runs';
 import type { KeyCodec } from './settings/providers';
 import { WorkspaceStore } from './workspace/workspace-store';
-import { dispatch, type McpService, type WorkspaceService } from './host-methods';
+import { dispatch, type McpServerCatalog, type WorkspaceService } from './host-methods';
 import { forClient } from './errors';
 
-export type { McpService, WorkspaceService } from './host-methods';
+export type { McpServerCatalog, WorkspaceService } from './host-methods';
 
 export interface HostCoreOptions {
   /** $STEPWISE_HOME; default `$STEPWISE_HOME` or `~/.stepwise`. */
@@ -33,7 +33,7 @@ export interface HostCoreOptions {
   /** Runner entry file (default: process/entries.ts `runnerEntry()`). */
   runnerEntry?: string;
   /** MCP answers for `mcp.*` (the MCP helper's McpSupervisor). */
-  mcp?: McpService;
+  mcp?: McpServerCatalog;
   /** Brokers runs' `mcp` channels to the mcp-host. */
   mcpRelay?: McpRelay;
   /** Workspace tree operations for `workspace.*` (default: a WorkspaceStore on `$home/workspace`). */

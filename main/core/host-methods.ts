@@ -17,8 +17,12 @@ import { importMcpServers } from './mcp/import';
 import { HostError } from './errors';
 import type { ClientState } from './host-core';
 
-/** What `mcp.*` requests delegate to (the MCP helper's service in main/core/mcp/). */
-export interface McpService {
+/**
+ * The configured MCP servers as the `mcp.servers` / `mcp.tools` / `mcp.test` requests see them:
+ * main/core/mcp/service.ts's `McpService` (which also runs the mcp-host and connects runs to
+ * it) provides it.
+ */
+export interface McpServerCatalog {
   servers(): Promise<McpServerInfo[]> | McpServerInfo[];
   tools(server: string): Promise<McpToolInfo[]>;
   test(server: string): Promise<{ ok: boolean; message: string; stderr?: string }>;
@@ -52,7 +56,7 @@ export interface HostContext {
   supervisor: RunSupervisor;
   runs: RunController;
   clients: Map<number, ClientState>;
-  mcp?: McpService;
+  mcp?: McpServerCatalog;
   workspace: WorkspaceService;
   /** Encrypts literal API keys in providers.json (desktop: safeStorage). */
   keys?: KeyCodec;
@@ -81,7 +85,7 @@ async function coded<T>(p: Promise<T> | T, code: string): Promise<T> {
   }
 }
 
-function needMcp(ctx: HostContext): McpService {
+function needMcp(ctx: HostContext): McpServerCatalog {
   if (!ctx.mcp) throw new HostError('mcp_unavailable', 'MCP is not available in this host (no mcp-host running)');
   return ctx.mcp;
 }

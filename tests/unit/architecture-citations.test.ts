@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const DOC = 'docs/architecture.md';
-const SCANNED_DIRS = ['main', 'agent-runner', 'shared', 'preload', 'renderer', 'bench', 'tests', 'scripts', 'bin'];
+const SCANNED_DIRS = ['main', 'agent-runner', 'mcp-host', 'shared', 'preload', 'renderer', 'bench', 'tests', 'scripts', 'bin'];
 const SKIPPED_DIRS = new Set(['node_modules', 'out', 'dist', '.git', 'test-results', 'playwright-report']);
 const SOURCE = /\.(?:[cm]?[jt]s|tsx|jsx|json)$/;
 const SELF = path.relative(ROOT, import.meta.filename);

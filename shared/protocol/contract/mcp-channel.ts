@@ -7,6 +7,7 @@ import { Type as T, type Static } from '@sinclair/typebox';
 import { ToolOutputSchema } from '../../thread/schema';
 import { McpServerInfoSchema, McpToolInfoSchema } from './host-methods';
 import { method, type MethodTypes } from './define';
+import { WireErrorSchema } from './errors';
 
 const CallId = T.String({ minLength: 1, maxLength: 200 });
 const RunId = T.String({ minLength: 1, maxLength: 200 });
@@ -135,7 +136,8 @@ export const MCP_HOST_TO_HOST = {
     type: T.Literal('response'),
     id: T.Integer(),
     result: T.Optional(T.Unknown()),
-    error: T.Optional(T.Object({ message: T.String(), code: T.Optional(T.String()) })),
+    /** The one error encoding (errors.ts): `bad_request`, `unknown_method`, `not_found`, `connect_failed`, `mcp_error`, `internal`. */
+    error: T.Optional(WireErrorSchema),
   }),
   runner: T.Object({ type: T.Literal('runner'), runId: RunId, msg: McpToRunnerSchemaInner }),
   /** A server's tool list changed (`notifications/tools/list_changed`). */

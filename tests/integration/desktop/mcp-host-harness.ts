@@ -97,7 +97,7 @@ export async function startHost(spawner0: ProcessSpawner, opts: { mcpHostEntry?:
     }),
   );
   const { spawner, seen } = spying(spawner0);
-  const mcp = new McpService({ home, spawner, entry: opts.mcpHostEntry ?? bundledEntry('agent-runner/mcp-host/index.ts'), backoffMs: opts.backoffMs ?? { initial: 50, max: 200 } });
+  const mcp = new McpService({ home, spawner, entry: opts.mcpHostEntry ?? bundledEntry('mcp-host/index.ts'), backoffMs: opts.backoffMs ?? { initial: 50, max: 200 } });
   const core = await createHostCore({ home, spawner, runnerEntry: bundledEntry('agent-runner/index.ts'), mcp, mcpRelay: mcp, log: () => {}, saveDebounceMs: 20 });
   const client = new RecordingClient();
   const conn = core.connect(client.send);

@@ -3,7 +3,7 @@
  * the desktop shell's UtilityProcessSpawner. The Electron binary cannot run here, so
  * `utilityProcess.fork` is replaced by a stand-in (utility-standin.ts: child_process.fork with
  * Electron's UtilityProcess surface, and a `process.parentPort`-like object in the child); the
- * child code in agent-runner/process-port.ts runs unchanged on its Electron path. Real
+ * child code in shared/process-port.node.ts runs unchanged on its Electron path. Real
  * processes throughout: a real runner run and the real mcp-host with a real MCP server.
  */
 import fs from 'node:fs';
@@ -119,7 +119,7 @@ describe.each(adapters)('%s', (_name, make) => {
     // ELECTRON_RUN_AS_NODE is harmless).
     const everything = nodeScriptServer(process.execPath, entry!, ['stdio'], true);
     fs.writeFileSync(path.join(home, 'settings', 'mcp.json'), JSON.stringify({ mcpServers: { everything } }));
-    mcp = new McpService({ home, spawner: make(), entry: bundledEntry('agent-runner/mcp-host/index.ts'), backoffMs: { initial: 50, max: 200 } });
+    mcp = new McpService({ home, spawner: make(), entry: bundledEntry('mcp-host/index.ts'), backoffMs: { initial: 50, max: 200 } });
     const tools = await mcp.tools('everything');
     expect(tools.map((t) => t.name)).toContain('echo');
   });

@@ -18,9 +18,9 @@ import {
   type JSONRPCMessage,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { McpLogEntry, McpServerConfig } from '../../shared/protocol/mcp';
-import type { McpServerInfo, McpToolInfo } from '../../shared/protocol/host-api';
-import { createTransport, LoggingTransport } from './transport';
+import type { McpLogEntry, McpServerConfig } from '../shared/protocol/mcp';
+import type { McpServerInfo, McpToolInfo } from '../shared/protocol/host-api';
+import { openTransport } from './transport';
 import { CallAttributor, logEntry, MCP_LOG_RING } from './protocol-log';
 import { diagnoseConnect, type Diagnosis } from './diagnose';
 import { RunTurns } from './run-turns';
@@ -58,6 +58,8 @@ export interface SessionHooks {
 
 /** Thrown for a failed connect; `diagnosis` says why. */
 export class ConnectError extends Error {
+  /** The error code the host's callers see (contract/errors.ts). */
+  readonly code = 'connect_failed';
   constructor(readonly diagnosis: Diagnosis) {
     super(diagnosis.message);
   }
@@ -120,11 +122,10 @@ export class ServerSession {
       { capabilities: { sampling: {}, elicitation: { form: {} }, roots: { listChanged: true } } },
     );
     this.installHandlers(client);
-    let transport: LoggingTransport | undefined;
     const stderrStart = this.stderrBuf.length;
     const connectTimeout = Math.min(CONNECT_TIMEOUT_MS, this.config.timeoutMs ?? CONNECT_TIMEOUT_MS);
     try {
-      transport = new LoggingTransport(createTransport(this.config, (c) => this.appendStderr(c)), (dir, msg) => this.record(dir, msg));
+      const transport = openTransport(this.config, { stderr: (c) => this.appendStderr(c), message: (dir, msg) => this.record(dir, msg) });
       await client.connect(transport, { timeout: connectTimeout });
     } catch (err) {
       await client.close().catch(() => {});

@@ -4,8 +4,9 @@
  * into the thread's `ToolOutput` with every content kind kept. Failures become `isError` output.
  */
 import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { MCP_DEFAULT_TIMEOUT_MS, type McpLogEntry } from '../../shared/protocol/mcp';
-import type { ToolOutput, ToolResultPart } from '../../shared/thread/schema';
+import { MCP_DEFAULT_TIMEOUT_MS, type McpLogEntry } from '../shared/protocol/mcp';
+import type { ToolOutput, ToolResultPart } from '../shared/thread/schema';
+import { toolErrorOutput } from '../shared/thread/tool-output';
 import { ConnectError, type ServerSession } from './session';
 import { CallClock } from './call-clock';
 
@@ -20,11 +21,6 @@ export interface CallRequest {
   timeoutMs?: number;
   signal: AbortSignal;
   onProgress(progress: number, total?: number, message?: string): void;
-}
-
-/** An `isError` output with one text part. */
-export function errorOutput(text: string): ToolOutput {
-  return { content: [{ type: 'text', text }], isError: true };
 }
 
 /** Runs one call; never rejects. */
@@ -66,7 +62,7 @@ export async function runCall(session: ServerSession, req: CallRequest): Promise
     // The SDK turns an abort reason into a RequestTimeout McpError: report the reason itself.
     const cause = local.signal.aborted ? local.signal.reason : err;
     const cancelled = req.signal.aborted;
-    return { output: errorOutput(describeCallError(session, req.tool, cause, cancelled, timeout, session.stderr().slice(stderrBefore))), mcpLog };
+    return { output: toolErrorOutput(describeCallError(session, req.tool, cause, cancelled, timeout, session.stderr().slice(stderrBefore))), mcpLog };
   } finally {
     clock.stop();
     end();

@@ -4,7 +4,7 @@
  * refused, server exited, protocol error.
  */
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import type { McpServerConfig } from '../../shared/protocol/mcp';
+import type { McpServerConfig } from '../shared/protocol/mcp';
 
 export type DiagnosisKind =
   | 'command_not_found'

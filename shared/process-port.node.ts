@@ -9,8 +9,13 @@
  *   may also carry transferred MessagePorts in the event's `ports`, which is how the desktop
  *   shell hands a runner and the mcp-host the two ends of a direct channel (`onTransfer`,
  *   `transferredPort`; see shared/protocol/mcp.ts, McpTransportMode `port`).
+ *
+ * It lives in shared/ because both children use it; it is Node-only (it reads `process`).
+ * Import it as `…/process-port.node.js`: a specifier ending in `.node` is taken for a native
+ * addon by Node (and tsx, running the children from sources), while every tool maps `.js` to
+ * this `.ts` file.
  */
-import type { Port } from '../shared/protocol/runner';
+import type { Port } from './protocol/runner';
 
 /** A logical channel name on the process link. */
 export type Channel = 'run' | 'mcp';

@@ -4,7 +4,7 @@
  * "History" pane). Bodies over `bodyCap` bytes are cut, with a marker saying so.
  */
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import type { McpLogEntry } from '../../shared/protocol/mcp';
+import type { McpLogEntry } from '../shared/protocol/mcp';
 
 /** Bodies larger than this (bytes of JSON) are truncated in log entries. */
 export const MCP_LOG_BODY_CAP = 16 * 1024;

@@ -5,17 +5,25 @@
  * requests (sampling, elicitation) back to the run whose call caused them, the same way.
  */
 import { randomUUID } from 'node:crypto';
-import type { Port } from '../../shared/protocol/runner';
-import type {
-  HostToMcpHost,
-  McpHostMethods,
-  McpHostToHost,
-  McpServerConfig,
-  McpToRunner,
-  RunnerToMcp,
-} from '../../shared/protocol/mcp';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { Port } from '../shared/protocol/runner';
+import type { HostToMcpHost, McpHostMethods, McpHostToHost, McpServerConfig, McpToRunner, RunnerToMcp } from '../shared/protocol/mcp';
+import { HOST_TO_MCP_HOST, MCP_HOST_METHODS, RUNNER_TO_MCP, type McpHostMethod } from '../shared/protocol/contract/mcp-channel';
+import { firstProblem, messageGate, type GateOptions, type MessageGate } from '../shared/protocol/contract/gate';
+import { toWireError, type WireError } from '../shared/protocol/contract/errors';
+import { toolErrorOutput } from '../shared/thread/tool-output';
 import { ServerSession, ConnectError } from './session';
-import { runCall, errorOutput } from './call';
+import { runCall } from './call';
+
+/** A request the mcp-host refuses, with the stable code the host's caller sees. */
+class RequestError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
 
 interface CallEntry {
   runId: string;
@@ -28,16 +36,40 @@ interface PendingServerRequest {
   reject(e: Error): void;
 }
 
+/** A port to one run (brokered), which the mcp-host can close and hears close. */
+type RunPort = Port<unknown, McpToRunner> & { close(): void; onClose(l: () => void): void };
+
+type Handlers = { [M in McpHostMethod]: (params: McpHostMethods[M]['params']) => Promise<McpHostMethods[M]['result']> };
+
+/** A request with an integer id: whatever else is wrong with it, it gets a response. */
+function isRequest(m: unknown): m is { type: 'request'; id: number; method?: unknown; params?: unknown } {
+  return !!m && typeof m === 'object' && (m as { type?: unknown }).type === 'request' && Number.isInteger((m as { id?: unknown }).id);
+}
+
 export class McpHost {
   private readonly sessions = new Map<string, ServerSession>();
   private readonly calls = new Map<string, CallEntry>();
   private readonly serverRequests = new Map<string, PendingServerRequest>();
   /** Runs connected by a brokered port (docs/architecture.md#mcp-channel, Electron): their traffic skips the host. */
-  private readonly runPorts = new Map<string, Port<RunnerToMcp, McpToRunner> & { close(): void }>();
+  private readonly runPorts = new Map<string, RunPort>();
   /** From the last `configure`: logged on every tool call (e.g. settings/mcp.json is not valid). */
   private notice?: string;
+  /** What the host may send (HOST_TO_MCP_HOST); anything else is dropped and logged. */
+  private readonly fromHost: MessageGate<HostToMcpHost>;
+  /** What a run may send on its brokered port (RUNNER_TO_MCP). */
+  private readonly fromRunner: MessageGate<RunnerToMcp>;
 
-  constructor(private readonly port: Port<HostToMcpHost, McpHostToHost>) {
+  /**
+   * Serves the host on `port` (the `mcp` channel of the process link). Messages are checked
+   * against the contract (shared/protocol/contract/mcp-channel.ts) where they arrive; `gate`
+   * sets where the drops are logged (default stderr).
+   */
+  constructor(
+    private readonly port: Port<unknown, McpHostToHost>,
+    gate: GateOptions = {},
+  ) {
+    this.fromHost = messageGate('mcp-host', HOST_TO_MCP_HOST, gate);
+    this.fromRunner = messageGate('mcp-host', RUNNER_TO_MCP, gate);
     port.onMessage((m) => this.onMessage(m));
     port.post({ type: 'ready' });
   }
@@ -57,10 +89,12 @@ export class McpHost {
    * for the same run replaces the old one. When the port closes (the run's process is gone),
    * the run's calls in flight are cancelled.
    */
-  attachPort(runId: string, port: Port<RunnerToMcp, McpToRunner> & { close(): void; onClose(l: () => void): void }): void {
+  attachPort(runId: string, port: RunPort): void {
     this.runPorts.get(runId)?.close();
     this.runPorts.set(runId, port);
-    port.onMessage((msg) => this.onRunner(runId, msg));
+    port.onMessage((msg) => {
+      if (this.fromRunner.accept(msg, `run ${runId}`)) this.onRunner(runId, msg);
+    });
     port.onClose(() => {
       if (this.runPorts.get(runId) !== port) return;
       this.runPorts.delete(runId);
@@ -76,14 +110,10 @@ export class McpHost {
     }
   }
 
-  private onMessage(m: HostToMcpHost): void {
-    if (!m || typeof m !== 'object') return;
-    if (m.type === 'request') {
-      this.answer(m.method, m.params).then(
-        (result) => this.port.post({ type: 'response', id: m.id, result }),
-        (err: unknown) => this.port.post({ type: 'response', id: m.id, error: { message: err instanceof Error ? err.message : String(err) } }),
-      );
-    } else if (m.type === 'runner') {
+  private onMessage(m: unknown): void {
+    if (isRequest(m)) return this.onRequest(m);
+    if (!this.fromHost.accept(m, 'the host')) return;
+    if (m.type === 'runner') {
       this.onRunner(m.runId, m.msg);
     } else if (m.type === 'run_ended') {
       const direct = this.runPorts.get(m.runId);
@@ -91,33 +121,48 @@ export class McpHost {
       direct?.close();
       this.endRun(m.runId, 'the run ended');
     }
+    // `attach_port` carries a port, so it arrives through index.ts's onTransfer, never here.
   }
 
-  private async answer(method: keyof McpHostMethods, params: unknown): Promise<unknown> {
-    const p = (params ?? {}) as { server?: string; servers?: Record<string, McpServerConfig>; notice?: unknown };
-    switch (method) {
-      case 'configure':
-        this.notice = typeof p.notice === 'string' && p.notice ? p.notice : undefined;
-        await this.configure(p.servers ?? {});
-        return { ok: true };
-      case 'servers':
-        return [...this.sessions.values()].map((s) => s.info());
-      case 'tools':
-        return this.session(p.server).listTools();
-      case 'test':
-        return this.test(this.session(p.server));
-      case 'serverLog': {
-        const s = this.session(p.server);
-        return { stderr: s.stderr(), messages: s.messages() };
-      }
-      default:
-        throw new Error(`unknown mcp-host request: ${String(method)}`);
+  /**
+   * Answers one request: an unknown method gets `unknown_method`, params that do not match the
+   * method's schema get `bad_request` (naming the first problem) and change nothing.
+   */
+  private onRequest(m: { id: number; method?: unknown; params?: unknown }): void {
+    const reply = (r: { result: unknown } | { error: WireError }) => this.port.post({ type: 'response', id: m.id, ...r });
+    const method = m.method;
+    if (typeof method !== 'string' || !Object.hasOwn(MCP_HOST_METHODS, method)) {
+      const named = typeof method === 'string' ? JSON.stringify(method.slice(0, 60)) : `a ${typeof method}`;
+      return reply({ error: { code: 'unknown_method', message: `unknown mcp-host method ${named} (expected ${Object.keys(MCP_HOST_METHODS).join(', ')})` } });
     }
+    const problem = firstProblem(MCP_HOST_METHODS[method as McpHostMethod].params, m.params);
+    if (problem) return reply({ error: { code: 'bad_request', message: `mcp-host method "${method}": params${problem.startsWith('/:') ? problem.slice(1) : problem}` } });
+    const handler = this.handlers[method as McpHostMethod] as (p: unknown) => Promise<unknown>;
+    handler(m.params).then(
+      (result) => reply({ result }),
+      // A server's own JSON-RPC error is `mcp_error`; a failed connect `connect_failed`.
+      (err: unknown) => reply({ error: err instanceof McpError ? { code: 'mcp_error', message: err.message } : toWireError(err) }),
+    );
   }
 
-  private session(name: string | undefined): ServerSession {
-    const s = name ? this.sessions.get(name) : undefined;
-    if (!s) throw new Error(`unknown MCP server "${name ?? ''}" (configured: ${[...this.sessions.keys()].join(', ') || 'none'})`);
+  private readonly handlers: Handlers = {
+    configure: async (p) => {
+      this.notice = p.notice || undefined;
+      await this.configure(p.servers);
+      return { ok: true };
+    },
+    servers: async () => [...this.sessions.values()].map((s) => s.info()),
+    tools: async (p) => this.session(p.server).listTools(),
+    test: async (p) => this.test(this.session(p.server)),
+    serverLog: async (p) => {
+      const s = this.session(p.server);
+      return { stderr: s.stderr(), messages: s.messages() };
+    },
+  };
+
+  private session(name: string): ServerSession {
+    const s = this.sessions.get(name);
+    if (!s) throw new RequestError('not_found', `unknown MCP server "${name}" (configured: ${[...this.sessions.keys()].join(', ') || 'none'})`);
     return s;
   }
 
@@ -199,7 +244,6 @@ export class McpHost {
   }
 
   private onRunner(runId: string, msg: RunnerToMcp): void {
-    if (!msg || typeof msg !== 'object') return;
     if (msg.type === 'cancel') {
       this.calls.get(this.key(runId, msg.callId))?.abort.abort(new Error(msg.reason ?? 'cancelled'));
       return;
@@ -223,7 +267,7 @@ export class McpHost {
       this.toRunner(runId, {
         type: 'result',
         callId: msg.callId,
-        output: errorOutput(`MCP server "${msg.server}" is not configured (configured: ${[...this.sessions.keys()].join(', ') || 'none'}). ${notice ?? 'Add it in settings/mcp.json.'}`),
+        output: toolErrorOutput(`MCP server "${msg.server}" is not configured (configured: ${[...this.sessions.keys()].join(', ') || 'none'}). ${notice ?? 'Add it in settings/mcp.json.'}`),
         mcpLog: [],
       });
     if (!this.sessions.has(msg.server)) return notConfigured();
@@ -256,7 +300,7 @@ export class McpHost {
       } catch (err) {
         this.calls.delete(key);
         const why = err instanceof Error ? err.message : String(err);
-        this.toRunner(runId, { type: 'result', callId: msg.callId, output: errorOutput(`MCP tool "${msg.tool}" on server "${msg.server}": cancelled while waiting for another run's calls to this server (${why}).`), mcpLog: [] });
+        this.toRunner(runId, { type: 'result', callId: msg.callId, output: toolErrorOutput(`MCP tool "${msg.tool}" on server "${msg.server}": cancelled while waiting for another run's calls to this server (${why}).`), mcpLog: [] });
         return;
       }
       if (this.sessions.get(msg.server) !== session) {
@@ -269,7 +313,7 @@ export class McpHost {
       result = await runCall(session!, {
         callId: key,
         tool: msg.tool,
-        arguments: msg.arguments ?? {},
+        arguments: msg.arguments,
         roots: msg.roots,
         timeoutMs: msg.timeoutMs,
         signal: abort.signal,
