@@ -17,16 +17,6 @@ export class HostError extends Error {
   }
 }
 
-/** `{ message, code? }` for a response's `error` field. */
-export function toErrorPayload(err: unknown): { message: string; code?: string } {
-  if (err instanceof HostError) return { message: err.message, code: err.code };
-  if (err && typeof err === 'object' && 'code' in err && typeof (err as { code: unknown }).code === 'string') {
-    return { message: (err as unknown as Error).message ?? String(err), code: (err as { code: string }).code };
-  }
-  if (err instanceof Error && err.name === 'ThreadFileError') return { message: err.message, code: 'bad_thread_file' };
-  return { message: err instanceof Error ? err.message : String(err) };
-}
-
 /** Absolute folders a message sent to a client must not show. */
 export interface PrivateFolders {
   /** The workspace folder: a path inside it is shown workspace-relative. */

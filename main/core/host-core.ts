@@ -19,10 +19,11 @@ import { loadThreadFile, saveThreadFile } from './threads/thread-file';
 import { RunController } from './runs';
 import type { KeyCodec } from './settings/providers';
 import { WorkspaceStore } from './workspace/workspace-store';
-import { dispatch, type McpService, type WorkspaceService } from './host-methods';
-import { forClient } from './errors';
+import { HANDLERS, dispatch } from './handlers';
+import { forClient, HostError } from './errors';
+import type { ClientState, HostContext, McpService, WorkspaceService } from './host-context';
 
-export type { McpService, WorkspaceService } from './host-methods';
+export type { McpService, WorkspaceService } from './host-context';
 
 export interface HostCoreOptions {
   /** $STEPWISE_HOME; default `$STEPWISE_HOME` or `~/.stepwise`. */
@@ -56,10 +57,17 @@ export interface HostCoreOptions {
   log?: (level: LogLevel, message: string) => void;
 }
 
-/** One connected client (a window, a browser tab, the CLI). */
+/**
+ * One connected client (a window, a browser tab, the CLI): the one connection type every
+ * transport uses (the desktop IPC per window, the web host per WebSocket).
+ */
 export interface HostConnection {
   readonly id: number;
-  /** Answer one request; rejects with a HostError-like `{ message, code }`. */
+  /**
+   * Answer one request (docs/architecture.md#host-api): the method and params are checked
+   * against the contract's table first. Rejects with a HostError (main/core/errors.ts): a
+   * `message` without absolute paths and a `code`; `toWireError` gives its wire form.
+   */
   request(method: string, params: unknown): Promise<unknown>;
   /** The bridge side (ack, subscribe, snapshots) for in-process users. */
   readonly stream: BridgeClient;
@@ -75,8 +83,6 @@ export interface HostCore {
   readonly runs: RunController;
   /** Run ids whose files were repaired at start. */
   readonly repaired: string[];
-  /** Answer a request of connected client `clientId`. */
-  handle(clientId: number, method: string, params: unknown): Promise<unknown>;
   /** Connect a transport's client; `send` receives every push (envelopes, thread patches, events). */
   connect(send: (push: HostPush) => void, opts?: AddClientOptions): HostConnection;
   /** Cancel live runs, wait for them, save everything. */
@@ -86,13 +92,6 @@ export interface HostCore {
 /** `$STEPWISE_HOME` or `~/.stepwise`. */
 export function defaultHome(): string {
   return process.env.STEPWISE_HOME || path.join(os.homedir(), '.stepwise');
-}
-
-/** Client bookkeeping the request handlers share. */
-export interface ClientState {
-  id: number;
-  stream: BridgeClient;
-  openThreads: Set<string>;
 }
 
 /** Build the host core; repairs the run journal before anything can start. */
@@ -159,7 +158,10 @@ export async function createHostCore(options: HostCoreOptions = {}): Promise<Hos
   }));
   runs.notePending(pending);
 
-  const ctx = { home, workspaceDir, threads, bridge, supervisor, runs, clients, mcp: options.mcp, workspace, keys: options.keys };
+  const ctx: HostContext = { home, workspaceDir, threads, bridge, supervisor, runs, clients, mcp: options.mcp, workspace, keys: options.keys };
+  // Every answer's error goes through forClient: no absolute path reaches a client.
+  const folders = { workspaceDir, home, userHome: os.homedir() };
+  const request = (client: ClientState, method: string, params: unknown) => dispatch(HANDLERS, ctx, client, method, params, (err) => forClient(err, folders));
 
   const core: HostCore = {
     home,
@@ -169,14 +171,6 @@ export async function createHostCore(options: HostCoreOptions = {}): Promise<Hos
     supervisor,
     runs,
     repaired,
-    handle: (clientId, method, params) => {
-      const client = clients.get(clientId);
-      if (!client) return Promise.reject(Object.assign(new Error(`client ${clientId} is not connected`), { code: 'not_connected' }));
-      // Every answer's error goes through forClient: no absolute path reaches a client.
-      return dispatch(ctx, client, method, params).catch((err: unknown) => {
-        throw forClient(err, { workspaceDir, home, userHome: os.homedir() });
-      });
-    },
     connect: (send, opts) => {
       const stream = bridge.addClient(send, opts);
       const state: ClientState = { id: stream.id, stream, openThreads: new Set() };
@@ -184,7 +178,8 @@ export async function createHostCore(options: HostCoreOptions = {}): Promise<Hos
       return {
         id: state.id,
         stream,
-        request: (method, params) => core.handle(state.id, method, params),
+        request: (method, params) =>
+          clients.get(state.id) === state ? request(state, method, params) : Promise.reject(new HostError('not_connected', `client ${state.id} is not connected`)),
         close: () => {
           stream.close();
           clients.delete(state.id);

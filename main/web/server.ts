@@ -2,30 +2,22 @@
  * The web host (docs/architecture.md#host-api): the host core behind HTTP (the built renderer) and one WebSocket
  * per client, bound to 127.0.0.1 by default. Wire protocol on the socket (JSON text frames):
  * client → host `{ id, method, params }` (HostMethods); host → client `{ id, result }` or
- * `{ id, error: { message, code? } }`, and pushes `{ push: Envelope | HostEvent }`. Clients
+ * `{ id, error: { message, code } }`, and pushes `{ push: Envelope | HostEvent }`. Clients
  * acknowledge pushes with `stream.ack`, which drives the bridge's backpressure.
  * `GET /api/session` answers 204 to a valid token (see {@link SESSION_PATH}).
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
-import type { HostPush } from '../../shared/protocol/host-api';
+import { toWireError } from '../../shared/protocol/contract/errors';
+import type { HostCore } from '../core/host-core';
 import { TOKEN_COOKIE, allowedHosts, checkRequest, isLoopback, newToken } from './security';
 import { serveStatic } from './static-files';
 import { SESSION_PATH } from '../../shared/protocol/web-session';
 
-/** The part of the host core a transport needs. */
-export interface TransportCore {
-  /** A new client; `send` receives every push for it. */
-  connect(send: (push: HostPush) => void): TransportClient;
-}
-export interface TransportClient {
-  handle(method: string, params: unknown): Promise<unknown>;
-  close(): void;
-}
-
 export interface WebHostOptions {
-  core: TransportCore;
+  /** The host core: one HostConnection per WebSocket. */
+  core: Pick<HostCore, 'connect'>;
   /** Folder of the built renderer (out/renderer). */
   staticDir: string;
   /** Address to bind. Default 127.0.0.1. */
@@ -117,12 +109,9 @@ export async function startWebHost(o: WebHostOptions): Promise<WebHost> {
         ws.send(JSON.stringify({ id: typeof id === 'number' ? id : null, error: { message: 'A request needs a numeric id and a method', code: 'bad_request' } }));
         return;
       }
-      client.handle(msg.method, msg.params ?? {}).then(
+      client.request(msg.method, msg.params ?? {}).then(
         (result) => ws.readyState === ws.OPEN && ws.send(JSON.stringify({ id, result: result ?? null })),
-        (err: unknown) => {
-          const e = err as { message?: string; code?: string };
-          if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ id, error: { message: e?.message ?? String(err), code: e?.code } }));
-        },
+        (err: unknown) => ws.readyState === ws.OPEN && ws.send(JSON.stringify({ id, error: toWireError(err) })),
       );
     });
     ws.on('close', () => {
