@@ -10,14 +10,15 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { toWireError } from '../../shared/protocol/contract/errors';
-import type { HostCore } from '../core/host-core';
+import type { HostPush } from '../../shared/protocol/host-api';
+import type { HostConnection } from '../core/host-core';
 import { TOKEN_COOKIE, allowedHosts, checkRequest, isLoopback, newToken } from './security';
 import { serveStatic } from './static-files';
 import { SESSION_PATH } from '../../shared/protocol/web-session';
 
 export interface WebHostOptions {
-  /** The host core: one HostConnection per WebSocket. */
-  core: Pick<HostCore, 'connect'>;
+  /** The host core (HostCore satisfies it): one HostConnection per WebSocket, `send` receiving its pushes. */
+  core: { connect(send: (push: HostPush) => void): Pick<HostConnection, 'request' | 'close'> };
   /** Folder of the built renderer (out/renderer). */
   staticDir: string;
   /** Address to bind. Default 127.0.0.1. */
