@@ -14,7 +14,7 @@ import { HostError as CoreError } from '../../main/core/errors';
 import { ThreadSession } from '../../renderer/src/state/thread-store';
 import { removeAt } from '../../renderer/src/state/array-edits';
 import { applyTyping } from '../../renderer/src/state/text-merge';
-import { HostError, type HostServices } from '../../renderer/src/host/types';
+import { HostCallError, type HostServices } from '../../renderer/src/host/types';
 import type { Thread } from '../../shared/thread/schema';
 import type { ThreadPatch } from '../../shared/protocol/envelopes';
 import { canonical, textOfMessage, type Model } from './model';
@@ -62,7 +62,7 @@ export async function openToday(thread: Thread, net: Net, windows: number, field
             const answer = serve(w, req as never);
             down[w](answer, (a) => {
               const r = a as Answer;
-              if (r.error) reject(new HostError(r.error.message, r.error.code, method));
+              if (r.error) reject(new HostCallError(r.error.message, r.error.code, method));
               else resolve(r.result);
             });
           });

@@ -20,10 +20,11 @@ import { loadThreadFile, saveThreadFile } from './threads/thread-file';
 import { RunController } from './runs';
 import type { KeyCodec } from './settings/providers';
 import { WorkspaceStore } from './workspace/workspace-store';
-import { dispatch, type McpServerCatalog, type WorkspaceService } from './host-methods';
-import { forClient } from './errors';
+import { HANDLERS, dispatch } from './handlers';
+import { forClient, HostError, withoutHostPaths } from './errors';
+import type { ClientState, HostContext, McpServerCatalog, WorkspaceService } from './host-context';
 
-export type { McpServerCatalog, WorkspaceService } from './host-methods';
+export type { McpServerCatalog, WorkspaceService } from './host-context';
 
 export interface HostCoreOptions {
   /** $STEPWISE_HOME; default `$STEPWISE_HOME` or `~/.stepwise`. */
@@ -57,10 +58,17 @@ export interface HostCoreOptions {
   log?: (level: LogLevel, message: string) => void;
 }
 
-/** One connected client (a window, a browser tab, the CLI). */
+/**
+ * One connected client (a window, a browser tab, the CLI): the one connection type every
+ * transport uses (the desktop IPC per window, the web host per WebSocket).
+ */
 export interface HostConnection {
   readonly id: number;
-  /** Answer one request; rejects with a HostError-like `{ message, code }`. */
+  /**
+   * Answer one request (docs/architecture.md#host-api): the method and params are checked
+   * against the contract's table first. Rejects with a HostError (main/core/errors.ts): a
+   * `message` without absolute paths and a `code`; `toWireError` gives its wire form.
+   */
   request(method: string, params: unknown): Promise<unknown>;
   /** The bridge side (ack, subscribe, snapshots) for in-process users. */
   readonly stream: BridgeClient;
@@ -78,8 +86,6 @@ export interface HostCore {
   readonly repaired: string[];
   /** What each edit log left by a stopped host became at start (replayed, put aside, left). */
   readonly recovered: Recovery[];
-  /** Answer a request of connected client `clientId`. */
-  handle(clientId: number, method: string, params: unknown): Promise<unknown>;
   /** Connect a transport's client; `send` receives every push (envelopes, thread patches, events). */
   connect(send: (push: HostPush) => void, opts?: AddClientOptions): HostConnection;
   /** Cancel live runs, wait for them, save everything. */
@@ -89,13 +95,6 @@ export interface HostCore {
 /** `$STEPWISE_HOME` or `~/.stepwise`. */
 export function defaultHome(): string {
   return process.env.STEPWISE_HOME || path.join(os.homedir(), '.stepwise');
-}
-
-/** Client bookkeeping the request handlers share. */
-export interface ClientState {
-  id: number;
-  stream: BridgeClient;
-  openThreads: Set<string>;
 }
 
 /** Build the host core; repairs the run journal before anything can start. */
@@ -164,7 +163,11 @@ export async function createHostCore(options: HostCoreOptions = {}): Promise<Hos
   }));
   runs.notePending(pending);
 
-  const ctx = { home, workspaceDir, threads, bridge, supervisor, runs, clients, mcp: options.mcp, workspace, keys: options.keys };
+  const ctx: HostContext = { home, workspaceDir, threads, bridge, supervisor, runs, clients, mcp: options.mcp, workspace, keys: options.keys };
+  // Every answer's error goes through forClient: no absolute path reaches a client.
+  const folders = { workspaceDir, home, userHome: os.homedir() };
+  const clean = (err: unknown) => forClient(withoutHostPaths(home, err), folders);
+  const request = (client: ClientState, method: string, params: unknown) => dispatch(HANDLERS, ctx, client, method, params, clean);
 
   const core: HostCore = {
     home,
@@ -175,14 +178,6 @@ export async function createHostCore(options: HostCoreOptions = {}): Promise<Hos
     runs,
     repaired,
     recovered,
-    handle: (clientId, method, params) => {
-      const client = clients.get(clientId);
-      if (!client) return Promise.reject(Object.assign(new Error(`client ${clientId} is not connected`), { code: 'not_connected' }));
-      // Every answer's error goes through forClient: no absolute path reaches a client.
-      return dispatch(ctx, client, method, params).catch((err: unknown) => {
-        throw forClient(err, { workspaceDir, home, userHome: os.homedir() });
-      });
-    },
     connect: (send, opts) => {
       const stream = bridge.addClient(send, opts);
       const state: ClientState = { id: stream.id, stream, openThreads: new Set() };
@@ -190,7 +185,8 @@ export async function createHostCore(options: HostCoreOptions = {}): Promise<Hos
       return {
         id: state.id,
         stream,
-        request: (method, params) => core.handle(state.id, method, params),
+        request: (method, params) =>
+          clients.get(state.id) === state ? request(state, method, params) : Promise.reject(new HostError('not_connected', `client ${state.id} is not connected`)),
         close: () => {
           stream.close();
           clients.delete(state.id);

@@ -6,7 +6,7 @@
  * id, when that is usable).
  */
 import type { WebSocket } from 'ws';
-import { toErrorPayload } from '../core/errors';
+import { toWireError } from '../../shared/protocol/contract/errors';
 
 /** A frame read as a request, or the answer refusing it. */
 export type ParsedFrame = { ok: true; id: number; method: string; params: unknown } | { ok: false; answer: { id: number | null; error: { message: string; code: 'bad_request' } } };
@@ -41,10 +41,7 @@ export function serveRequests(ws: WebSocket, handle: Handle): void {
     if (isBinary) return;
     const req = parseFrame(data.toString());
     if (!req.ok) return send(req.answer);
-    const fail = (err: unknown) => {
-      const e = toErrorPayload(err);
-      send({ id: req.id, error: { message: e.message, code: e.code ?? 'internal' } });
-    };
+    const fail = (err: unknown) => send({ id: req.id, error: toWireError(err) });
     // Called inside a promise so that even a handler that throws at once gets an answer; the
     // last catch answers a result that cannot be serialised.
     Promise.resolve()

@@ -13,7 +13,7 @@ import { applyPatches, enablePatches, produceWithPatches, type Draft, type Patch
 import type { Thread } from '../../../shared/thread/schema';
 import type { ThreadPatch } from '../../../shared/protocol/envelopes';
 import type { HostServices } from '../host/types';
-import { HostError } from '../host/types';
+import { HostCallError } from '../host/types';
 import { UndoHistory, type UndoOptions } from './undo';
 import { rebasePending, valueAt } from './rebase';
 import { transformPending } from './array-edits';
@@ -305,7 +305,7 @@ export class ThreadSession {
         else if (batch.state !== 'acked') this.stale = true; // taken after all: only the host's copy can say what it holds
         this.setMeta({ error: undefined });
       } catch (err) {
-        if (err instanceof HostError && err.code === 'version_mismatch') {
+        if (err instanceof HostCallError && err.code === 'version_mismatch') {
           // Another window edited first. If its patch already came, our batch is back in the
           // outbox; otherwise fetch the host's copy and replay our edits on it. The batch
           // stays in flight meanwhile, so a patch arriving now is replayed under it too.
@@ -316,7 +316,7 @@ export class ThreadSession {
         }
         if (this.inFlight === batch) this.inFlight = null;
         if (batch.state === 'dropped') return;
-        if (err instanceof HostError && (err.code === 'disconnected' || err.code === 'session_ended')) {
+        if (err instanceof HostCallError && (err.code === 'disconnected' || err.code === 'session_ended')) {
           // The host is out of reach: keep the edits (shown, and in the outbox), reload nothing.
           if (batch.state === 'sent') this.outbox = [...batch.patches, ...this.outbox];
           this.setMeta({ error: { message: `This edit is not saved: ${(err as Error).message}` } });

@@ -28,18 +28,45 @@ export type MethodTypes<T extends MethodTable> = {
   [K in keyof T]: { params: Static<T[K]['params']>; result: Static<T[K]['result']> };
 };
 
-/** The first few problems of `value` against `schema`, as `path: message` (empty when valid). */
+/**
+ * The first few problems of `value` against `schema`, as `path: message` (empty when valid),
+ * one per path (a missing property is reported once, not also as the wrong type). `path` is a
+ * JSON pointer into `value`, `/` for `value` itself.
+ */
 export function problems(schema: TSchema, value: unknown, max = 3): string[] {
   if (Value.Check(schema, value)) return [];
   const out: string[] = [];
+  const seen = new Set<string>();
   for (const e of Value.Errors(schema, value)) {
-    out.push(`${e.path || '/'}: ${e.message}`);
+    const where = e.path || '/';
+    if (seen.has(where)) continue;
+    seen.add(where);
+    out.push(`${where}: ${e.message}`);
     if (out.length >= max) break;
   }
-  return out;
+  return out.length ? out : ['/: does not match its schema'];
 }
 
 /** True when `value` matches `schema`. */
 export function matches<S extends TSchema>(schema: S, value: unknown): value is Static<S> {
   return Value.Check(schema, value);
+}
+
+/** Messages keyed by their `type` (each entry an object schema with a `type` literal). */
+export type MessageTable = Record<string, TSchema>;
+
+/**
+ * Why `msg` is not one of `table`'s messages (undefined when it is), as `path: problem`: the
+ * entry is the one its `type` names, so the problems named are that entry's (up to `max`,
+ * joined by `; `). Never throws.
+ */
+export function messageProblem(table: MessageTable, msg: unknown, max = 3): string | undefined {
+  if (!msg || typeof msg !== 'object' || Array.isArray(msg)) return `/: not an object (${msg === null ? 'null' : Array.isArray(msg) ? 'an array' : typeof msg})`;
+  const type = (msg as { type?: unknown }).type;
+  if (typeof type !== 'string' || !Object.prototype.hasOwnProperty.call(table, type)) {
+    const what = typeof type === 'string' ? `unknown type ${JSON.stringify(type.slice(0, 60))}` : 'missing or not a string';
+    return `/type: ${what} (expected ${Object.keys(table).join(', ')})`;
+  }
+  const found = problems(table[type], msg, max);
+  return found.length ? found.join('; ') : undefined;
 }

@@ -54,6 +54,13 @@ export const RunRecordSchema = T.Object({
   toolOutputs: T.Optional(T.Array(T.Unknown())),
   /** Ids of the thread's messages when the run started. */
   baseMessageIds: T.Optional(T.Array(T.String())),
+  /** The run's result is not put on its thread (`stepwise run --dry-run`). */
+  dryRun: T.Optional(T.Boolean()),
+  /**
+   * Set by the journal repair on a run the host died during: its result goes onto the thread
+   * the next time the thread is opened; the flag is then dropped.
+   */
+  resultPending: T.Optional(T.Boolean()),
 });
 
 const PriceSchema = T.Object({ input: T.Number(), output: T.Number(), cacheRead: T.Optional(T.Number()) });

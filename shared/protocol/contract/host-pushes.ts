@@ -7,6 +7,7 @@ import { Type as T, type Static } from '@sinclair/typebox';
 import { RunModeSchema } from '../../thread/schema';
 import { NodeStatusSchema } from '../nodes';
 import { LlmDeltaSchema, NodeSnapshotSchema, RunResultSchema, ThreadPatchSchema, TreeUpdateSchema } from '../envelopes';
+import { messageProblem } from './define';
 
 /** Host events besides envelopes, by `type`. */
 export const HOST_EVENTS = {
@@ -25,13 +26,24 @@ export const HOST_EVENTS = {
 export const HostEventSchema = T.Union(Object.values(HOST_EVENTS));
 export type HostEvent = Static<typeof HostEventSchema>;
 
+/** Every push, by `type`: a client checks a push against the entry its `type` names. */
+export const HOST_PUSHES = {
+  tree_update: TreeUpdateSchema,
+  llm_delta: LlmDeltaSchema,
+  node_snapshot: NodeSnapshotSchema,
+  run_result: RunResultSchema,
+  thread_patch: ThreadPatchSchema,
+  ...HOST_EVENTS,
+};
+
 /** One push: a stream envelope, a run result, a thread patch or a host event. */
-export const HostPushSchema = T.Union([
-  TreeUpdateSchema,
-  LlmDeltaSchema,
-  NodeSnapshotSchema,
-  RunResultSchema,
-  ThreadPatchSchema,
-  ...Object.values(HOST_EVENTS),
-]);
+export const HostPushSchema = T.Union(Object.values(HOST_PUSHES));
 export type HostPush = Static<typeof HostPushSchema>;
+
+/**
+ * Why `push` is not a push of the contract (`path: problem`, the entry chosen by its `type`),
+ * or undefined when it is one.
+ */
+export function pushProblem(push: unknown): string | undefined {
+  return messageProblem(HOST_PUSHES, push, 1);
+}

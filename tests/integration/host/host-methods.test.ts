@@ -113,7 +113,7 @@ describe('host requests', () => {
       // A client is never shown an absolute path: the file is named from $STEPWISE_HOME.
       expect(builtin).toMatchObject({ code: 'bad_request', message: `"${id}" is a built-in provider with nothing saved in $STEPWISE_HOME/settings/providers.json; there is nothing to remove or reset.` });
     }
-    expect((await rejection(conn.request('settings.removeProvider', {}))).message).toBe('settings.removeProvider: params.id must be a non-empty string');
+    expect((await rejection(conn.request('settings.removeProvider', {}))).message).toBe('settings.removeProvider: /id: Expected required property');
 
     // The thread still names the removed provider, opens as it was, and its run fails saying which provider is missing.
     const opened = (await conn.request('thread.open', { path: 'local.json' })) as { thread: Thread };

@@ -89,6 +89,15 @@ describe('saving a key for an existing provider', () => {
   });
 });
 
+describe('a providers.json entry the runner’s contract would refuse', () => {
+  it('is refused by the host naming the field (headers must be strings)', async () => {
+    const { home, file } = brokenHome(JSON.stringify({ providers: [{ id: 'gw', api: 'openai-completions', headers: { 'x-team': 7 } }] }));
+    expect(await providersFileStatus(home)).toEqual({ file, error: `${file}#/providers/0/headers/x-team: Expected string` });
+    fs.writeFileSync(file, JSON.stringify({ providers: [{ id: 'gw', api: 'openai-completions', headers: { 'x-team': 'ml' } }] }));
+    expect((await providersForRun(home, 'gw')).find((p) => p.id === 'gw')?.headers).toEqual({ 'x-team': 'ml' });
+  });
+});
+
 describe('idleTimeoutMs of a provider in providers.json', () => {
   it('a bad value is refused naming the provider and the field; a valid one reaches the run and survives a key change', async () => {
     const entries = (slow: unknown) => JSON.stringify({

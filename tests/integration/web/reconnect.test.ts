@@ -31,7 +31,7 @@ async function host(home: string, opts: { port?: number; token: string; core?: H
   const core = opts.core ?? (await createHostCore({ home, log: () => {} }));
   const refused: string[] = [];
   const web: WebHost = await startWebHost({
-    core: { connect: (send) => { const c = core.connect(send); return { handle: (m, p) => c.request(m, p), close: () => c.close() }; } },
+    core,
     staticDir,
     port: opts.port,
     token: opts.token,

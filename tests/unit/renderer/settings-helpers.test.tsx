@@ -6,7 +6,7 @@ import { providerOptions } from '../../../renderer/src/features/playground/Model
 import { apiForId, confirmText } from '../../../renderer/src/features/settings/ProvidersSettings';
 import { listErrorProps } from '../../../renderer/src/features/settings/McpServersSettings';
 import { openThreadHint } from '../../../renderer/src/state/open-thread-hint';
-import { HostError } from '../../../renderer/src/host/types';
+import { HostCallError } from '../../../renderer/src/host/types';
 import type { ProviderInfo } from '../../../shared/protocol/host-api';
 
 describe('Provider picker', () => {
@@ -44,16 +44,16 @@ describe('Settings → MCP servers list that could not be read', () => {
     const broken = listErrorProps(new Error('/h/settings/mcp.json: not valid JSON at line 7, column 5: expected a value'));
     expect(broken).toMatchObject({ title: 'settings/mcp.json cannot be read', message: expect.stringContaining('line 7, column 5') });
     expect(broken.hint).toMatch(/Fix the file .*or delete it/);
-    expect(listErrorProps(new HostError('MCP is not available in this host', 'mcp_unavailable', 'mcp.servers'))).toMatchObject({ title: 'Could not list MCP servers', hint: undefined });
+    expect(listErrorProps(new HostCallError('MCP is not available in this host', 'mcp_unavailable', 'mcp.servers'))).toMatchObject({ title: 'Could not list MCP servers', hint: undefined });
   });
 });
 
 describe('a refused thread.open', () => {
   it('points at the workspace tree only for a file that did not load', () => {
-    expect(openThreadHint(new HostError('a.json: line 1, column 2: expected a value', 'bad_thread_file', 'thread.open'))).toMatch(/may be malformed: its error is shown in the workspace tree/);
-    const dup = new HostError('/w/b.json has the same thread id as /w/a.json (x); duplicate one of them to give it a new id', 'duplicate_thread_id', 'thread.open');
+    expect(openThreadHint(new HostCallError('a.json: line 1, column 2: expected a value', 'bad_thread_file', 'thread.open'))).toMatch(/may be malformed: its error is shown in the workspace tree/);
+    const dup = new HostCallError('/w/b.json has the same thread id as /w/a.json (x); duplicate one of them to give it a new id', 'duplicate_thread_id', 'thread.open');
     expect(openThreadHint(dup)).toBeUndefined();
-    expect(openThreadHint(new HostError('gone.json: no such file', 'bad_thread_file', 'thread.open'))).not.toMatch(/malformed/);
+    expect(openThreadHint(new HostCallError('gone.json: no such file', 'bad_thread_file', 'thread.open'))).not.toMatch(/malformed/);
     expect(openThreadHint(new Error('boom'))).toBeUndefined();
   });
 });

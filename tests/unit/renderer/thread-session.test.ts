@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createStore } from 'jotai';
 import { applyPatches, enablePatches, produceWithPatches, type Patch } from 'immer';
 import { ThreadSession } from '../../../renderer/src/state/thread-store';
-import { HostError, type HostServices } from '../../../renderer/src/host/types';
+import { HostCallError, type HostServices } from '../../../renderer/src/host/types';
 import { exampleThread } from '../../../renderer/src/sample-thread';
 import type { Thread } from '../../../shared/thread/schema';
 import { giveDuplicatesNewIds } from '../../../shared/thread/ids';
@@ -22,7 +22,7 @@ function fakeHost(initial: Thread) {
       if (method === 'thread.open') return { thread: doc, version, path: 'a.json' };
       if (method === 'thread.edit') {
         edits.push(params);
-        if (params.baseVersion !== version) throw new HostError('stale base', 'version_mismatch', method);
+        if (params.baseVersion !== version) throw new HostCallError('stale base', 'version_mismatch', method);
         doc = applyPatches(doc, params.patches);
         return { version: ++version };
       }

@@ -14,7 +14,7 @@ import { createStore } from 'jotai';
 import { applyPatches, enablePatches, type Patch } from 'immer';
 import { ThreadSession } from '../../../renderer/src/state/thread-store';
 import { removeAt } from '../../../renderer/src/state/array-edits';
-import { HostError, type HostServices } from '../../../renderer/src/host/types';
+import { HostCallError, type HostServices } from '../../../renderer/src/host/types';
 import { exampleThread } from '../../../renderer/src/sample-thread';
 import type { Thread } from '../../../shared/thread/schema';
 import type { ThreadPatch } from '../../../shared/protocol/envelopes';
@@ -39,9 +39,9 @@ function sharedHost(initial: Thread, s: Scheduler, n: number) {
   const toHost = Array.from({ length: n }, channel);
   const toClient = Array.from({ length: n }, channel);
 
-  function serve(client: number, method: string, params: { baseVersion: number; patches: Patch[] }): { ok: unknown } | { err: HostError } {
+  function serve(client: number, method: string, params: { baseVersion: number; patches: Patch[] }): { ok: unknown } | { err: HostCallError } {
     if (method === 'thread.open') return { ok: { thread: doc, version, path: 'a.json', origin: `client:${client}` } };
-    if (params.baseVersion !== version) return { err: new HostError(`base ${params.baseVersion} is not ${version}`, 'version_mismatch', method) };
+    if (params.baseVersion !== version) return { err: new HostCallError(`base ${params.baseVersion} is not ${version}`, 'version_mismatch', method) };
     doc = applyPatches(doc, params.patches);
     version++;
     const tp: ThreadPatch = { v: 1, type: 'thread_patch', threadId: doc.id, version, patches: params.patches as ThreadPatch['patches'], origin: `client:${client}` };

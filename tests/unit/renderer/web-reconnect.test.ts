@@ -11,6 +11,17 @@ import { OriginAliases, SESSION_ENDED_MESSAGE, probeSession, type SessionProbe }
 import type { ConnectionState } from '../../../renderer/src/host/types';
 
 type Frame = { id: number; method: string; params: any };
+
+/**
+ * A contract-valid answer (the adapter checks answers against the contract) that says which
+ * connection carried it: a thread edit's version, a run's `startedAt`, an entry's title.
+ */
+function answer(method: string, connection: number): unknown {
+  if (method === 'thread.edit') return { version: connection };
+  if (method === 'run.list') return [{ id: `run-on-${connection}`, startedAt: connection, status: 'completed', mode: 'step' }];
+  if (method === 'workspace.list') return [{ path: 'a.json', kind: 'thread', title: `on ${connection}` }];
+  return { ok: true };
+}
 const closers: (() => void)[] = [];
 afterEach(() => {
   for (const c of closers.splice(0)) c();
@@ -29,7 +40,7 @@ async function stub(port = 0) {
       const f = JSON.parse(String(data)) as Frame;
       frames.push(f);
       if (silent.has(f.method)) return;
-      ws.send(JSON.stringify({ id: f.id, result: { method: f.method, connection: sockets.length } }));
+      ws.send(JSON.stringify({ id: f.id, result: answer(f.method, sockets.length) }));
     });
   });
   await new Promise<void>((r) => server.listen(port, '127.0.0.1', () => r()));
@@ -75,8 +86,8 @@ describe('web adapter across a lost connection', () => {
     const edit = a.host.call('thread.edit', { threadId: 't', baseVersion: 3, patches: [] });
 
     const back = await stub(s.port);
-    expect(await edit).toMatchObject({ method: 'thread.edit', connection: 1 });
-    expect(await inFlight).toMatchObject({ method: 'run.list', connection: 1 });
+    expect(await edit).toEqual({ version: 1 });
+    expect(await inFlight).toEqual([expect.objectContaining({ id: 'run-on-1' })]);
     expect(a.state()).toBe('open');
     expect(a.states.filter((st, i) => st !== a.states[i - 1])).toEqual(['open', 'reconnecting', 'open']);
     // Each waiting call was sent exactly once on the new connection; the refused ones never.
