@@ -20,6 +20,7 @@ import { loadThreadFile, saveThreadFile } from './threads/thread-file';
 import { RunController } from './runs';
 import type { KeyCodec } from './settings/providers';
 import { WorkspaceStore } from './workspace/workspace-store';
+// eslint-disable-next-line stepwise/no-cycle -- removed by the handler split
 import { dispatch, type McpServerCatalog, type WorkspaceService } from './host-methods';
 import { forClient } from './errors';
 

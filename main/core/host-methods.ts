@@ -15,6 +15,7 @@ import { listProviders, providersFileStatus, removeProvider, saveProvider, type 
 import { removeMcpServer, saveMcpServer } from './mcp/edit';
 import { importMcpServers } from './mcp/import';
 import { HostError } from './errors';
+// eslint-disable-next-line stepwise/no-cycle -- removed by the handler split
 import type { ClientState } from './host-core';
 
 /**

@@ -7,7 +7,7 @@
  * never rewinds run history.
  */
 import type { Patch } from 'immer';
-import { compact, expand, invertText, sameReplaceTargets, splice, type StoredPatch, type TextPatch } from './text-patch';
+import { compact, expand, invertText, sameReplaceTargets, splice, type StoredPatch, type TextPatch } from '../text/text-patch';
 
 const NONE: StoredPatch[] = [];
 const NO_IMAGES: string[] = [];

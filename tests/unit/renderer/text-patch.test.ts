@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { applyPatches, enablePatches, produceWithPatches } from 'immer';
 import { UndoHistory } from '../../../renderer/src/state/undo';
-import { splice } from '../../../renderer/src/state/text-patch';
+import { splice } from '../../../renderer/src/text/text-patch';
 
 enablePatches();
 
