@@ -22,10 +22,3 @@ export function useThreadMeta(): ThreadMeta | null {
   const s = useSession();
   return useAtomValue((s?.metaAtom ?? none) as Atom<ThreadMeta | null>);
 }
-
-/** A new id for messages and tool calls. */
-export function newId(prefix = ''): string {
-  const c = globalThis.crypto as Crypto | undefined;
-  const raw = c?.randomUUID ? c.randomUUID() : `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
-  return prefix + raw;
-}

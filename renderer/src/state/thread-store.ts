@@ -12,6 +12,7 @@ import { atom, type PrimitiveAtom } from 'jotai';
 import { applyPatches, enablePatches, produceWithPatches, type Draft, type Patch } from 'immer';
 import type { Thread } from '../../../shared/thread/schema';
 import type { ThreadPatch } from '../../../shared/protocol/envelopes';
+import { newId } from '../../../shared/thread/ids';
 import type { HostServices } from '../host/types';
 import { HostError } from '../host/types';
 import { UndoHistory, type UndoOptions } from './undo';
@@ -296,7 +297,7 @@ export class ThreadSession {
 
   private async pump(): Promise<void> {
     while (this.outbox.length > 0) {
-      const batch: InFlight = { base: this.version, patches: this.outbox, editId: crypto.randomUUID(), state: 'sent' };
+      const batch: InFlight = { base: this.version, patches: this.outbox, editId: newId(), state: 'sent' };
       this.outbox = [];
       this.inFlight = batch;
       try {
