@@ -2,7 +2,7 @@
 import { atom, useAtomValue, type Atom } from 'jotai';
 import type { Thread } from '../../../shared/thread/schema';
 import { useApp } from './context';
-import type { ThreadSession, ThreadMeta } from './thread-store';
+import type { ThreadSession, ThreadMeta } from './thread-session';
 
 const none = atom(null);
 

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createStore } from 'jotai';
 import { applyPatches, enablePatches, produceWithPatches, type Patch } from 'immer';
-import { ThreadSession } from '../../../renderer/src/state/thread-store';
+import { ThreadSession } from '../../../renderer/src/state/thread-session';
 import { HostError, type HostServices } from '../../../renderer/src/host/types';
 import { exampleThread } from '../../../renderer/src/sample-thread';
 import type { Thread } from '../../../shared/thread/schema';
