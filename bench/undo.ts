@@ -129,12 +129,12 @@ export async function undoBench(report: (f: Figure) => void): Promise<void> {
   const undone = Math.min(200, kept);
   let u = current;
   for (let i = 0; i < undone; i++) {
-    const step = history.undo(u)!;
+    const step = history.take('undo', u)!;
     const t0 = performance.now();
-    u = applyPatches(u, step.inverse);
+    u = applyPatches(u, step.patches);
     undoMs.push(performance.now() - t0);
   }
-  for (let i = 0; i < undone; i++) u = applyPatches(u, history.redo(u)!.forward);
+  for (let i = 0; i < undone; i++) u = applyPatches(u, history.take('redo', u)!.patches);
   history.clear();
   const retained = Math.max(0, hWith - heap());
   void u;

@@ -31,6 +31,7 @@ export interface LoopDeps {
   /** Loads an agent tool's thread by its workspace-relative path. */
   loadThread(threadPath: string): Promise<Thread>;
   waitForInput(nodeId: string): Promise<unknown>;
+  /** A new message id (`newId('msg')` of shared/thread/ids.ts in a run). */
   newId(): string;
 }
 

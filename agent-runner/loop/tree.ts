@@ -1,7 +1,11 @@
 /**
- * The execution tree of one run as the runner builds it (docs/architecture.md#the-execution-tree): opens, updates and closes
- * nodes through the emitter, and keeps each open node's partial output so a cancel or an error
- * closes it with what streamed so far.
+ * The execution tree of one run as the runner builds it (docs/architecture.md#the-execution-tree).
+ * It numbers the nodes (`<runId>.<n>`), keeps each node's latest metadata, status and output,
+ * and posts every open, change and close as a `tree_update` through the emitter; a terminal
+ * node is never changed again. It keeps no streamed text: deltas go straight from the LLM
+ * node's sink to the emitter, and whoever closes a node passes its output, partial or whole
+ * (an LLM node's is what its provider accumulated, `llm-node.ts`); closing a node without an
+ * output leaves the one it had.
  */
 import type { ExecNode, NodeKind, NodeStatus, NodeError, Usage, Timing } from '../../shared/protocol/nodes';
 import { isTerminal } from '../../shared/protocol/status';

@@ -11,7 +11,7 @@ import { createStore } from 'jotai';
 import { enablePatches, type Patch } from 'immer';
 import { ThreadStore } from '../../main/core/store/thread-store';
 import { HostError as CoreError } from '../../main/core/errors';
-import { ThreadSession } from '../../renderer/src/state/thread-store';
+import { ThreadSession } from '../../renderer/src/state/thread-session';
 import { removeAt } from '../../renderer/src/state/array-edits';
 import { applyTyping } from '../../renderer/src/state/text-merge';
 import { HostCallError, type HostServices } from '../../renderer/src/host/types';

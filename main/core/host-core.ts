@@ -23,6 +23,7 @@ import { WorkspaceStore } from './workspace/workspace-store';
 import { HANDLERS, dispatch } from './handlers';
 import { forClient, HostError, withoutHostPaths } from './errors';
 import type { ClientState, HostContext, McpServerCatalog, WorkspaceService } from './host-context';
+import { releaseIfUnheld } from './store/thread-holders';
 
 export type { McpServerCatalog, WorkspaceService } from './host-context';
 
@@ -190,10 +191,7 @@ export async function createHostCore(options: HostCoreOptions = {}): Promise<Hos
         close: () => {
           stream.close();
           clients.delete(state.id);
-          for (const threadId of state.openThreads) {
-            const held = [...clients.values()].some((c) => c.openThreads.has(threadId));
-            if (!held && !bridge.liveRuns(threadId).length) void threads.release(threadId);
-          }
+          for (const threadId of state.openThreads) void releaseIfUnheld(threads, threadId, { clients, runs: bridge });
         },
       };
     },

@@ -7,8 +7,12 @@
  * so tool-call traffic never passes through main. Also two pure helpers the runner and the UI
  * share.
  */
+import type { Static } from '@sinclair/typebox';
 import type { McpTool, Thread } from '../thread/schema';
-import type { McpToolInfo } from './host-api';
+// From the contract, not host-api.ts: host-api imports runner.ts, which imports this file.
+import type { McpToolInfoSchema } from './contract/host-methods';
+
+type McpToolInfo = Static<typeof McpToolInfoSchema>;
 
 export type {
   HostToMcpHost,

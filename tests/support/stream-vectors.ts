@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { expect } from 'vitest';
 import type { StreamEnvelope } from '../../shared/protocol/envelopes';
 import type { NodeStatus } from '../../shared/protocol/nodes';
 
@@ -36,4 +37,28 @@ export function loadStreamVectors(): StreamVector[] {
   const data = JSON.parse(readFileSync(STREAM_VECTORS_FILE, 'utf8')) as { vectors?: unknown };
   if (!Array.isArray(data.vectors)) throw new Error(`${STREAM_VECTORS_FILE}: expected an object with a "vectors" array`);
   return data.vectors as StreamVector[];
+}
+
+/** What a consumer shows of one node, in the vectors' terms; fields it does not keep are left out. */
+export type Shown = Partial<ShownNode>;
+
+/**
+ * Feeds a vector's envelopes to a consumer through `apply` and checks, after each step, what
+ * `show(nodeId)` returns for every node the step expects. Only `fields` are compared: a
+ * consumer that keeps no request count (the renderer store) or never syncs (the bridge
+ * replica) names the fields it keeps.
+ */
+export function checkVector(
+  v: StreamVector,
+  apply: (env: StreamEnvelope) => void,
+  show: (nodeId: string) => Shown,
+  fields: readonly (keyof ShownNode)[] = ['text', 'thinking', 'toolArgs', 'status', 'syncing', 'snapshotRequests'],
+): void {
+  const pick = (n: Shown) => Object.fromEntries(fields.map((f) => [f, n[f]]));
+  v.steps.forEach((step, i) => {
+    apply(step.in);
+    for (const [nodeId, want] of Object.entries(step.expect)) {
+      expect(pick(show(nodeId)), `${v.name}, step ${i}, node ${nodeId}`).toEqual(pick(want));
+    }
+  });
 }

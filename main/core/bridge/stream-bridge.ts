@@ -213,7 +213,7 @@ export class StreamBridge {
         if (entry.closed) return;
         const run = this.runs.get(runId);
         const snap = run ? run.snapshot(nodeId) : ({ v: 1, type: 'node_snapshot', runId, nodeId, available: false } as const);
-        entry.queue.dirty.delete(`${runId}\u0000${nodeId}`);
+        entry.queue.markClean(runId, nodeId);
         entry.queue.push(snap, jsonSize(snap));
       },
       push: (p) => {
@@ -274,7 +274,7 @@ export class StreamBridge {
     for (const entry of this.clients.values()) {
       if (!this.matches(entry, run.threadId)) continue;
       if (env.type === 'tree_update') {
-        for (const n of env.nodes) if (isTerminal(n.status)) entry.queue.dirty.delete(`${run.runId}\u0000${n.id}`);
+        for (const n of env.nodes) if (isTerminal(n.status)) entry.queue.markClean(run.runId, n.id);
       }
       entry.queue.push(env, size);
     }

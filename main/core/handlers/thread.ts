@@ -2,6 +2,7 @@
 import path from 'node:path';
 import type { HostContext } from '../host-context';
 import type { DomainHandlers } from './types';
+import { releaseIfUnheld } from '../store/thread-holders';
 
 function relPath(ctx: HostContext, file: string): string {
   return path.relative(ctx.workspaceDir, file).split(path.sep).join('/');
@@ -22,8 +23,7 @@ export const threadHandlers: DomainHandlers<'thread'> = {
   },
   'thread.close': async (ctx, client, p) => {
     client.openThreads.delete(p.threadId);
-    const held = [...ctx.clients.values()].some((c) => c.openThreads.has(p.threadId));
-    if (!held && !ctx.bridge.liveRuns(p.threadId).length) await ctx.threads.release(p.threadId);
+    await releaseIfUnheld(ctx.threads, p.threadId, { clients: ctx.clients, runs: ctx.bridge });
     return { ok: true };
   },
   'thread.edit': async (ctx, client, p) => ctx.threads.edit(p.threadId, p.baseVersion, p.patches, originOf(client.id), p.editId),

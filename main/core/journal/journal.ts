@@ -106,24 +106,27 @@ export async function readRun(home: string, threadId: string, runId: string): Pr
   }
 }
 
+/**
+ * Every readable run file in `dir` with its path; none when the folder does not exist.
+ * Unreadable files are skipped: a half-written file from a foreign tool (the atomic writer
+ * never leaves one).
+ */
+async function runFilesIn(dir: string): Promise<{ file: string; rec: RunRecord }[]> {
+  const names = await fs.readdir(dir).catch(() => [] as string[]);
+  const out: { file: string; rec: RunRecord }[] = [];
+  for (const name of names.filter((n) => n.endsWith('.json'))) {
+    const file = path.join(dir, name);
+    try {
+      out.push({ file, rec: JSON.parse(await fs.readFile(file, 'utf8')) as RunRecord });
+    } catch {}
+  }
+  return out;
+}
+
 /** Every readable run file of a thread (unreadable ones are skipped). */
 export async function listRuns(home: string, threadId: string): Promise<RunRecord[]> {
-  const dir = runsDir(home, threadId);
-  let names: string[];
-  try {
-    names = await fs.readdir(dir);
-  } catch {
-    return [];
-  }
-  const out: RunRecord[] = [];
-  for (const name of names.filter((n) => n.endsWith('.json'))) {
-    try {
-      out.push(JSON.parse(await fs.readFile(path.join(dir, name), 'utf8')) as RunRecord);
-    } catch {
-      // a half-written file from a foreign tool; the atomic writer never leaves one
-    }
-  }
-  return out.sort((a, b) => a.startedAt - b.startedAt);
+  const runs = await runFilesIn(runsDir(home, threadId));
+  return runs.map((r) => r.rec).sort((a, b) => a.startedAt - b.startedAt);
 }
 
 /** Delete one run file. */
@@ -164,29 +167,11 @@ export interface JournalRepair {
 export async function repairJournal(home: string, isLive: (runId: string) => boolean = () => false): Promise<JournalRepair> {
   const root = path.join(home, 'runs');
   const out: JournalRepair = { repaired: [], pending: [] };
-  let threads: string[];
-  try {
-    threads = await fs.readdir(root);
-  } catch {
-    return out;
-  }
+  const threads = await fs.readdir(root).catch(() => [] as string[]);
   for (const t of threads) {
-    let names: string[];
-    try {
-      names = await fs.readdir(path.join(root, t));
-    } catch {
-      continue;
-    }
-    for (const name of names.filter((n) => n.endsWith('.json'))) {
-      const file = path.join(root, t, name);
-      let rec: RunRecord;
-      try {
-        rec = JSON.parse(await fs.readFile(file, 'utf8')) as RunRecord;
-      } catch {
-        continue;
-      }
+    for (const { file, rec } of await runFilesIn(path.join(root, t))) {
       // Only a file where the run's ids put it is read again by those ids.
-      const pending = () => rec.resultPending && rec.threadId === t && name === `${rec.runId}.json`;
+      const pending = () => rec.resultPending && rec.threadId === t && path.basename(file) === `${rec.runId}.json`;
       if (isTerminal(rec.status) || rec.status === 'awaiting_input' || isLive(rec.runId)) {
         if (pending()) out.pending.push({ threadId: rec.threadId, runId: rec.runId });
         continue;

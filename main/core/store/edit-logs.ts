@@ -8,7 +8,7 @@ import type { Thread } from '../../../shared/thread/schema';
 import { HostError } from '../errors';
 import { EditLog, logPath } from './edit-log';
 import { recoverEditLogs, recoverOnOpen, type Recovery } from './edit-recovery';
-import type { ThreadIO } from './thread-store';
+import type { ThreadIO } from './thread-store-options';
 
 export class EditLogs {
   /** Edit ids a recovery applied, per thread, until the thread is opened. */

@@ -33,8 +33,12 @@ export interface NodeView {
   syncing: boolean;
 }
 
-/** Structure of one run's tree. */
-export interface RunTree {
+/**
+ * The structure of one run's execution tree as the execution panel lays it out: each node's
+ * id, parent, kind and name, and who its children are; no output (that is in the node atoms).
+ * Not the runner's `RunTree` (agent-runner/loop/tree.ts), which builds and posts the nodes.
+ */
+export interface RunStructure {
   runId: string;
   meta: Record<string, { id: string; parentId?: string; kind: NodeKind; name: string }>;
   children: Record<string, string[]>;
@@ -42,8 +46,8 @@ export interface RunTree {
   roots: string[];
 }
 
-/** A run the execution panel lists. */
-export interface RunInfo {
+/** A run the execution panel lists (not the bridge's `RunInfo`, a live run's identity). */
+export interface ListedRun {
   runId: string;
   threadId?: string;
   mode?: RunMode;
@@ -71,15 +75,15 @@ export class StreamStore {
   readonly nodeAtom: AtomFamily<string, PrimitiveAtom<NodeView | undefined>> = atomFamily((_id: string) =>
     atom<NodeView | undefined>(undefined),
   );
-  readonly runTreeAtom: AtomFamily<string, PrimitiveAtom<RunTree | undefined>> = atomFamily((_runId: string) =>
-    atom<RunTree | undefined>(undefined),
+  readonly runTreeAtom: AtomFamily<string, PrimitiveAtom<RunStructure | undefined>> = atomFamily((_runId: string) =>
+    atom<RunStructure | undefined>(undefined),
   );
-  readonly runsAtom: PrimitiveAtom<RunInfo[]> = atom<RunInfo[]>([]);
+  readonly runsAtom: PrimitiveAtom<ListedRun[]> = atom<ListedRun[]>([]);
 
   private readonly consumer: StreamConsumer;
   private readonly dirty = new Set<string>();
   private readonly dirtyTrees = new Set<string>();
-  private readonly trees = new Map<string, RunTree>();
+  private readonly trees = new Map<string, RunStructure>();
   private readonly nodeRun = new Map<string, string>();
   /** Parse state of each node's tool-call arguments, by node id then call index. */
   private readonly parses = new Map<string, Map<number, ToolArgsParse>>();
@@ -163,11 +167,11 @@ export class StreamStore {
   }
 
   /** Runs currently held, newest last. */
-  runs(): RunInfo[] {
+  runs(): ListedRun[] {
     return this.store.get(this.runsAtom);
   }
 
-  private setRun(info: RunInfo): void {
+  private setRun(info: ListedRun): void {
     const runs = this.store.get(this.runsAtom);
     const i = runs.findIndex((r) => r.runId === info.runId);
     if (i < 0) {
@@ -175,7 +179,7 @@ export class StreamStore {
       return;
     }
     const prev = runs[i];
-    const merged: RunInfo = { ...prev, ...Object.fromEntries(Object.entries(info).filter(([, v]) => v !== undefined)) };
+    const merged: ListedRun = { ...prev, ...Object.fromEntries(Object.entries(info).filter(([, v]) => v !== undefined)) };
     if (merged.status === prev.status && merged.threadId === prev.threadId && merged.mode === prev.mode && merged.stored === prev.stored) return;
     const next = runs.slice();
     next[i] = merged;
@@ -264,7 +268,7 @@ export class StreamStore {
   }
 }
 
-function rebuild(t: RunTree): RunTree {
+function rebuild(t: RunStructure): RunStructure {
   const children: Record<string, string[]> = {};
   const roots: string[] = [];
   for (const m of Object.values(t.meta)) {

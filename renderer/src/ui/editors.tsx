@@ -3,14 +3,14 @@
  * A changed value (another window's edit, undo) is applied as the smallest change, so the
  * cursor stays where it is ({@link CodeEditor}).
  */
-import { useMemo } from 'react';
+import { useMemo, type CSSProperties, type ReactNode } from 'react';
 import { EditorView } from '@codemirror/view';
 import type { BasicSetupOptions } from '@uiw/react-codemirror';
 import { json, jsonParseLinter } from '@codemirror/lang-json';
 import { linter, lintGutter } from '@codemirror/lint';
 import { Box, Button, CopyButton, Group, Text } from '@mantine/core';
 import { useComputedColorScheme } from '@mantine/core';
-import { CodeEditor } from './code-editor';
+import { CodeEditor, type CodeEditorProps } from './code-editor';
 
 const jsonSetup: BasicSetupOptions = { foldGutter: true, lineNumbers: true, highlightActiveLine: true, autocompletion: false, history: false };
 const jsonReadOnlySetup: BasicSetupOptions = { ...jsonSetup, highlightActiveLine: false };
@@ -28,27 +28,33 @@ export interface JsonEditorProps {
   error?: string | null;
 }
 
+/** The bordered box both editors sit in. */
+const FRAME: CSSProperties = { border: '1px solid var(--mantine-color-default-border)', borderRadius: 4, overflow: 'hidden' };
+const JSON_EXTENSIONS = [json(), linter(jsonParseLinter()), lintGutter()];
+const PROMPT_EXTENSIONS = [EditorView.lineWrapping];
+
+/**
+ * A {@link CodeEditor} in a bordered box, in the window's colour scheme, with `label` as its
+ * accessible name (after `extensions`); `children` are laid over the box (a Copy button).
+ */
+function FramedEditor({ label, extensions, children, ...editor }: Omit<CodeEditorProps, 'theme'> & { label: string; children?: ReactNode }) {
+  const theme = useComputedColorScheme('light');
+  const named = useMemo(() => [...extensions, EditorView.contentAttributes.of({ 'aria-label': label })], [extensions, label]);
+  return (
+    <Box pos="relative" style={FRAME}>
+      <CodeEditor {...editor} theme={theme} extensions={named} />
+      {children}
+    </Box>
+  );
+}
+
 /** A JSON editor with folding, parse lint, and a Copy button. */
 export function JsonEditor({ value, onChange, readOnly, label, minHeight = 60, maxHeight = 360, error }: JsonEditorProps) {
-  const scheme = useComputedColorScheme('light');
-  const extensions = useMemo(
-    () => [json(), linter(jsonParseLinter()), lintGutter(), EditorView.contentAttributes.of({ 'aria-label': label })],
-    [label],
-  );
+  const size = { minHeight: `${minHeight}px`, maxHeight: `${maxHeight}px` };
   return (
     <Box>
-      <Box pos="relative" style={{ border: '1px solid var(--mantine-color-default-border)', borderRadius: 4, overflow: 'hidden' }}>
-        <CodeEditor
-          value={value}
-          onChange={onChange}
-          readOnly={readOnly}
-          theme={scheme}
-          extensions={extensions}
-          minHeight={`${minHeight}px`}
-          maxHeight={`${maxHeight}px`}
-          basicSetup={readOnly ? jsonReadOnlySetup : jsonSetup}
-          style={{ fontSize: 12 }}
-        />
+      <FramedEditor value={value} onChange={onChange} readOnly={readOnly} label={label} extensions={JSON_EXTENSIONS} {...size}
+        basicSetup={readOnly ? jsonReadOnlySetup : jsonSetup} style={{ fontSize: 12 }}>
         <Group pos="absolute" top={2} right={4} style={{ zIndex: 5 }}>
           <CopyButton value={value}>
             {({ copied, copy }) => (
@@ -58,7 +64,7 @@ export function JsonEditor({ value, onChange, readOnly, label, minHeight = 60, m
             )}
           </CopyButton>
         </Group>
-      </Box>
+      </FramedEditor>
       {error && (
         <Text size="xs" c="red" mt={2} role="alert">
           {error}
@@ -79,22 +85,8 @@ export interface PromptEditorProps {
 
 /** A plain-text prompt editor with wrapping. */
 export function PromptEditor({ value, onChange, readOnly, label, placeholder, minHeight = 40 }: PromptEditorProps) {
-  const scheme = useComputedColorScheme('light');
-  const extensions = useMemo(() => [EditorView.lineWrapping, EditorView.contentAttributes.of({ 'aria-label': label })], [label]);
   return (
-    <Box style={{ border: '1px solid var(--mantine-color-default-border)', borderRadius: 4, overflow: 'hidden' }}>
-      <CodeEditor
-        value={value}
-        onChange={onChange}
-        readOnly={readOnly}
-        theme={scheme}
-        placeholder={placeholder}
-        extensions={extensions}
-        minHeight={`${minHeight}px`}
-        maxHeight="420px"
-        basicSetup={promptSetup}
-        style={{ fontSize: 13 }}
-      />
-    </Box>
+    <FramedEditor value={value} onChange={onChange} readOnly={readOnly} label={label} placeholder={placeholder} extensions={PROMPT_EXTENSIONS}
+      minHeight={`${minHeight}px`} maxHeight="420px" basicSetup={promptSetup} style={{ fontSize: 13 }} />
   );
 }

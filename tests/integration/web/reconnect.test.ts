@@ -16,7 +16,7 @@ import { createHostCore, type HostCore } from '../../../main/core/host-core';
 import { startWebHost, type WebHost } from '../../../main/web/server';
 import { createWebHost } from '../../../renderer/src/host/web';
 import { SESSION_ENDED_MESSAGE } from '../../../renderer/src/host/reconnect';
-import { ThreadSession } from '../../../renderer/src/state/thread-store';
+import { ThreadSession } from '../../../renderer/src/state/thread-session';
 import type { HostResult } from '../../../shared/protocol/host-api';
 import { scriptedThread, userMessage } from '../../support/threads';
 import { makeHome, waitFor, writeThread } from '../../support/host-harness';

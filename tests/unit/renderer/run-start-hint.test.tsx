@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AppState, runStartHint } from '../../../renderer/src/state/app';
-import { ThreadSession } from '../../../renderer/src/state/thread-store';
+import { ThreadSession } from '../../../renderer/src/state/thread-session';
 import { HostCallError, type HostServices } from '../../../renderer/src/host/types';
 import { exampleThread } from '../../../renderer/src/sample-thread';
 

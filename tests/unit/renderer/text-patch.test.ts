@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { applyPatches, enablePatches, produceWithPatches } from 'immer';
 import { UndoHistory } from '../../../renderer/src/state/undo';
-import { splice } from '../../../renderer/src/state/text-patch';
+import { splice } from '../../../renderer/src/text/text-patch';
 
 enablePatches();
 
@@ -25,10 +25,10 @@ describe('compact text steps in the undo history', () => {
     // The first step is sealed now; its stored form is small.
     const stored = JSON.stringify((h as unknown as { undoStack: unknown[] }).undoStack[0]);
     expect(stored.length).toBeLessThan(500);
-    doc = applyPatches(doc, h.undo(doc)!.inverse);
-    doc = applyPatches(doc, h.undo(doc)!.inverse);
+    doc = applyPatches(doc, h.take('undo', doc)!.patches);
+    doc = applyPatches(doc, h.take('undo', doc)!.patches);
     expect(doc.prompt).toBe('x'.repeat(100_000));
-    doc = applyPatches(doc, h.redo(doc)!.forward);
+    doc = applyPatches(doc, h.take('redo', doc)!.patches);
     expect(doc.prompt.slice(500, 504)).toBe('word');
   });
 
@@ -51,9 +51,9 @@ describe('compact text steps in the undo history', () => {
           t += e.pause ? 1000 : 100;
         }
         const end = doc;
-        for (let s = h.undo(doc); s; s = h.undo(doc)) doc = applyPatches(doc, s.inverse);
+        for (let s = h.take('undo', doc); s; s = h.take('undo', doc)) doc = applyPatches(doc, s.patches);
         expect(doc).toEqual(start);
-        for (let s = h.redo(doc); s; s = h.redo(doc)) doc = applyPatches(doc, s.forward);
+        for (let s = h.take('redo', doc); s; s = h.take('redo', doc)) doc = applyPatches(doc, s.patches);
         expect(doc).toEqual(end);
       }),
       { numRuns: 300 },

@@ -1,7 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createStore } from 'jotai';
 import { applyPatches, enablePatches, produceWithPatches, type Patch } from 'immer';
-import { ThreadSession } from '../../../renderer/src/state/thread-store';
+import { ThreadSession } from '../../../renderer/src/state/thread-session';
 import { HostCallError, type HostServices } from '../../../renderer/src/host/types';
 import { exampleThread } from '../../../renderer/src/sample-thread';
 import type { Thread } from '../../../shared/thread/schema';
@@ -129,6 +129,22 @@ describe('ThreadSession', () => {
     for (let i = 0; i < 4; i++) await settle();
     expect(h.doc.context.systemPrompt).toBe('after');
     expect(h.doc.title).toBe('renamed while we were away');
+  });
+
+  it('sends edits from a page that is no secure context (no crypto.randomUUID), each with an edit id', async () => {
+    const real = globalThis.crypto;
+    vi.stubGlobal('crypto', { getRandomValues: <T extends ArrayBufferView>(a: T): T => real.getRandomValues(a as never) });
+    try {
+      const h = fakeHost(exampleThread());
+      const s = new ThreadSession(createStore(), h.host, { thread: h.doc, version: 1, path: 'a.json' });
+      s.edit((d) => void (d.title = 'over plain HTTP'));
+      await settle();
+      expect(h.doc.title).toBe('over plain HTTP');
+      expect((h.edits[0] as { editId?: string }).editId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      expect(s.settled).toBe(true);
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 
   it('refuses edits while a run of the thread runs', () => {

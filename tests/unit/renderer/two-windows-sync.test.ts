@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { createStore } from 'jotai';
 import { applyPatches, enablePatches, type Patch } from 'immer';
-import { ThreadSession } from '../../../renderer/src/state/thread-store';
+import { ThreadSession } from '../../../renderer/src/state/thread-session';
 import { removeAt } from '../../../renderer/src/state/array-edits';
 import { HostCallError, type HostServices } from '../../../renderer/src/host/types';
 import { exampleThread } from '../../../renderer/src/sample-thread';

@@ -28,12 +28,12 @@ function harness(opts: ConstructorParameters<typeof UndoHistory>[0] = {}) {
       h.record(fwd, inv, { key, current: doc });
     },
     undo() {
-      const s = h.undo(doc);
-      if (s) doc = applyPatches(doc, s.inverse);
+      const s = h.take('undo', doc);
+      if (s) doc = applyPatches(doc, s.patches);
     },
     redo() {
-      const s = h.redo(doc);
-      if (s) doc = applyPatches(doc, s.forward);
+      const s = h.take('redo', doc);
+      if (s) doc = applyPatches(doc, s.patches);
     },
   };
 }

@@ -8,13 +8,13 @@ import { useAtomValue } from 'jotai';
 import { Box, ScrollArea, Text } from '@mantine/core';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useApp } from '../../state/context';
-import type { RunTree } from '../../state/stream-store';
+import type { RunStructure } from '../../state/stream-store';
 import { NodeRow, type RowProps } from './NodeRow';
 
 type Row = Omit<RowProps, 'selected' | 'onToggle' | 'onSelect' | 'onKey' | 'expanded'>;
 
 /** Visible rows of a tree in display order. */
-export function flatten(tree: RunTree, collapsed: ReadonlySet<string>): Row[] {
+export function flatten(tree: RunStructure, collapsed: ReadonlySet<string>): Row[] {
   const rows: Row[] = [];
   const walk = (ids: string[], level: number) => {
     ids.forEach((id, i) => {

@@ -1,7 +1,8 @@
 /** Middle panel: the open thread — model, tools, system prompt, messages, run actions. */
 import { Badge, Button, Divider, Group, ScrollArea, Stack, Text, Title } from '@mantine/core';
 import { useApp } from '../../state/context';
-import { useSession, useThread, useThreadMeta, newId } from '../../state/hooks';
+import { useSession, useThread, useThreadMeta } from '../../state/hooks';
+import { newId } from '../../../../shared/thread/ids';
 import { VariablesField } from './VariablesField';
 import { StartPanel } from './StartPanel';
 import { PromptEditor } from '../../ui/editors';
@@ -36,7 +37,7 @@ export function Playground() {
   const readOnly = !editable || repeats;
   const keys = distinctKeys(thread.context.messages.map((m) => m.id));
   const addMessage = (role: 'user' | 'assistant') =>
-    session.edit((d) => void d.context.messages.push(role === 'user' ? { id: newId('m-'), role, content: [{ type: 'text', text: '' }] } : { id: newId('m-'), role, content: [{ type: 'text', text: '' }] }));
+    session.edit((d) => void d.context.messages.push(role === 'user' ? { id: newId('msg'), role, content: [{ type: 'text', text: '' }] } : { id: newId('msg'), role, content: [{ type: 'text', text: '' }] }));
   return (
     <Stack gap={0} h="100%" style={{ minHeight: 0 }}>
       <Stack gap={6} p="xs" style={{ borderBottom: '1px solid var(--mantine-color-default-border)' }}>
