@@ -73,7 +73,8 @@ export interface ProviderInfo {
 
 export interface McpServerInfo {
   name: string;
-  transport: 'stdio' | 'http' | 'sse';
+  /** `bundled`: a server bundled with Stepwise, run inside the mcp-host. */
+  transport: 'stdio' | 'http' | 'sse' | 'bundled';
   status: 'disconnected' | 'connecting' | 'connected' | 'error';
   error?: string;
 }
