@@ -1,10 +1,13 @@
 /**
  * Turns connection and call failures into one clear sentence: what failed and what to try.
  * Kinds: spawn failed, command not found, timeout, unauthorized (HTTP 401), connection
- * refused, server exited, protocol error.
+ * refused, server exited, protocol error; and, before connecting, a stdio server that would run
+ * the packaged app's own executable as Node, which it cannot do.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import type { McpServerConfig } from '../shared/protocol/mcp';
+import { APP_EXECUTABLE_ENV, type McpServerConfig } from '../shared/protocol/mcp';
 
 export type DiagnosisKind =
   | 'command_not_found'
@@ -15,6 +18,7 @@ export type DiagnosisKind =
   | 'exited'
   | 'protocol_error'
   | 'http_error'
+  | 'app_not_node'
   | 'error';
 
 export interface Diagnosis {
@@ -27,7 +31,46 @@ function errText(e: unknown): string {
 }
 
 function where(config: McpServerConfig): string {
+  if (config.transport === 'bundled') return `the bundled server "${config.server}"`;
   return config.transport === 'stdio' ? `\`${[config.command, ...config.args].join(' ')}\`` : config.url;
+}
+
+/** The file `command` names (a bare name is looked up on PATH), with links resolved; undefined if none. */
+function commandFile(command: string, cwd: string | undefined, env: NodeJS.ProcessEnv): string | undefined {
+  const real = (p: string) => {
+    try {
+      return fs.realpathSync(p);
+    } catch {
+      return undefined;
+    }
+  };
+  if (command.includes('/') || command.includes('\\')) return real(path.resolve(cwd ?? process.cwd(), command));
+  const exts = process.platform === 'win32' ? ['', '.exe'] : [''];
+  for (const dir of (env.PATH ?? '').split(path.delimiter).filter(Boolean)) {
+    for (const ext of exts) {
+      const found = real(path.join(dir, command + ext));
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Before connecting: in the packaged desktop app (it names its own executable in
+ * `$STEPWISE_APP_EXECUTABLE`, see APP_EXECUTABLE_ENV), a stdio server whose command is that
+ * executable with `ELECTRON_RUN_AS_NODE` set would start a second copy of the app, not the
+ * script: the app's `runAsNode` fuse is off. Returns the diagnosis to refuse it with (nothing is
+ * started), or undefined.
+ */
+export function diagnoseBeforeConnect(name: string, config: McpServerConfig, env: NodeJS.ProcessEnv = process.env): Diagnosis | undefined {
+  const app = env[APP_EXECUTABLE_ENV];
+  if (config.transport !== 'stdio' || !app || config.env.ELECTRON_RUN_AS_NODE === undefined) return undefined;
+  const appFile = commandFile(app, undefined, env);
+  if (!appFile || commandFile(config.command, config.cwd, { ...env, ...config.env }) !== appFile) return undefined;
+  return {
+    kind: 'app_not_node',
+    message: `MCP server "${name}": its command is this app's own executable with ELECTRON_RUN_AS_NODE, but this app cannot run scripts as Node (it would start a second copy of itself); install Node and use \`node\` as the command in settings/mcp.json.`,
+  };
 }
 
 /** Diagnoses a failed connect (handshake) of server `name`. `stderrTail` is the last stderr lines. */

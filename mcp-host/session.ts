@@ -22,7 +22,7 @@ import type { McpLogEntry, McpServerConfig } from '../shared/protocol/mcp';
 import type { McpServerInfo, McpToolInfo } from '../shared/protocol/host-api';
 import { openTransport } from './transport';
 import { CallAttributor, logEntry, MCP_LOG_RING } from './protocol-log';
-import { diagnoseConnect, type Diagnosis } from './diagnose';
+import { diagnoseBeforeConnect, diagnoseConnect, type Diagnosis } from './diagnose';
 import { RunTurns } from './run-turns';
 
 /** Handshake timeout (ms); a server's own `timeoutMs`, when shorter, applies to the handshake too. */
@@ -117,6 +117,12 @@ export class ServerSession {
   private async open(): Promise<Client> {
     this.status = 'connecting';
     this.tools = undefined;
+    const refused = diagnoseBeforeConnect(this.name, this.config);
+    if (refused) {
+      this.status = 'error';
+      this.lastError = refused.message;
+      throw new ConnectError(refused);
+    }
     const client = new Client(
       { name: 'stepwise', version: '0.1.0' },
       { capabilities: { sampling: {}, elicitation: { form: {} }, roots: { listChanged: true } } },

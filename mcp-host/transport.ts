@@ -1,5 +1,5 @@
 /**
- * Transports for one configured server (stdio, Streamable HTTP, SSE), each wrapped in a
+ * Transports for one configured server (stdio, Streamable HTTP, SSE, bundled), each wrapped in a
  * decorator that shows every JSON-RPC message to the protocol log on its way, and the list of
  * the stdio servers' PIDs.
  */
@@ -9,6 +9,7 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServerConfig } from '../shared/protocol/mcp';
+import { BundledServerTransport } from './bundled';
 
 /** Largest stdio message accepted (bytes); the SDK default is 10 MiB. */
 const STDIO_MAX_BUFFER = 64 * 1024 * 1024;
@@ -108,8 +109,8 @@ export interface TransportHooks {
 }
 
 /**
- * The transport for `config` (stdio, Streamable HTTP or SSE), wrapped in a
- * {@link RecordingTransport}. A stdio server's stderr goes to `hooks.stderr`, and its PID is on
+ * The transport for `config` (stdio, Streamable HTTP, SSE, or in memory to a bundled server,
+ * bundled.ts), wrapped in a {@link RecordingTransport}. A stdio server's stderr goes to `hooks.stderr`, and its PID is on
  * the list {@link onStdioServerPids} reports from the moment it runs until its process has
  * exited (not merely until `close()` returned: the SDK's `close()` returns at once when called
  * twice, as a failed handshake does, while the process may still run).
@@ -144,6 +145,7 @@ export function openTransport(config: McpServerConfig, hooks: TransportHooks): R
       },
     });
   }
+  if (config.transport === 'bundled') return new RecordingTransport(new BundledServerTransport(config.server), { message: hooks.message });
   const url = new URL(config.url);
   const requestInit = { headers: config.headers };
   if (config.transport === 'sse') {

@@ -15,6 +15,7 @@ import type { McpToolInfoSchema } from './contract/host-methods';
 type McpToolInfo = Static<typeof McpToolInfoSchema>;
 
 export type {
+  BundledMcpServer,
   HostToMcpHost,
   HostToRunnerMcpControl,
   McpHostMethod,
@@ -33,6 +34,14 @@ export type {
  * `port` — the host brokers a direct port to the mcp-host (Electron `MessageChannelMain`).
  */
 export type McpTransportMode = 'relay' | 'port';
+
+/**
+ * Environment variable the packaged desktop app sets for the mcp-host: the app's own
+ * executable, which cannot run scripts as Node (its `runAsNode` fuse is off), so a stdio server
+ * configured as that executable with `ELECTRON_RUN_AS_NODE` is refused with a diagnosis
+ * (mcp-host/diagnose.ts) instead of starting a second copy of the app.
+ */
+export const APP_EXECUTABLE_ENV = 'STEPWISE_APP_EXECUTABLE';
 
 /** Default per-call timeout (ms); reset on each progress notification. */
 export const MCP_DEFAULT_TIMEOUT_MS = 60_000;

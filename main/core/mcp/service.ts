@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Port } from '../../../shared/protocol/runner';
 import type { McpServerInfo, McpToolInfo } from '../../../shared/protocol/host-api';
-import type { McpLogEntry, McpServerConfig, McpToRunner, RunnerToHostMcpControl, RunnerToMcp } from '../../../shared/protocol/mcp';
+import { APP_EXECUTABLE_ENV, type McpLogEntry, type McpServerConfig, type McpToRunner, type RunnerToHostMcpControl, type RunnerToMcp } from '../../../shared/protocol/mcp';
 import { RUNNER_TO_HOST_MCP_CONTROL, RUNNER_TO_MCP } from '../../../shared/protocol/contract/mcp-channel';
 import { messageGate, type GateOptions, type MessageGate } from '../../../shared/protocol/contract/gate';
 import type { ToolOutput } from '../../../shared/thread/schema';
@@ -30,6 +30,12 @@ export interface McpServiceOptions {
   backoffMs?: { initial: number; max: number };
   /** Where messages that break the MCP channel contract are logged (default stderr). */
   gate?: GateOptions;
+  /**
+   * The packaged desktop app's own executable, which cannot run scripts as Node (its `runAsNode`
+   * fuse is off): the mcp-host refuses, with a diagnosis, a stdio server that would run it with
+   * ELECTRON_RUN_AS_NODE (mcp-host/diagnose.ts).
+   */
+  appExecutable?: string;
 }
 
 /** What one direct call (CLI) returns. */
@@ -69,6 +75,7 @@ export class McpService implements McpRelay {
       onToolsChanged: opts.onToolsChanged,
       backoffMs: opts.backoffMs,
       gate: opts.gate,
+      ...(opts.appExecutable ? { env: { [APP_EXECUTABLE_ENV]: opts.appExecutable } } : {}),
     });
     this.fromRun = messageGate('host', RUNNER_TO_MCP, opts.gate);
     this.fromRunControl = messageGate('host', RUNNER_TO_HOST_MCP_CONTROL, opts.gate);

@@ -79,7 +79,7 @@ export const ProviderInfoSchema = T.Object({
 
 export const McpServerInfoSchema = T.Object({
   name: T.String(),
-  transport: T.Union([T.Literal('stdio'), T.Literal('http'), T.Literal('sse')]),
+  transport: T.Union([T.Literal('stdio'), T.Literal('http'), T.Literal('sse'), T.Literal('bundled')]),
   status: T.Union([T.Literal('disconnected'), T.Literal('connecting'), T.Literal('connected'), T.Literal('error')]),
   error: T.Optional(T.String()),
 });

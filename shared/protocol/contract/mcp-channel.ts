@@ -13,6 +13,15 @@ const CallId = T.String({ minLength: 1, maxLength: 200 });
 const RunId = T.String({ minLength: 1, maxLength: 200 });
 const Strings = T.Record(T.String(), T.String());
 
+/**
+ * Servers bundled with Stepwise, run inside the mcp-host (settings/mcp.json
+ * `{ "type": "bundled", "server": <name> }`, a Stepwise extension of the common format):
+ * `everything` is @modelcontextprotocol/server-everything, the example threads' server.
+ */
+export const BUNDLED_MCP_SERVERS = ['everything'] as const;
+/** The name of a server bundled with Stepwise. */
+export type BundledMcpServer = (typeof BUNDLED_MCP_SERVERS)[number];
+
 /** One configured MCP server after `$ENV` expansion (settings/mcp.json, `mcpServers.<name>`). */
 export const McpServerConfigSchema = T.Union([
   T.Object({
@@ -28,6 +37,12 @@ export const McpServerConfigSchema = T.Union([
     transport: T.Union([T.Literal('http'), T.Literal('sse')]),
     url: T.String({ minLength: 1 }),
     headers: Strings,
+    timeoutMs: T.Optional(T.Number({ exclusiveMinimum: 0 })),
+  }),
+  /** A server bundled with Stepwise, connected in memory inside the mcp-host (no process, no stdin). */
+  T.Object({
+    transport: T.Literal('bundled'),
+    server: T.Union(BUNDLED_MCP_SERVERS.map((name) => T.Literal(name))),
     timeoutMs: T.Optional(T.Number({ exclusiveMinimum: 0 })),
   }),
 ]);

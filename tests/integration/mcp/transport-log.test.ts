@@ -1,9 +1,10 @@
 /**
  * The mcp-host's transport decorator (mcp-host/transport.ts, RecordingTransport) between the
- * SDK's real `Client` and the real server-everything, over stdio and over Streamable HTTP: it
- * records every JSON-RPC message in both directions, forwards the session id and the
- * negotiated protocol version, leaves the SDK's transport untouched, and for stdio captures
- * the server's stderr and reports its PID from start until its process has exited.
+ * SDK's real `Client` and the real server-everything, over stdio, over Streamable HTTP and
+ * bundled (in this process, mcp-host/bundled.ts): it records every JSON-RPC message in both
+ * directions, forwards the session id and the negotiated protocol version, leaves the SDK's
+ * transport untouched, and for stdio captures the server's stderr and reports its PID from
+ * start until its process has exited.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ChildProcess } from 'node:child_process';
@@ -12,6 +13,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { onStdioServerPids, openTransport } from '../../../mcp-host/transport';
+import { BundledServerTransport } from '../../../mcp-host/bundled';
 import { EVERYTHING, startEverythingHttp } from './harness';
 
 type Seen = { dir: 'in' | 'out'; msg: JSONRPCMessage & { id?: string | number; method?: string; result?: unknown } };
@@ -88,4 +90,25 @@ describe('RecordingTransport with server-everything', () => {
     expect(inner.protocolVersion).toBe(init.protocolVersion);
     await s.client.close();
   }, 30_000);
+
+  it('bundled: both directions recorded, no process and no client session id (so the SDK shakes hands); closing ends the server\'s timers', async () => {
+    let pids: number[] | undefined;
+    onStdioServerPids((p) => (pids = p));
+    const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+    const before = timers();
+    const s = await session({ transport: 'bundled', server: 'everything' });
+    cleanups.push(() => s.client.close());
+    expect(s.t.inner).toBeInstanceOf(BundledServerTransport);
+    expectBothDirections(s.seen);
+    expect(s.afterConnect.sessionId).toBeUndefined();
+    expect(s.client.getServerVersion()).toMatchObject({ name: 'mcp-servers/everything' });
+    expect(pids).toBeUndefined();
+    // Simulated logging runs on a 5 s interval in this process until the server's cleanup.
+    const started = await s.client.callTool({ name: 'toggle-simulated-logging', arguments: {} });
+    expect(JSON.stringify(started)).toContain('Started simulated');
+    expect(timers()).toBeGreaterThan(before);
+    await s.client.close();
+    expect(timers()).toBe(before);
+    await expect(s.t.send({ jsonrpc: '2.0', method: 'notifications/initialized' })).rejects.toThrow('bundled MCP server "everything": not connected');
+  });
 });
