@@ -8,6 +8,7 @@
 import { KindGuard, type Static, type TSchema } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import type { Port } from '../runner';
+import { LogWindow } from '../../log-window';
 
 /** A table of messages keyed by their `type` (each entry an object with a `type` literal). */
 export type MessageTable = Record<string, TSchema>;
@@ -102,8 +103,7 @@ export function messageGate<T extends MessageTable>(where: string, table: T, opt
   const everyMs = opts.everyMs ?? 10_000;
   const now = opts.now ?? Date.now;
   let dropped = 0;
-  let lastLine = -Infinity;
-  let unlogged = 0;
+  const limit = new LogWindow(1, everyMs);
   return {
     get dropped() {
       return dropped;
@@ -112,18 +112,13 @@ export function messageGate<T extends MessageTable>(where: string, table: T, opt
       const problem = messageProblem(table, msg);
       if (problem === undefined) return true;
       dropped++;
-      const t = now();
-      if (t - lastLine < everyMs) {
-        unlogged++;
-        return false;
-      }
+      const { pass, heldBack } = limit.admit(now());
+      if (!pass) return false;
       const type = msg && typeof msg === 'object' && typeof (msg as { type?: unknown }).type === 'string' ? quote((msg as { type: string }).type) : 'untyped';
-      const more = unlogged ? ` (${unlogged} more dropped since the last line)` : '';
+      const more = heldBack ? ` (${heldBack} more dropped since the last line)` : '';
       // One line, whatever the message held: control characters (from hostile keys) are blanked.
       const line = `[${where}] dropped a malformed ${type} message${from ? ` from ${from}` : ''}: ${problem}${more}`.replace(/[\p{Cc}\p{Zl}\p{Zp}]/gu, ' ');
       log(line.length > MAX_LINE ? `${line.slice(0, MAX_LINE - 1)}…` : line);
-      lastLine = t;
-      unlogged = 0;
       return false;
     },
   };
