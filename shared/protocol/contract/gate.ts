@@ -5,16 +5,11 @@
  * one rate-limited log line naming its type and its first problem
  * (docs/architecture.md#mcp-channel).
  */
-import { KindGuard, type Static, type TSchema } from '@sinclair/typebox';
+import { KindGuard, type TSchema } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import type { Port } from '../runner';
+import type { MessageOf, MessageTable } from './define';
 import { LogWindow } from '../../log-window';
-
-/** A table of messages keyed by their `type` (each entry an object with a `type` literal). */
-export type MessageTable = Record<string, TSchema>;
-
-/** The messages of a table, as one union type. */
-export type MessageOf<T extends MessageTable> = Static<T[keyof T]>;
 
 /** Options of {@link messageGate}. */
 export interface GateOptions {
