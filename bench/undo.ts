@@ -17,7 +17,7 @@ import { randomBytes } from 'node:crypto';
 import { applyPatches, enablePatches, produce, produceWithPatches } from 'immer';
 import type { Message, Thread } from '../shared/thread/schema';
 import { UndoHistory } from '../renderer/src/state/undo';
-import { envNum, gc, percentile, rng, type Figure } from './lib';
+import { benchThread, envNum, gc, percentile, rng, type Figure } from './lib';
 
 enablePatches();
 
@@ -46,14 +46,7 @@ export function bigThread(mb: number, seed = 1): Thread {
     if (m.role === 'user') m.content.push({ type: 'image', mimeType: 'image/png', data });
     else m.toolCalls![0].output!.content.push({ type: 'image', mimeType: 'image/png', data });
   }
-  return {
-    version: 1,
-    id: '00000000-0000-4000-8000-000000000001',
-    title: 'bench thread',
-    model: { provider: 'scripted', id: 'scripted', params: {} },
-    context: { systemPrompt: words(r, 400), tools: [], messages },
-    runRefs: [],
-  };
+  return benchThread('00000000-0000-4000-8000-000000000001', 'bench thread', { systemPrompt: words(r, 400), tools: [], messages });
 }
 
 type Edit = { recipe: (d: Thread) => void; key?: string };

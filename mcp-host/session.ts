@@ -167,20 +167,8 @@ export class ServerSession {
       setTimeout(() => waiters.forEach((w) => w()), 30);
       return { roots };
     });
-    client.setRequestHandler(CreateMessageRequestSchema, async (req, extra) => {
-      const callId = await this.settledCall();
-      if (!callId) this.unplaced.delete(extra.requestId);
-      if (!callId) throw new McpError(ErrorCode.InvalidRequest, 'Stepwise answers sampling/createMessage only while one of this server\'s tool calls runs.');
-      this.rehome(extra.requestId, callId);
-      return (await this.held(callId, () => this.hooks.serverRequest(callId, 'sampling', req.params as Record<string, unknown>, extra.signal))) as never;
-    });
-    client.setRequestHandler(ElicitRequestSchema, async (req, extra) => {
-      const callId = await this.settledCall();
-      if (!callId) this.unplaced.delete(extra.requestId);
-      if (!callId) throw new McpError(ErrorCode.InvalidRequest, 'Stepwise answers elicitation/create only while one of this server\'s tool calls runs.');
-      this.rehome(extra.requestId, callId);
-      return (await this.held(callId, () => this.hooks.serverRequest(callId, 'elicitation', req.params as Record<string, unknown>, extra.signal))) as never;
-    });
+    client.setRequestHandler(CreateMessageRequestSchema, async (req, extra) => (await this.forward('sampling', req, extra)) as never);
+    client.setRequestHandler(ElicitRequestSchema, async (req, extra) => (await this.forward('elicitation', req, extra)) as never);
     client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
       this.hooks.log(this.currentCall(), n.params.level, n.params.logger, n.params.data);
     });
@@ -237,11 +225,25 @@ export class ServerSession {
     if (entry) this.calls.get(callId)?.mcpLog.push(entry);
   }
 
-  /** Runs `answer` with call `callId`'s timeout stopped (the answer waits on a model or a person). */
-  private async held<T>(callId: string, answer: () => Promise<T>): Promise<T> {
+  /**
+   * Answers server request `req` (sampling or elicitation) through the call that caused it, with
+   * that call's timeout stopped meanwhile (the answer waits on a model or a person). Outside a
+   * tool call the request is refused (`InvalidRequest`).
+   */
+  private async forward(
+    kind: 'sampling' | 'elicitation',
+    req: { method: string; params: unknown },
+    extra: { requestId: string | number; signal: AbortSignal },
+  ): Promise<unknown> {
+    const callId = await this.settledCall();
+    if (!callId) {
+      this.unplaced.delete(extra.requestId);
+      throw new McpError(ErrorCode.InvalidRequest, `Stepwise answers ${req.method} only while one of this server's tool calls runs.`);
+    }
+    this.rehome(extra.requestId, callId);
     const release = this.calls.get(callId)?.hold?.();
     try {
-      return await answer();
+      return await this.hooks.serverRequest(callId, kind, req.params as Record<string, unknown>, extra.signal);
     } finally {
       release?.();
     }

@@ -5,7 +5,7 @@
  */
 import type { Message, Thread } from '../../shared/thread/schema';
 import type { Net } from './net';
-import { rng } from '../lib';
+import { benchThread, rng } from '../lib';
 
 /** One thread open in `windows` windows and the host, over a {@link Net}. */
 export interface Model {
@@ -81,18 +81,11 @@ export function bigThread(count: number, fieldText: string, field = 'field'): Th
         usage: { inputTokens: 100 + i, outputTokens: 20 },
       });
   }
-  return {
-    version: 1,
-    id: '00000000-0000-4000-8000-00000000b001',
-    title: 'multi-window bench',
-    model: { provider: 'scripted', id: 'scripted', params: {} },
-    context: {
-      systemPrompt: words(200),
-      tools: [{ type: 'function', name: 'read_file', description: 'Read a file.', parameters: { type: 'object', properties: { path: { type: 'string' } } } }],
-      messages,
-    },
-    runRefs: [],
-  };
+  return benchThread('00000000-0000-4000-8000-00000000b001', 'multi-window bench', {
+    systemPrompt: words(200),
+    tools: [{ type: 'function', name: 'read_file', description: 'Read a file.', parameters: { type: 'object', properties: { path: { type: 'string' } } } }],
+    messages,
+  });
 }
 
 /** Filler text of `n` characters for the field. */

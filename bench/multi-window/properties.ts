@@ -12,6 +12,7 @@ import { Checker, clean, readable, uniqueBase, uniqueChar, type Verdict } from '
 import { runChosen, settle, type Key } from './drive';
 import type { Model } from './model';
 import { Net } from './net';
+import { benchThread } from '../lib';
 
 /** Opens a model of `windows` windows on a thread. */
 export type Open = (t: Thread, net: Net, windows: number) => Promise<Model> | Model;
@@ -33,23 +34,16 @@ const LAST = uniqueBase(4, 100);
 
 /** A small thread: message `first`, the typed `field` (holding `base`), a tool call, and `last`. */
 export function smallThread(base: string): Thread {
-  return {
-    version: 1,
-    id: '00000000-0000-4000-8000-00000000b002',
-    title: 'two windows',
-    model: { provider: 'scripted', id: 'scripted', params: {} },
-    context: {
-      systemPrompt: 'You are careful.',
-      tools: [],
-      messages: [
-        { id: 'first', role: 'user', content: [{ type: 'text', text: 'first' }] },
-        { id: 'field', role: 'user', content: [{ type: 'text', text: base }] },
-        { id: 'tool', role: 'assistant', content: [{ type: 'text', text: '' }], toolCalls: [{ id: 'c1', name: 'get-sum', arguments: { a: 2, b: 3 } }] },
-        { id: 'last', role: 'user', content: [{ type: 'text', text: LAST }] },
-      ],
-    },
-    runRefs: [],
-  };
+  return benchThread('00000000-0000-4000-8000-00000000b002', 'two windows', {
+    systemPrompt: 'You are careful.',
+    tools: [],
+    messages: [
+      { id: 'first', role: 'user', content: [{ type: 'text', text: 'first' }] },
+      { id: 'field', role: 'user', content: [{ type: 'text', text: base }] },
+      { id: 'tool', role: 'assistant', content: [{ type: 'text', text: '' }], toolCalls: [{ id: 'c1', name: 'get-sum', arguments: { a: 2, b: 3 } }] },
+      { id: 'last', role: 'user', content: [{ type: 'text', text: LAST }] },
+    ],
+  });
 }
 
 const choices = fc.array(fc.nat({ max: 999 }), { maxLength: 100 });

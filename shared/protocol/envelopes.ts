@@ -5,6 +5,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ExecNodeSchema, NodeStatusSchema } from './nodes';
 import { MessageSchema, ToolOutputSchema } from '../thread/schema';
+import { literals, type MessageOf } from './contract/define';
 
 export const PROTOCOL_VERSION = 1;
 const V = Type.Literal(PROTOCOL_VERSION);
@@ -19,7 +20,7 @@ export const TreeUpdateSchema = Type.Object({
 });
 export type TreeUpdate = Static<typeof TreeUpdateSchema>;
 
-export const DeltaChannelSchema = Type.Union([Type.Literal('text'), Type.Literal('thinking'), Type.Literal('tool_args')]);
+export const DeltaChannelSchema = literals('text', 'thinking', 'tool_args');
 export type DeltaChannel = Static<typeof DeltaChannelSchema>;
 
 /** A piece of streamed output. `seq` counts the node's deltas from 1 without holes, across channels. */
@@ -85,7 +86,7 @@ export type RunResult = Static<typeof RunResultSchema>;
 
 /** An Immer patch (JSON-pointer-like path as an array). */
 export const PatchSchema = Type.Object({
-  op: Type.Union([Type.Literal('add'), Type.Literal('remove'), Type.Literal('replace')]),
+  op: literals('add', 'remove', 'replace'),
   path: Type.Array(Type.Union([Type.String(), Type.Number()])),
   value: Type.Optional(Type.Unknown()),
 });
@@ -103,9 +104,9 @@ export const ThreadPatchSchema = Type.Object({
 });
 export type ThreadPatch = Static<typeof ThreadPatchSchema>;
 
-/** Envelopes a runner may post (checked by the bridge). */
-export const RunnerEnvelopeSchema = Type.Union([TreeUpdateSchema, LlmDeltaSchema, RunResultSchema]);
-export type RunnerEnvelope = Static<typeof RunnerEnvelopeSchema>;
+/** Envelopes a runner may post, by `type` (checked by the bridge); the host adds snapshots and thread patches. */
+export const RUNNER_ENVELOPES = { tree_update: TreeUpdateSchema, llm_delta: LlmDeltaSchema, run_result: RunResultSchema };
+export type RunnerEnvelope = MessageOf<typeof RUNNER_ENVELOPES>;
 
 /** Envelopes a client consumes. */
 export type StreamEnvelope = TreeUpdate | LlmDelta | NodeSnapshot;

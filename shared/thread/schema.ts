@@ -4,6 +4,7 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { UsageSchema, NodeStatusSchema } from '../protocol/nodes';
+import { literals } from '../protocol/contract/define';
 
 /** Current schema version of the Thread document. Older versions are migrated on read. */
 export const THREAD_VERSION = 1;
@@ -191,7 +192,7 @@ export const ModelParamsSchema = Type.Object({
   temperature: Type.Optional(Type.Number()),
   maxTokens: Type.Optional(Type.Integer({ minimum: 1 })),
   reasoning: Type.Optional(Type.Object({
-    effort: Type.Optional(Type.Union([Type.Literal('minimal'), Type.Literal('low'), Type.Literal('medium'), Type.Literal('high')])),
+    effort: Type.Optional(literals('minimal', 'low', 'medium', 'high')),
     budgetTokens: Type.Optional(Type.Integer({ minimum: 0 })),
   })),
   responseFormat: Type.Optional(Type.Unknown()),
@@ -212,7 +213,7 @@ export const ModelConfigSchema = Type.Object({
 });
 export type ModelConfig = Static<typeof ModelConfigSchema>;
 
-export const RunModeSchema = Type.Union([Type.Literal('step'), Type.Literal('react'), Type.Literal('tool')]);
+export const RunModeSchema = literals('step', 'react', 'tool');
 export type RunMode = Static<typeof RunModeSchema>;
 
 /** A light reference to a run stored under runs/<threadId>/<runId>.json. */

@@ -9,6 +9,7 @@
 import { HOST_METHODS, type HostMethod, type HostParams, type HostResult } from '../../../shared/protocol/contract/host-methods';
 import { pushProblem, type HostPush } from '../../../shared/protocol/contract/host-pushes';
 import { problems } from '../../../shared/protocol/contract/define';
+import { LogWindow } from '../../../shared/log-window';
 import { HostCallError, type HostServices } from './types';
 
 export interface CheckOptions {
@@ -29,20 +30,17 @@ function pushFilter(opts: CheckOptions): (push: unknown) => push is HostPush {
   const everyMs = opts.everyMs ?? 10_000;
   const now = opts.now ?? Date.now;
   const verdicts = new WeakMap<object, boolean>();
-  const warned = new Map<string, { at: number; since: number }>();
+  const limits = new Map<string, LogWindow>();
   const dropped = (push: unknown, problem: string) => {
     const raw = push && typeof push === 'object' ? (push as { type?: unknown }).type : undefined;
     let type = typeof raw === 'string' ? raw.slice(0, 60) : '(no type)';
-    if (!warned.has(type) && warned.size >= MAX_WARNED_TYPES) type = '(other)';
-    const w = warned.get(type);
-    const t = now();
-    if (w && t - w.at < everyMs) {
-      w.since++;
-      return;
-    }
-    const more = w?.since ? ` (${w.since} more dropped since the last warning)` : '';
+    if (!limits.has(type) && limits.size >= MAX_WARNED_TYPES) type = '(other)';
+    let limit = limits.get(type);
+    if (!limit) limits.set(type, (limit = new LogWindow(1, everyMs)));
+    const { pass, heldBack } = limit.admit(now());
+    if (!pass) return;
+    const more = heldBack ? ` (${heldBack} more dropped since the last warning)` : '';
     warn(`host push ${JSON.stringify(type)} dropped: it does not match the contract: ${problem}${more}`);
-    warned.set(type, { at: t, since: 0 });
   };
   return (push: unknown): push is HostPush => {
     const known = push && typeof push === 'object' ? verdicts.get(push) : undefined;

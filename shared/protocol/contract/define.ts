@@ -4,8 +4,13 @@
  * (docs/architecture.md#host-api). Checking uses `Value.Check` (no code generation), so it runs
  * in the sandboxed renderer under its CSP as well as in Node.
  */
-import type { Static, TSchema } from '@sinclair/typebox';
+import { Type as T, type Static, type TLiteral, type TLiteralValue, type TSchema, type TUnion } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
+
+/** A schema for exactly one of `values`: `literals('a', 'b')` is `T.Union([T.Literal('a'), T.Literal('b')])`. */
+export function literals<const V extends TLiteralValue[]>(...values: V): TUnion<{ [K in keyof V]: TLiteral<V[K]> }> {
+  return T.Union(values.map((v) => T.Literal(v))) as TUnion<{ [K in keyof V]: TLiteral<V[K]> }>;
+}
 
 /** One request/response method: its params and its result. */
 export interface MethodEntry<P extends TSchema = TSchema, R extends TSchema = TSchema> {
@@ -54,6 +59,14 @@ export function matches<S extends TSchema>(schema: S, value: unknown): value is 
 
 /** Messages keyed by their `type` (each entry an object schema with a `type` literal). */
 export type MessageTable = Record<string, TSchema>;
+
+/** The messages of a table, as one union type. */
+export type MessageOf<M extends MessageTable> = Static<M[keyof M]>;
+
+/** One schema any message of `table` matches: the union of its entries (the entry itself when there is one). */
+export function unionOf<M extends MessageTable>(table: M) {
+  return T.Union(Object.values(table) as M[keyof M][]);
+}
 
 /**
  * Why `msg` is not one of `table`'s messages (undefined when it is), as `path: problem`: the

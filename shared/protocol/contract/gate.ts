@@ -5,15 +5,11 @@
  * one rate-limited log line naming its type and its first problem
  * (docs/architecture.md#mcp-channel).
  */
-import { KindGuard, type Static, type TSchema } from '@sinclair/typebox';
+import { KindGuard, type TSchema } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import type { Port } from '../runner';
-
-/** A table of messages keyed by their `type` (each entry an object with a `type` literal). */
-export type MessageTable = Record<string, TSchema>;
-
-/** The messages of a table, as one union type. */
-export type MessageOf<T extends MessageTable> = Static<T[keyof T]>;
+import type { MessageOf, MessageTable } from './define';
+import { LogWindow } from '../../log-window';
 
 /** Options of {@link messageGate}. */
 export interface GateOptions {
@@ -102,8 +98,7 @@ export function messageGate<T extends MessageTable>(where: string, table: T, opt
   const everyMs = opts.everyMs ?? 10_000;
   const now = opts.now ?? Date.now;
   let dropped = 0;
-  let lastLine = -Infinity;
-  let unlogged = 0;
+  const limit = new LogWindow(1, everyMs);
   return {
     get dropped() {
       return dropped;
@@ -112,18 +107,13 @@ export function messageGate<T extends MessageTable>(where: string, table: T, opt
       const problem = messageProblem(table, msg);
       if (problem === undefined) return true;
       dropped++;
-      const t = now();
-      if (t - lastLine < everyMs) {
-        unlogged++;
-        return false;
-      }
+      const { pass, heldBack } = limit.admit(now());
+      if (!pass) return false;
       const type = msg && typeof msg === 'object' && typeof (msg as { type?: unknown }).type === 'string' ? quote((msg as { type: string }).type) : 'untyped';
-      const more = unlogged ? ` (${unlogged} more dropped since the last line)` : '';
+      const more = heldBack ? ` (${heldBack} more dropped since the last line)` : '';
       // One line, whatever the message held: control characters (from hostile keys) are blanked.
       const line = `[${where}] dropped a malformed ${type} message${from ? ` from ${from}` : ''}: ${problem}${more}`.replace(/[\p{Cc}\p{Zl}\p{Zp}]/gu, ' ');
       log(line.length > MAX_LINE ? `${line.slice(0, MAX_LINE - 1)}…` : line);
-      lastLine = t;
-      unlogged = 0;
       return false;
     },
   };

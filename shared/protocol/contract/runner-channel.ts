@@ -7,7 +7,8 @@
  */
 import { Type as T, type Static } from '@sinclair/typebox';
 import { RunModeSchema, ThreadSchema } from '../../thread/schema';
-import { LlmDeltaSchema, PROTOCOL_VERSION, RunResultSchema, TreeUpdateSchema } from '../envelopes';
+import { PROTOCOL_VERSION, RUNNER_ENVELOPES } from '../envelopes';
+import { literals, unionOf, type MessageOf } from './define';
 
 const V = T.Literal(PROTOCOL_VERSION);
 const RunId = T.String({ minLength: 1, maxLength: 200 });
@@ -29,15 +30,10 @@ export const ModelPriceSchema = T.Object({
   /** Cached input tokens read, when the provider bills them apart. */
   cacheRead: T.Optional(T.Number()),
 });
+export type ModelPrice = Static<typeof ModelPriceSchema>;
 
 /** The provider APIs a runner speaks. */
-export const ProviderApiSchema = T.Union([
-  T.Literal('openai-completions'),
-  T.Literal('openai-responses'),
-  T.Literal('anthropic-messages'),
-  T.Literal('scripted'),
-  T.Literal('replay'),
-]);
+export const ProviderApiSchema = literals('openai-completions', 'openai-responses', 'anthropic-messages', 'scripted', 'replay');
 
 /** A provider entry of settings/providers.json. `apiKey` is a literal or `$ENV_NAME`. */
 export const ProviderConfigSchema = T.Object({
@@ -56,6 +52,7 @@ export const ProviderConfigSchema = T.Object({
    */
   idleTimeoutMs: T.Optional(T.Integer({ minimum: MIN_IDLE_TIMEOUT_MS, maximum: MAX_IDLE_TIMEOUT_MS })),
 });
+export type ProviderConfig = Static<typeof ProviderConfigSchema>;
 
 /** Everything one run needs; sent once as the `start` message. */
 export const RunSpecSchema = T.Object({
@@ -80,8 +77,9 @@ export const RunSpecSchema = T.Object({
    * How MCP traffic reaches the mcp-host (shared/protocol/mcp.ts, McpTransportMode): `relay`
    * through the host, or a brokered `port`. Default `relay`.
    */
-  mcpTransport: T.Optional(T.Union([T.Literal('relay'), T.Literal('port')])),
+  mcpTransport: T.Optional(literals('relay', 'port')),
 });
+export type RunSpec = Static<typeof RunSpecSchema>;
 
 /** Host → runner messages, by type. */
 export const HOST_TO_RUNNER = {
@@ -91,6 +89,8 @@ export const HOST_TO_RUNNER = {
   /** The user answered an elicitation or typed a tool result while the run waits. */
   input: T.Object({ type: T.Literal('input'), nodeId: T.String({ minLength: 1 }), value: T.Unknown() }),
 };
+export const HostToRunnerSchema = unionOf(HOST_TO_RUNNER);
+export type HostToRunner = MessageOf<typeof HOST_TO_RUNNER>;
 
 /** The raw request an LLM node sent and the raw stream events it received (inspector, replay). */
 export const LlmRecordSchema = T.Object({
@@ -104,30 +104,21 @@ export const LlmRecordSchema = T.Object({
   /** Raw stream events in arrival order; `t` is ms since the request was sent. */
   events: T.Array(T.Object({ t: T.Number(), data: T.Unknown() })),
 });
+export type LlmRecord = Static<typeof LlmRecordSchema>;
 
 /** Runner → host messages, by type: the envelopes a run posts and its side messages. */
 export const RUNNER_TO_HOST = {
-  tree_update: TreeUpdateSchema,
-  llm_delta: LlmDeltaSchema,
-  run_result: RunResultSchema,
+  ...RUNNER_ENVELOPES,
   llm_record: LlmRecordSchema,
   log: T.Object({
     v: V,
     type: T.Literal('log'),
     runId: RunId,
-    level: T.Union([T.Literal('debug'), T.Literal('info'), T.Literal('warn'), T.Literal('error')]),
+    level: literals('debug', 'info', 'warn', 'error'),
     message: T.String(),
   }),
   /** The runner finished posting; it exits right after. */
   done: T.Object({ v: V, type: T.Literal('done'), runId: RunId }),
 };
-
-export const HostToRunnerSchema = T.Union(Object.values(HOST_TO_RUNNER));
-export const RunnerToHostSchema = T.Union(Object.values(RUNNER_TO_HOST));
-
-export type ModelPrice = Static<typeof ModelPriceSchema>;
-export type ProviderConfig = Static<typeof ProviderConfigSchema>;
-export type RunSpec = Static<typeof RunSpecSchema>;
-export type LlmRecord = Static<typeof LlmRecordSchema>;
-export type HostToRunner = Static<typeof HostToRunnerSchema>;
-export type RunnerToHost = Static<typeof RunnerToHostSchema>;
+export const RunnerToHostSchema = unionOf(RUNNER_TO_HOST);
+export type RunnerToHost = MessageOf<typeof RUNNER_TO_HOST>;

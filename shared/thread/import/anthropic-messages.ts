@@ -12,7 +12,8 @@
  *   params; every other request field is kept in `model.params.extra`.
  */
 import type { AssistantMessage, ModelConfig, TextPart, Thread, Tool, ToolResultPart, UserMessage } from '../schema';
-import { MessageBuilder, extraFields, fail, finishThread, isObj, requestTools, toolOutput, type ImportOptions, type Obj } from './common';
+import { MessageBuilder, extraFields, fail, finishThread, isObj, requestTools, type ImportOptions, type Obj } from './common';
+import { toolOutput } from '../tool-output';
 
 const F = 'anthropic-messages' as const;
 

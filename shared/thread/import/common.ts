@@ -3,7 +3,7 @@
  * messages from a foreign message list (attaching tool results to the tool calls they answer),
  * and small converters (data URLs, tool result content). Browser-safe.
  */
-import { THREAD_VERSION, type AssistantMessage, type FunctionTool, type Message, type ModelConfig, type Thread, type Tool, type ToolCall, type ToolOutput, type ToolResultPart, type UserMessage } from '../schema';
+import { THREAD_VERSION, type AssistantMessage, type FunctionTool, type Message, type ModelConfig, type Thread, type Tool, type ToolCall, type ToolOutput, type UserMessage } from '../schema';
 import { newId } from '../ids';
 import { validateThread, type ThreadProblem } from '../validate';
 
@@ -68,11 +68,6 @@ export function parseArguments(text: unknown): Pick<ToolCall, 'arguments' | 'raw
     if (isObj(v)) return { arguments: v };
   } catch {}
   return { arguments: {}, rawArguments: text };
-}
-
-/** A tool output from a plain string or a list of parts already converted. */
-export function toolOutput(content: string | ToolResultPart[], isError = false): ToolOutput {
-  return { content: typeof content === 'string' ? [{ type: 'text', text: content }] : content, isError };
 }
 
 /**

@@ -12,7 +12,8 @@
  *   model params; every other request field is kept in `model.params.extra`.
  */
 import type { ModelConfig, Thread, Tool, ToolResultPart, UserMessage } from '../schema';
-import { MessageBuilder, builtinByType, effortOf, extraFields, fail, finishThread, imageFromUrl, isObj, joinSystem, parseArguments, requestTools, toolOutput, type ImportOptions } from './common';
+import { MessageBuilder, builtinByType, effortOf, extraFields, fail, finishThread, imageFromUrl, isObj, joinSystem, parseArguments, requestTools, type ImportOptions } from './common';
+import { toolOutput } from '../tool-output';
 
 const F = 'openai-chat' as const;
 
