@@ -40,12 +40,13 @@ export async function openToday(thread: Thread, net: Net, windows: number, field
   const sessions: ThreadSession[] = [];
   let nextId = 1;
 
-  function serve(w: number, req: { id: number; method: string; params: Record<string, unknown> }): Answer {
+  /** The host's answer; `ThreadStore.edit` resolves once the edit is durable (applied and broadcast at once). */
+  async function serve(w: number, req: { id: number; method: string; params: Record<string, unknown> }): Promise<Answer> {
     try {
       if (req.method === 'thread.open') return { id: req.id, result: { ...store.get(opened.thread.id), path: 'thread.json' } };
       if (req.method !== 'thread.edit') throw new CoreError('unknown_method', req.method);
       const p = req.params as { threadId: string; baseVersion: number; patches: Patch[]; editId: string };
-      return { id: req.id, result: store.edit(p.threadId, p.baseVersion, p.patches, `client:${w}`, p.editId) };
+      return { id: req.id, result: await store.edit(p.threadId, p.baseVersion, p.patches, `client:${w}`, p.editId) };
     } catch (err) {
       return { id: req.id, error: { message: (err as Error).message, code: (err as CoreError).code } };
     }
@@ -59,12 +60,13 @@ export async function openToday(thread: Thread, net: Net, windows: number, field
           const id = nextId++;
           if (method === 'thread.edit') net.payload(utf8(JSON.stringify((params as { patches: Patch[] }).patches)));
           up[w]({ id, method, params }, (req) => {
-            const answer = serve(w, req as never);
-            down[w](answer, (a) => {
-              const r = a as Answer;
-              if (r.error) reject(new HostCallError(r.error.message, r.error.code, method));
-              else resolve(r.result);
-            });
+            void serve(w, req as never).then((answer) =>
+              down[w](answer, (a) => {
+                const r = a as Answer;
+                if (r.error) reject(new HostCallError(r.error.message, r.error.code, method));
+                else resolve(r.result);
+              }),
+            );
           });
         }),
       pushes: () => ({ [Symbol.asyncIterator]: async function* () {} }),
