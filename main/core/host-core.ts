@@ -126,7 +126,7 @@ export async function createHostCore(options: HostCoreOptions = {}): Promise<Hos
     onPatch: (patch) => {
       for (const c of clients.values()) if (c.openThreads.has(patch.threadId)) c.stream.push(patch);
     },
-    log: (m) => log('error', m),
+    log: (m, level) => log(level ?? 'error', m),
     watch: options.watchThreadFiles ?? true,
     onOpened: options.applyRepairedRuns === false ? undefined : (threadId) => late.runs.settlePending(threadId),
     editLogDir: path.join(home, 'edits'),

@@ -1,9 +1,10 @@
 /**
  * One client's requests on the web host's WebSocket: each text frame is parsed as
  * `{ id, method, params }` and answered `{ id, result }` or `{ id, error: { message, code } }`.
- * Any frame gets an answer and none throws: a frame that is not such a request (not JSON, not
- * an object, no finite numeric id, no method) is answered `bad_request` with `id: null` (or its
- * id, when that is usable).
+ * Every text frame gets an answer and none throws: a frame that is not such a request (not
+ * JSON, not an object, no finite numeric id, no method) is answered `bad_request` with
+ * `id: null` (or its id, when that is usable). Binary frames are not part of the protocol and
+ * are ignored.
  */
 import type { WebSocket } from 'ws';
 import { toWireError } from '../../shared/protocol/contract/errors';

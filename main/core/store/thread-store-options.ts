@@ -21,7 +21,8 @@ export interface ThreadStoreOptions {
   isRunning?: (threadId: string) => boolean;
   /** Every applied patch (the host fans it out to the thread's subscribers). */
   onPatch?: (patch: ThreadPatch) => void;
-  log?: (message: string) => void;
+  /** The host log; `level` is `error` unless said (a recovery that worked is `info`). */
+  log?: (message: string, level?: 'info' | 'error') => void;
   /** Watch open threads' files for edits made outside the host; `debounceMs` default 100. */
   watch?: boolean | { debounceMs?: number };
   /**
