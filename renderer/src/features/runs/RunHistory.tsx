@@ -18,10 +18,14 @@ export function RunHistory() {
   const refs = useAtomValue(app.runRefsAtom);
   const [confirm, setConfirm] = useState<string | null>(null);
   const [confirmRestore, setConfirmRestore] = useState<string | null>(null);
-  const [picked, setPicked] = useState<string[]>([]);
+  // Runs ticked for Compare, per thread (a thread's ticks stay with it when another is opened).
+  const [pickedBy, setPickedBy] = useState<Readonly<Record<string, string[]>>>({});
   const [comparing, setComparing] = useState<[RunRecord, RunRecord] | null>(null);
   if (!session) return <Text size="sm" c="dimmed" p="xs">Open a thread to see its runs.</Text>;
   const viewer = app.host.presentational;
+  const threadId = session.id;
+  // Only runs this list shows count (a deleted run, or refs still loading for another thread).
+  const picked = (pickedBy[threadId] ?? []).filter((id) => refs.some((r) => r.id === id));
   const restore = async (runId: string) => {
     const rec = await app.record(runId);
     if (!rec) return app.fail(`Could not load run ${shortRunId(runId)}`, new Error('The run record is missing.'), 'Refresh the run history.');
@@ -40,7 +44,11 @@ export function RunHistory() {
       app.fail(`Could not delete run ${shortRunId(runId)}`, err);
     }
   };
-  const pick = (runId: string, on: boolean) => setPicked((p) => (on ? [...p.filter((x) => x !== runId), runId].slice(-2) : p.filter((x) => x !== runId)));
+  const pick = (runId: string, on: boolean) =>
+    setPickedBy((all) => {
+      const p = (all[threadId] ?? []).filter((x) => x !== runId && refs.some((r) => r.id === x));
+      return { ...all, [threadId]: on ? [...p, runId].slice(-2) : p };
+    });
   const compare = async () => {
     const [x, y] = await Promise.all(picked.map((id) => app.record(id)));
     if (!x || !y) return app.fail('Could not load both runs to compare', new Error('A run record is missing.'), 'Refresh the run history and pick two runs again.');
