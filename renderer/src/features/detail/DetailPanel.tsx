@@ -5,7 +5,7 @@
  */
 import { useEffect, useState } from 'react';
 import { useAtomValue } from 'jotai';
-import { Accordion, Button, Group, Stack, Table, Text } from '@mantine/core';
+import { Accordion, Alert, Button, Group, Stack, Table, Text } from '@mantine/core';
 import type { ProviderInfo, RunRecord } from '../../../../shared/protocol/host-api';
 import { costOf } from './cost';
 import { useApp } from '../../state/context';
@@ -16,6 +16,7 @@ import { formatMs, toJson } from '../../ui/format';
 import { ImagePreview } from '../playground/images';
 import { toolSections } from './tool-sections';
 import { shortRunId } from '../runs/compare';
+import { runStopOf, stopNote } from '../../../../shared/protocol/stop-reason';
 
 /** The offline models (`scripted/…`, `replay/…`) cost nothing: no cost line for them. */
 function isOffline(model: string | undefined): boolean {
@@ -69,6 +70,7 @@ function NodeDetail({ runId, nodeId }: { runId: string; nodeId: string }) {
   const genMs = duration !== undefined ? duration - (first ?? 0) : undefined;
   const tps = outTok && genMs && genMs > 0 ? (outTok / (genMs / 1000)).toFixed(1) : undefined;
   const cost = costOf(n?.model, n?.usage, providers);
+  const stop = n?.kind === 'run' ? runStopOf(n.attrs) : undefined;
   const out = n?.output as { content?: { type: string; text?: string; mimeType?: string; data?: string }[] } | undefined;
   const sections: { value: string; label: string; body: React.ReactNode }[] = [];
   if (n?.input !== undefined) sections.push({ value: 'input', label: n.kind === 'tool' ? 'Arguments' : 'Input / prompt', body: <JsonEditor label="Node input" value={toJson(n.input)} readOnly maxHeight={300} /> });
@@ -92,6 +94,7 @@ function NodeDetail({ runId, nodeId }: { runId: string; nodeId: string }) {
         <StatusBadge status={status} syncing={view.syncing} />
         {n?.model && <Text size="xs" c="dimmed">{n.model}</Text>}
       </Group>
+      {stop && <Alert color="orange" variant="light" p="xs" title="Stopped at the turn cap"><Text size="xs">{stopNote(stop.turns)}</Text></Alert>}
       {n?.error && <ErrorNotice title={`${n.kind} ${n.name} failed`} message={n.error.message} hint={n.kind === 'llm' ? 'Check the provider key and model id in Settings, then Run again.' : 'Edit the arguments or type a result, then Continue.'} details={[n.error.code && `code: ${n.error.code}`, n.error.details].filter(Boolean).join('\n') || undefined} />}
       <Table withRowBorders={false} verticalSpacing={2} fz="xs">
         <Table.Tbody>

@@ -1,7 +1,7 @@
 /** Past runs of the open thread (`run.list`): open read-only, restore messages, delete. */
 import { useState } from 'react';
 import { useAtomValue } from 'jotai';
-import { Button, Checkbox, Group, Modal, Stack, Text } from '@mantine/core';
+import { Badge, Button, Checkbox, Group, Modal, Stack, Text, Tooltip } from '@mantine/core';
 import type { RunRecord } from '../../../../shared/protocol/host-api';
 import { CompareRuns } from './CompareRuns';
 import { shortRunId } from './compare';
@@ -10,8 +10,9 @@ import { useApp } from '../../state/context';
 import { useSession } from '../../state/hooks';
 import { StatusBadge } from '../../ui/status';
 import { formatMs } from '../../ui/format';
+import { stopNote } from '../../../../shared/protocol/stop-reason';
 
-/** Run history list. */
+/** Run history list; a run the turn cap stopped is marked so (RunRef `stopped`). */
 export function RunHistory() {
   const app = useApp();
   const session = useSession();
@@ -64,9 +65,10 @@ export function RunHistory() {
         </Group>
       )}
       {refs.map((r) => (
-        <Group key={r.id} gap={6} wrap="nowrap" aria-label={`run ${r.mode}, ${r.status}`} style={{ borderBottom: '1px solid var(--mantine-color-default-border)' }} py={2}>
+        <Group key={r.id} gap={6} wrap="nowrap" aria-label={`run ${r.mode}, ${r.status}${r.stopped ? ', stopped at the turn cap' : ''}`} style={{ borderBottom: '1px solid var(--mantine-color-default-border)' }} py={2}>
           <Checkbox size="xs" aria-label={`Pick run ${shortRunId(r.id)} to compare`} checked={picked.includes(r.id)} onChange={(e) => pick(r.id, e.currentTarget.checked)} />
           <StatusBadge status={r.status} />
+          {r.stopped && <Tooltip label={stopNote(r.stopped.turns)}><Badge size="xs" color="orange" variant="light">turn cap ({r.stopped.turns})</Badge></Tooltip>}
           <Stack gap={0} style={{ flex: 1, minWidth: 0 }}>
             <Text size="xs">{r.mode} · <Text span ff="monospace" size="xs">{shortRunId(r.id)}</Text> · {new Date(r.startedAt).toLocaleString()} · {r.endedAt ? formatMs(r.endedAt - r.startedAt) : '…'}</Text>
             {r.preview && <Text size="xs" c="dimmed" truncate>{r.preview}</Text>}
