@@ -225,6 +225,11 @@ export const RunRefSchema = Type.Object({
   mode: RunModeSchema,
   preview: Type.Optional(Type.String()),
   usage: Type.Optional(UsageSchema),
+  /**
+   * Why a completed run stopped early: `max_turns` = ReAct mode hit its turn cap (`turns` model
+   * calls) with tool results still unanswered; Continue runs on. Absent for a run that ended on its own.
+   */
+  stopped: Type.Optional(Type.Object({ reason: literals('max_turns'), turns: Type.Integer({ minimum: 1 }) })),
 });
 export type RunRef = Static<typeof RunRefSchema>;
 

@@ -5,7 +5,7 @@
  */
 import { useEffect, useState } from 'react';
 import { useAtomValue } from 'jotai';
-import { Accordion, Group, Stack, Table, Text } from '@mantine/core';
+import { Accordion, Alert, Button, Group, Stack, Table, Text } from '@mantine/core';
 import type { ProviderInfo, RunRecord } from '../../../../shared/protocol/host-api';
 import { costOf } from './cost';
 import { useApp } from '../../state/context';
@@ -15,6 +15,8 @@ import { ErrorNotice } from '../../ui/ErrorNotice';
 import { formatMs, toJson } from '../../ui/format';
 import { ImagePreview } from '../playground/images';
 import { toolSections } from './tool-sections';
+import { shortRunId } from '../runs/compare';
+import { runStopOf, stopNote } from '../../../../shared/protocol/stop-reason';
 
 /** The offline models (`scripted/…`, `replay/…`) cost nothing: no cost line for them. */
 function isOffline(model: string | undefined): boolean {
@@ -27,6 +29,18 @@ export function DetailPanel() {
   const sel = useAtomValue(app.selectedAtom);
   if (!sel) return <Text size="sm" c="dimmed" p="xs">Select a row of the execution tree to see its prompt, reply, raw request and timing.</Text>;
   return <NodeDetail key={sel.nodeId} runId={sel.runId} nodeId={sel.nodeId} />;
+}
+
+/** The selected step belongs to a run the execution tree no longer shows: say so, and offer to open that run. */
+function EarlierRun({ runId }: { runId: string }) {
+  const app = useApp();
+  const id = shortRunId(runId);
+  return (
+    <Stack gap={6} p="xs" align="flex-start">
+      <Text size="sm">This step is from an earlier run ({id}). A newer run replaced it in the execution tree.</Text>
+      <Button size="xs" variant="light" onClick={() => void app.openRecord(runId)}>Open run {id}</Button>
+    </Stack>
+  );
 }
 
 function NodeDetail({ runId, nodeId }: { runId: string; nodeId: string }) {
@@ -47,7 +61,7 @@ function NodeDetail({ runId, nodeId }: { runId: string; nodeId: string }) {
     void app.record(runId).then((r) => live && setRecord(r));
     return () => { live = false; };
   }, [app, runId, finished]);
-  if (!view) return <Text size="sm" c="dimmed" p="xs">This node is no longer held — open its run again from Run history.</Text>;
+  if (!view) return <EarlierRun runId={runId} />;
   const n = view.node;
   const llm = Array.isArray(record?.records) ? record.records.find((r) => r.nodeId === nodeId) : undefined;
   const duration = n?.endedAt !== undefined ? n.endedAt - n.startedAt : n?.timing?.durationMs;
@@ -56,6 +70,7 @@ function NodeDetail({ runId, nodeId }: { runId: string; nodeId: string }) {
   const genMs = duration !== undefined ? duration - (first ?? 0) : undefined;
   const tps = outTok && genMs && genMs > 0 ? (outTok / (genMs / 1000)).toFixed(1) : undefined;
   const cost = costOf(n?.model, n?.usage, providers);
+  const stop = n?.kind === 'run' ? runStopOf(n.attrs) : undefined;
   const out = n?.output as { content?: { type: string; text?: string; mimeType?: string; data?: string }[] } | undefined;
   const sections: { value: string; label: string; body: React.ReactNode }[] = [];
   if (n?.input !== undefined) sections.push({ value: 'input', label: n.kind === 'tool' ? 'Arguments' : 'Input / prompt', body: <JsonEditor label="Node input" value={toJson(n.input)} readOnly maxHeight={300} /> });
@@ -79,6 +94,7 @@ function NodeDetail({ runId, nodeId }: { runId: string; nodeId: string }) {
         <StatusBadge status={status} syncing={view.syncing} />
         {n?.model && <Text size="xs" c="dimmed">{n.model}</Text>}
       </Group>
+      {stop && <Alert color="orange" variant="light" p="xs" title="Stopped at the turn cap"><Text size="xs">{stopNote(stop.turns)}</Text></Alert>}
       {n?.error && <ErrorNotice title={`${n.kind} ${n.name} failed`} message={n.error.message} hint={n.kind === 'llm' ? 'Check the provider key and model id in Settings, then Run again.' : 'Edit the arguments or type a result, then Continue.'} details={[n.error.code && `code: ${n.error.code}`, n.error.details].filter(Boolean).join('\n') || undefined} />}
       <Table withRowBorders={false} verticalSpacing={2} fz="xs">
         <Table.Tbody>

@@ -1,5 +1,6 @@
 /** Middle panel: the open thread — model, tools, system prompt, messages, run actions. */
-import { Badge, Button, Divider, Group, ScrollArea, Stack, Text, Title } from '@mantine/core';
+import { Badge, Button, Divider, Group, ScrollArea, Stack, Text } from '@mantine/core';
+import { ThreadTitle } from './ThreadTitle';
 import { useApp } from '../../state/context';
 import { useSession, useThread, useThreadMeta } from '../../state/hooks';
 import { newId } from '../../../../shared/thread/ids';
@@ -42,7 +43,7 @@ export function Playground() {
     <Stack gap={0} h="100%" style={{ minHeight: 0 }}>
       <Stack gap={6} p="xs" style={{ borderBottom: '1px solid var(--mantine-color-default-border)' }}>
         <Group gap="xs" wrap="nowrap">
-          <Title order={5} style={{ flex: 1, minWidth: 0 }} lineClamp={1}>{thread.title}</Title>
+          <ThreadTitle title={thread.title} readOnly={!editable} />
           {meta.runningRunId && <Badge color="blue" variant="light">running — read-only</Badge>}
           {repeats && !meta.runningRunId && <Badge color="orange" variant="light">repeated ids — read-only</Badge>}
           <Text size="xs" c="dimmed" ff="monospace" title="Document version">v{meta.version}</Text>
