@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { applyPatches, enablePatches, produceWithPatches } from 'immer';
-import type { Thread, Tool } from '../../../shared/thread/schema';
-import { pendingToolCalls } from '../../../shared/thread/tool-calls';
-import { validateThread } from '../../../shared/thread/validate';
-import { addToolCall, newToolCall, removeToolCall, toolChoices } from '../../../renderer/src/features/playground/tool-call-edits';
+import type { Thread, Tool } from '../../../../shared/thread/schema';
+import { pendingToolCalls } from '../../../../shared/thread/tool-calls';
+import { validateThread } from '../../../../shared/thread/validate';
+import { addToolCall, newToolCall, removeToolCall, toolChoices } from './tool-call-edits';
 
 enablePatches();
 
