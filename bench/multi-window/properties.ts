@@ -11,6 +11,7 @@ import type { Thread } from '../../shared/thread/schema';
 import { Checker, clean, readable, uniqueBase, uniqueChar, type Verdict } from './check';
 import { runChosen, settle, type Key } from './drive';
 import type { Model } from './model';
+import { threadWith } from '../../tests/support/threads';
 import { Net } from './net';
 
 /** Opens a model of `windows` windows on a thread. */
@@ -33,14 +34,9 @@ const LAST = uniqueBase(4, 100);
 
 /** A small thread: message `first`, the typed `field` (holding `base`), a tool call, and `last`. */
 export function smallThread(base: string): Thread {
-  return {
-    version: 1,
-    id: '00000000-0000-4000-8000-00000000b002',
-    title: 'two windows',
-    model: { provider: 'scripted', id: 'scripted', params: {} },
-    context: {
+  return threadWith(
+    {
       systemPrompt: 'You are careful.',
-      tools: [],
       messages: [
         { id: 'first', role: 'user', content: [{ type: 'text', text: 'first' }] },
         { id: 'field', role: 'user', content: [{ type: 'text', text: base }] },
@@ -48,8 +44,8 @@ export function smallThread(base: string): Thread {
         { id: 'last', role: 'user', content: [{ type: 'text', text: LAST }] },
       ],
     },
-    runRefs: [],
-  };
+    { id: '00000000-0000-4000-8000-00000000b002', title: 'two windows' },
+  );
 }
 
 const choices = fc.array(fc.nat({ max: 999 }), { maxLength: 100 });

@@ -7,13 +7,12 @@
  *   home across modules, or drive the CLI), e2e/ (browser specs), repo/ (checks over the whole
  *   repository), support/ (shared helpers) and fixtures/.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import vitestConfig from '../../vitest.config';
+import { REPO_ROOT, repoFilesUnder } from '../support/repo-files';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
-const SKIPPED_DIRS = new Set(['node_modules', 'out', 'dist', 'test-results', 'playwright-report']);
 const TEST_FILE = /\.(?:test|spec)\.[cm]?[jt]sx?$/;
 const TESTS_FOLDERS = ['integration', 'e2e', 'repo', 'support', 'fixtures'];
 const AREAS = ['host', 'web', 'mcp', 'providers', 'thread', 'desktop'];
@@ -22,21 +21,6 @@ const SOURCE_ROOTS = ['main', 'agent-runner', 'mcp-host', 'preload', 'renderer',
 const PROCESS_OR_SOCKET = new Set(['child_process', 'cluster', 'dgram', 'http', 'http2', 'https', 'net', 'tls', 'ws']);
 /** Unit tests beside their source allowed to import one of PROCESS_OR_SOCKET: path → why. */
 const UNIT_EXCEPTIONS: Record<string, string> = {};
-
-/** Every file below the repository root (posix, repository-relative), build output and dependencies left out. */
-function repoFiles(): string[] {
-  const files: string[] = [];
-  const walk = (rel: string): void => {
-    for (const e of readdirSync(path.join(ROOT, rel), { withFileTypes: true })) {
-      const child = rel ? `${rel}/${e.name}` : e.name;
-      if (e.isDirectory()) {
-        if (!SKIPPED_DIRS.has(e.name) && !e.name.startsWith('.')) walk(child);
-      } else files.push(child);
-    }
-  };
-  walk('');
-  return files;
-}
 
 /** A glob of the vitest config's kind (`{a,b}`, `**`, `*`) as an anchored regular expression. */
 function globRegex(glob: string): RegExp {
@@ -133,12 +117,12 @@ function unitTestProblems(file: string, read: (file: string) => string | undefin
 
 /** The text of a repository file; undefined for a folder or a missing file. */
 function readRepoFile(file: string): string | undefined {
-  const abs = path.join(ROOT, file);
+  const abs = path.join(REPO_ROOT, file);
   return statSync(abs, { throwIfNoEntry: false })?.isFile() ? readFileSync(abs, 'utf8') : undefined;
 }
 
 describe('test layout', () => {
-  const files = repoFiles();
+  const files = repoFilesUnder();
   const unitTests = files.filter((f) => TEST_FILE.test(f) && !f.startsWith('tests/'));
 
   it('tests/ holds integration/<area>/, e2e/, repo/, support/, fixtures/; every other test is under a source folder vitest runs', () => {
