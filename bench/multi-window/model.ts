@@ -3,10 +3,9 @@
  * behind either today's edit path or a Yjs model. One field is typed into: the first text part
  * of the message with id `field` (docs/architecture.md#multi-window-editing).
  */
-import type { Message, Thread, Tool } from '../../shared/thread/schema';
+import type { Message, Thread } from '../../shared/thread/schema';
 import type { Net } from './net';
 import { rng } from '../lib';
-import { threadWith } from '../../tests/support/threads';
 
 /** One thread open in `windows` windows and the host, over a {@link Net}. */
 export interface Model {
@@ -82,8 +81,18 @@ export function bigThread(count: number, fieldText: string, field = 'field'): Th
         usage: { inputTokens: 100 + i, outputTokens: 20 },
       });
   }
-  const tools: Tool[] = [{ type: 'function', name: 'read_file', description: 'Read a file.', parameters: { type: 'object', properties: { path: { type: 'string' } } } }];
-  return threadWith({ systemPrompt: words(200), tools, messages }, { id: '00000000-0000-4000-8000-00000000b001', title: 'multi-window bench' });
+  return {
+    version: 1,
+    id: '00000000-0000-4000-8000-00000000b001',
+    title: 'multi-window bench',
+    model: { provider: 'scripted', id: 'scripted', params: {} },
+    context: {
+      systemPrompt: words(200),
+      tools: [{ type: 'function', name: 'read_file', description: 'Read a file.', parameters: { type: 'object', properties: { path: { type: 'string' } } } }],
+      messages,
+    },
+    runRefs: [],
+  };
 }
 
 /** Filler text of `n` characters for the field. */

@@ -11,7 +11,6 @@ import type { Thread } from '../../shared/thread/schema';
 import { Checker, clean, readable, uniqueBase, uniqueChar, type Verdict } from './check';
 import { runChosen, settle, type Key } from './drive';
 import type { Model } from './model';
-import { threadWith } from '../../tests/support/threads';
 import { Net } from './net';
 
 /** Opens a model of `windows` windows on a thread. */
@@ -34,9 +33,14 @@ const LAST = uniqueBase(4, 100);
 
 /** A small thread: message `first`, the typed `field` (holding `base`), a tool call, and `last`. */
 export function smallThread(base: string): Thread {
-  return threadWith(
-    {
+  return {
+    version: 1,
+    id: '00000000-0000-4000-8000-00000000b002',
+    title: 'two windows',
+    model: { provider: 'scripted', id: 'scripted', params: {} },
+    context: {
       systemPrompt: 'You are careful.',
+      tools: [],
       messages: [
         { id: 'first', role: 'user', content: [{ type: 'text', text: 'first' }] },
         { id: 'field', role: 'user', content: [{ type: 'text', text: base }] },
@@ -44,8 +48,8 @@ export function smallThread(base: string): Thread {
         { id: 'last', role: 'user', content: [{ type: 'text', text: LAST }] },
       ],
     },
-    { id: '00000000-0000-4000-8000-00000000b002', title: 'two windows' },
-  );
+    runRefs: [],
+  };
 }
 
 const choices = fc.array(fc.nat({ max: 999 }), { maxLength: 100 });
