@@ -1,7 +1,7 @@
 /**
  * What the multi-window runs check, on texts whose every character is unique (each keystroke
  * types a character no one else types): the properties of the two-windows tests
- * (tests/unit/renderer/two-windows-sync.test.ts) — the windows converge on the host's
+ * (renderer/src/state/two-windows-sync.test.ts) — the windows converge on the host's
  * document and every typed character is there once, in the order it was typed — widened to
  * deletes at any position: a character someone deleted stays deleted ("resurrected"
  * otherwise), one nobody deleted stays ("lost"), and two characters any window ever showed in

@@ -1,6 +1,6 @@
 /**
  * The correctness half of the multi-window benchmark: the properties of the two-windows tests
- * (tests/unit/renderer/two-windows-sync.test.ts), widened, run on the same fast-check cases
+ * (renderer/src/state/two-windows-sync.test.ts), widened, run on the same fast-check cases
  * against today's path and the Yjs model. A case is a small thread, each window's keys and a
  * list of step choices (any interleaving of keystrokes and frames, as the tests' scheduler
  * makes them). A case that breaks a property is shrunk by fast-check and printed as the steps

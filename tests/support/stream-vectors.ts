@@ -3,9 +3,8 @@
  * (format and rules: docs/architecture.md#conformance-vectors), for the test of every consumer
  * of envelopes: the shared consumer, the renderer store and the bridge replica.
  */
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { expect } from 'vitest';
+import vectorsFile from '../fixtures/conformance/stream-vectors.json';
 import type { StreamEnvelope } from '../../shared/protocol/envelopes';
 import type { NodeStatus } from '../../shared/protocol/nodes';
 
@@ -29,12 +28,15 @@ export interface StreamVector {
   steps: { in: StreamEnvelope; expect: Record<string, ShownNode> }[];
 }
 
-/** Absolute path of the vectors file, inside the repository. */
-export const STREAM_VECTORS_FILE = path.resolve(import.meta.dirname, '../fixtures/conformance/stream-vectors.json');
+/** Repository path of the vectors file. */
+export const STREAM_VECTORS_FILE = 'tests/fixtures/conformance/stream-vectors.json';
 
-/** Reads the vectors; throws naming the file when it is not `{ vectors: [...] }`. */
+/**
+ * The vectors, imported as JSON (no Node API: the renderer store's test, beside its source,
+ * is type-checked as browser code); throws naming the file when it is not `{ vectors: [...] }`.
+ */
 export function loadStreamVectors(): StreamVector[] {
-  const data = JSON.parse(readFileSync(STREAM_VECTORS_FILE, 'utf8')) as { vectors?: unknown };
+  const data = structuredClone(vectorsFile as unknown) as { vectors?: unknown };
   if (!Array.isArray(data.vectors)) throw new Error(`${STREAM_VECTORS_FILE}: expected an object with a "vectors" array`);
   return data.vectors as StreamVector[];
 }

@@ -1,7 +1,7 @@
 /**
  * Every host method's handler, one table typed by the contract
  * (shared/protocol/contract/host-methods.ts): a method without a handler, or a handler without
- * a method, does not compile (and tests/unit/host-handlers.test.ts checks the same at run time).
+ * a method, does not compile (and main/core/handlers/handlers.test.ts checks the same at run time).
  */
 import type { HandlerTable } from './types';
 import { workspaceHandlers } from './workspace';

@@ -8,7 +8,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunRecord } from '../../../shared/protocol/host-api';
 import type { Thread } from '../../../shared/thread/schema';
 import { scriptedThread } from '../../support/threads';
@@ -16,6 +16,7 @@ import { bundledRunner } from '../../support/runner-bundle';
 import { makeHome, waitFor, words, writeThread } from '../../support/host-harness';
 import { startSseServer, type SseServer } from '../../support/sse-server';
 import { chatChunk, chatSse } from '../providers/fixtures';
+import { cleanups } from '../../support/cleanups';
 
 /** True while `pid` runs (a zombie waiting to be reaped counts as gone). */
 function alive(pid: number): boolean {
@@ -51,10 +52,7 @@ interface Started {
   pid: number;
 }
 
-const cleanups: (() => unknown)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const defer = cleanups('test');
 
 /** Starts a host in its own process that runs `slow.json` of `home`; resolves with the run's ids. */
 async function startHostWithRun(home: string): Promise<Started> {
@@ -65,7 +63,7 @@ async function startHostWithRun(home: string): Promise<Started> {
   let out = '';
   host.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   const runner: { pid?: number } = {};
-  cleanups.push(() => {
+  defer(() => {
     host.kill('SIGKILL');
     killQuietly(runner.pid);
   });
@@ -111,7 +109,7 @@ describe('killing the host', () => {
 
   it('closes the provider stream of a run waiting on a real HTTP provider, and the runner exits', async () => {
     const server: SseServer = await startSseServer();
-    cleanups.push(() => server.close());
+    defer(() => server.close());
     // The provider sends one chunk, then keeps the stream open as a slow model would.
     server.reply({ stream: [chatSse([chatChunk({ role: 'assistant', content: 'Let me think' })], false), { hang: true }] });
     const home = makeHome();

@@ -6,27 +6,21 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createHostCore, type HostCore } from '../../../main/core/host-core';
+import { describe, expect, it } from 'vitest';
 import { HOST_METHODS, HOST_METHOD_NAMES } from '../../../shared/protocol/contract/host-methods';
 import { toWireError } from '../../../shared/protocol/contract/errors';
 import { scriptedThread } from '../../support/threads';
-import { makeHome, RecordingClient, writeThread } from '../../support/host-harness';
+import { makeHome, RecordingClient, hostCores } from '../../support/host-harness';
 import { violation } from '../../support/contract-values';
 
-let core: HostCore | undefined;
-afterEach(async () => {
-  await core?.close();
-  core = undefined;
-});
+const startCore = hostCores();
 
 describe('host params against the contract', () => {
   it('refuses params that break each method’s schema with bad_request, changing nothing', async () => {
-    const home = makeHome();
     const thread = scriptedThread([{ text: 'hi' }]);
-    writeThread(home, 'a.json', thread);
+    const home = makeHome({ 'a.json': thread });
     const before = fs.readFileSync(path.join(home, 'workspace', 'a.json'), 'utf8');
-    core = await createHostCore({ home, log: () => {}, saveDebounceMs: 10 });
+    const core = await startCore({ home, saveDebounceMs: 10 });
     const c = new RecordingClient();
     const conn = core.connect(c.send);
     await conn.request('thread.open', { path: 'a.json' });

@@ -6,14 +6,13 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createHostCore, type HostCore } from '../../../main/core/host-core';
+import { describe, expect, it } from 'vitest';
 import { listProviders, providersFileStatus, providersForRun, removeProvider, saveProvider } from '../../../main/core/settings/providers';
 import type { ProviderInfo } from '../../../shared/protocol/host-api';
 import type { Thread } from '../../../shared/thread/schema';
 import { scriptedThread } from '../../support/threads';
 import { bundledRunner } from '../../support/runner-bundle';
-import { makeHome, RecordingClient, waitFor, writeThread } from '../../support/host-harness';
+import { makeHome, RecordingClient, waitFor, writeThread, hostCores } from '../../support/host-harness';
 
 const BROKEN = '{ "providers": [ { "id": "x", ';
 const WHERE = /providers\.json: not valid JSON at line 1, column 31: the text ends early/;
@@ -26,11 +25,7 @@ function brokenHome(text = BROKEN): { home: string; file: string } {
   return { home, file };
 }
 
-let core: HostCore | undefined;
-afterEach(async () => {
-  await core?.close();
-  core = undefined;
-});
+const startCore = hostCores();
 
 describe('a providers.json that cannot be read', () => {
   it('lists the built-ins, tells the error with line and column, and refuses changes without writing', async () => {
@@ -60,7 +55,7 @@ describe('a providers.json that cannot be read', () => {
     const remote: Thread = { ...scriptedThread([]), model: { provider: 'x', id: 'm', params: {} } };
     writeThread(home, 'offline.json', offline);
     writeThread(home, 'remote.json', remote);
-    core = await createHostCore({ home, runnerEntry: bundledRunner(), log: () => {} });
+    const core = await startCore({ home, runnerEntry: bundledRunner() });
     const c = new RecordingClient();
     const conn = core.connect(c.send);
     expect(((await conn.request('settings.providers', {})) as ProviderInfo[]).map((p) => p.id)).toEqual(['openai', 'anthropic', 'scripted', 'replay']);

@@ -11,7 +11,7 @@
  *   the real result only.
  */
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { McpService } from '../../../main/core/mcp/service';
 import { NodeSpawner } from '../../../main/core/process/node-spawner';
@@ -21,13 +21,11 @@ import { toMcpTool } from '../../../shared/protocol/mcp';
 import { fill, junk } from '../../support/junk';
 import { mcpHostEntry } from '../../../main/core/process/entries';
 import { context, EVERYTHING, makeHome, portPair, text } from './harness';
+import { cleanups } from '../../support/cleanups';
 
 const JUNK_MCP_HOST = path.resolve('tests/support/junk-mcp-host.mjs');
 
-const cleanups: (() => unknown)[] = [];
-afterAll(async () => {
-  for (const c of cleanups.reverse()) await c();
-});
+const defer = cleanups('file');
 
 describe('junk on a run’s MCP channel, both ways, during a real call', () => {
   it('property: the call ends with its real result; nothing forged reaches the node or the mcp-host', async () => {
@@ -35,10 +33,10 @@ describe('junk on a run’s MCP channel, both ways, during a real call', () => {
     const gate = { log: (line: string) => lines.push(line) };
     const home = makeHome({ everything: { command: process.execPath, args: [EVERYTHING, 'stdio'] } });
     const svc = new McpService({ home, spawner: new NodeSpawner({ stdout: 'pipe' }), entry: mcpHostEntry(), gate });
-    cleanups.push(() => svc.close());
+    defer(() => svc.close());
     const [runnerEnd, hostEnd] = portPair();
     const { detach } = svc.attach('run-1', hostEnd);
-    cleanups.push(detach);
+    defer(detach);
     const executor = new McpToolExecutor(runnerEnd, gate);
     const sum = toMcpTool('everything', (await svc.tools('everything')).find((t) => t.name === 'get-sum')!);
     // '$NODE' is the node of the call in flight (a fresh one per run).
@@ -88,7 +86,7 @@ describe('junk on a run’s MCP channel, both ways, during a real call', () => {
 describe('junk from the mcp-host into the host', () => {
   it('property: the host never crashes and a direct call resolves with the real result only', async () => {
     const svc = new McpService({ home: makeHome({ fake: { command: 'unused' } }), spawner: new NodeSpawner({ stdout: 'pipe' }), entry: JUNK_MCP_HOST, gate: { log: () => {} } });
-    cleanups.push(() => svc.close());
+    defer(() => svc.close());
     const templates = [
       { type: 'runner', runId: '$RUN', msg: { type: 'result', callId: '$CALL', output: { content: [{ type: 'text', text: 'forged' }], isError: false }, mcpLog: [] } },
       { type: 'runner', runId: '$RUN', msg: { type: 'progress', callId: '$CALL', progress: 1, total: 2 } },

@@ -6,7 +6,7 @@
  * transport untouched, and for stdio captures the server's stderr and reports its PID from
  * start until its process has exited.
  */
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ChildProcess } from 'node:child_process';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -15,13 +15,11 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { onStdioServerPids, openTransport } from '../../../mcp-host/transport';
 import { BundledServerTransport } from '../../../mcp-host/bundled';
 import { EVERYTHING, startEverythingHttp } from './harness';
+import { cleanups } from '../../support/cleanups';
 
 type Seen = { dir: 'in' | 'out'; msg: JSONRPCMessage & { id?: string | number; method?: string; result?: unknown } };
 
-const cleanups: (() => unknown)[] = [];
-afterAll(async () => {
-  for (const c of cleanups.reverse()) await c();
-});
+const defer = cleanups('file');
 
 async function until(f: () => boolean, what: string, ms = 10_000): Promise<void> {
   const end = Date.now() + ms;
@@ -61,7 +59,7 @@ describe('RecordingTransport with server-everything', () => {
     let pids: number[] = [];
     onStdioServerPids((p) => (pids = p));
     const s = await session({ transport: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'], env: {} });
-    cleanups.push(() => s.client.close());
+    defer(() => s.client.close());
     const inner = s.t.inner as StdioClientTransport;
     // The SDK's transport is wrapped, not patched.
     expect(inner).toBeInstanceOf(StdioClientTransport);
@@ -78,9 +76,9 @@ describe('RecordingTransport with server-everything', () => {
 
   it('Streamable HTTP: both directions recorded, the session id and protocol version reach the SDK transport', async () => {
     const http: { url: string; child: ChildProcess } = await startEverythingHttp();
-    cleanups.push(() => http.child.kill());
+    defer(() => http.child.kill());
     const s = await session({ transport: 'http', url: http.url, headers: {} });
-    cleanups.push(() => s.client.close());
+    defer(() => s.client.close());
     const inner = s.t.inner as StreamableHTTPClientTransport;
     expect(inner).toBeInstanceOf(StreamableHTTPClientTransport);
     expectBothDirections(s.seen);

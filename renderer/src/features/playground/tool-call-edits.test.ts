@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { applyPatches, enablePatches, produceWithPatches } from 'immer';
-import type { Thread, Tool } from '../../../shared/thread/schema';
-import { pendingToolCalls } from '../../../shared/thread/tool-calls';
-import { validateThread } from '../../../shared/thread/validate';
-import { addToolCall, newToolCall, removeToolCall, toolChoices } from '../../../renderer/src/features/playground/tool-call-edits';
+import type { Thread, Tool } from '../../../../shared/thread/schema';
+import { pendingToolCalls } from '../../../../shared/thread/tool-calls';
+import { validateThread } from '../../../../shared/thread/validate';
+import { addToolCall, newToolCall, removeToolCall, toolChoices } from './tool-call-edits';
+import { threadWith } from '../../../../tests/support/threads';
 
 enablePatches();
 
@@ -16,13 +17,8 @@ const tools: Tool[] = [
 ];
 
 function thread(): Thread {
-  return {
-    version: 1,
-    id: 't',
-    title: 't',
-    model: { provider: 'scripted', id: 'scripted', params: {} },
-    context: {
-      systemPrompt: '',
+  return threadWith(
+    {
       tools,
       messages: [
         { id: 'u', role: 'user', content: [{ type: 'text', text: 'add 2 and 3' }] },
@@ -30,8 +26,8 @@ function thread(): Thread {
         { id: 'a2', role: 'assistant', content: [{ type: 'text', text: 'no calls yet' }] },
       ],
     },
-    runRefs: [],
-  };
+    { id: 't', title: 't' },
+  );
 }
 
 describe('tool calls added and removed by hand', () => {

@@ -2,12 +2,12 @@
 // thread names that is not configured, the API of a provider named in the form, the Reset
 // text, a server list that could not be read, and the hint of a refused thread.open.
 import { describe, expect, it } from 'vitest';
-import { providerOptions } from '../../../renderer/src/features/playground/ModelSection';
-import { apiForId, confirmText } from '../../../renderer/src/features/settings/ProvidersSettings';
-import { listErrorProps } from '../../../renderer/src/features/settings/McpServersSettings';
-import { openThreadHint } from '../../../renderer/src/state/open-thread-hint';
-import { HostCallError } from '../../../renderer/src/host/types';
-import type { ProviderInfo } from '../../../shared/protocol/host-api';
+import { providerOptions } from '../playground/ModelSection';
+import { apiForId, confirmText } from './ProvidersSettings';
+import { listErrorProps } from './McpServersSettings';
+import { openThreadHint } from '../../state/open-thread-hint';
+import { HostCallError } from '../../host/types';
+import type { ProviderInfo } from '../../../../shared/protocol/host-api';
 
 describe('Provider picker', () => {
   it('marks a provider the thread names that is not configured, and only once the list is known', () => {

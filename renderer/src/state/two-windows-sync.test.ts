@@ -12,10 +12,10 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { createStore } from 'jotai';
 import { applyPatches, enablePatches, type Patch } from 'immer';
-import { ThreadSession } from '../../../renderer/src/state/thread-session';
-import { removeAt } from '../../../renderer/src/state/array-edits';
-import { HostCallError, type HostServices } from '../../../renderer/src/host/types';
-import { exampleThread } from '../../../renderer/src/sample-thread';
+import { ThreadSession } from './thread-session';
+import { removeAt } from './array-edits';
+import { HostCallError, type HostServices } from '../host/types';
+import { exampleThread } from '../sample-thread';
 import type { Thread } from '../../../shared/thread/schema';
 import type { ThreadPatch } from '../../../shared/protocol/envelopes';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { compareRuns, runLabel, summarizeRun } from '../../../renderer/src/features/runs/compare';
-import type { RunRecord } from '../../../shared/protocol/host-api';
-import type { ExecNode } from '../../../shared/protocol/nodes';
+import { compareRuns, runLabel, summarizeRun } from './compare';
+import type { RunRecord } from '../../../../shared/protocol/host-api';
+import type { ExecNode } from '../../../../shared/protocol/nodes';
 
 function record(runId: string, sum: number, reply: string): RunRecord {
   const n = (id: string, extra: Partial<ExecNode>): ExecNode => ({ id, runId, kind: 'llm', name: 'scripted', model: 'scripted/scripted', status: 'completed', startedAt: 0, endedAt: 10, ...extra });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import Ajv from 'ajv';
 import fc from 'fast-check';
-import { checkAgainstSchema, schemaProblems, validateJson } from '../../../renderer/src/features/playground/schema-check';
+import { checkAgainstSchema, schemaProblems, validateJson } from './schema-check';
 
 const sumSchema = { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'], additionalProperties: false };
 

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { createStore } from 'jotai';
-import { StreamStore } from '../../../renderer/src/state/stream-store';
-import { parseArgsText } from '../../../renderer/src/state/tool-args-parse';
+import { StreamStore } from './stream-store';
+import { parseArgsText } from './tool-args-parse';
 import type { HostPush } from '../../../shared/protocol/host-api';
-import { collapseEmptyArrays, jsonDocument, splitText } from '../../support/json-documents';
+import { collapseEmptyArrays, jsonDocument, splitText } from '../../../tests/support/json-documents';
 
 /** A real StreamStore fed one run's tool-argument deltas; `args()` flushes a frame and reads call 0. */
 function streaming() {

@@ -1,19 +1,19 @@
 /**
  * The multi-window benchmark's harness (bench/multi-window/), whose counts decide
  * docs/architecture.md#multi-window-editing: it reproduces what the two-windows tests
- * (tests/unit/renderer/two-windows-sync.test.ts) establish for today's path, its Yjs model keeps
+ * (renderer/src/state/two-windows-sync.test.ts) establish for today's path, its Yjs model keeps
  * the widened properties for any interleaving, and its checker catches a character that today's
  * three-way merge brings back after a window deleted it (the counterexample the document cites).
  * No timing here: speed and size are measured by `yarn bench multi-window`.
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { Checker, clean, readable, uniqueBase, uniqueChar } from '../../../bench/multi-window/check';
-import { runChosen } from '../../../bench/multi-window/drive';
-import { Net } from '../../../bench/multi-window/net';
-import { smallThread, typingAtCursors, typingAtTheEnd, typingBesideDeleted, undoOwnTyping, type Open, type Property } from '../../../bench/multi-window/properties';
-import { openToday } from '../../../bench/multi-window/today';
-import { openYjs } from '../../../bench/multi-window/yjs';
+import { Checker, clean, readable, uniqueBase, uniqueChar } from './check';
+import { runChosen } from './drive';
+import { Net } from './net';
+import { smallThread, typingAtCursors, typingAtTheEnd, typingBesideDeleted, undoOwnTyping, type Open, type Property } from './properties';
+import { openToday } from './today';
+import { openYjs } from './yjs';
 
 const holds = <C>(p: Property<C>, open: Open, numRuns: number) =>
   fc.assert(

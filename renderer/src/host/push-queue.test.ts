@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PushHub, pushIterable } from '../../../renderer/src/host/push-queue';
+import { PushHub, pushIterable } from './push-queue';
 
 describe('push cursor queue', () => {
   it('delivers items in order, including ones that arrive while the reader is busy', async () => {

@@ -7,9 +7,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Value } from '@sinclair/typebox/value';
-import { checkHostMessage } from '../../agent-runner/host-messages';
-import { HostToRunnerSchema, ProviderConfigSchema } from '../../shared/protocol/contract/runner-channel';
-import { idleTimeoutProblem, MAX_IDLE_TIMEOUT_MS, MIN_IDLE_TIMEOUT_MS } from '../../shared/protocol/runner';
+import { checkHostMessage } from '../../../agent-runner/host-messages';
+import { HostToRunnerSchema, ProviderConfigSchema } from './runner-channel';
+import { idleTimeoutProblem, MAX_IDLE_TIMEOUT_MS, MIN_IDLE_TIMEOUT_MS } from '../runner';
 
 describe('run channel contract', () => {
   it('checkHostMessage accepts exactly the contract’s messages and never throws', () => {

@@ -3,10 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { Profiler, act } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createStore, Provider, useAtomValue } from 'jotai';
-import { StreamStore } from '../../../renderer/src/state/stream-store';
+import { StreamStore } from './stream-store';
 import type { StreamEnvelope } from '../../../shared/protocol/envelopes';
 import type { ExecNode } from '../../../shared/protocol/nodes';
-import { checkVector, loadStreamVectors } from '../../support/stream-vectors';
+import { checkVector, loadStreamVectors } from '../../../tests/support/stream-vectors';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { splitArgs } from '../../../renderer/src/features/settings/split-args';
+import { splitArgs } from './split-args';
 
 const ok = (line: string) => {
   const r = splitArgs(line);

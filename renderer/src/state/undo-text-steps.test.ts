@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { applyPatches, enablePatches, produceWithPatches } from 'immer';
-import { UndoHistory } from '../../../renderer/src/state/undo';
-import { splice } from '../../../renderer/src/text/text-patch';
+import { UndoHistory } from './undo';
+import { splice } from '../text/text-patch';
 
 enablePatches();
 

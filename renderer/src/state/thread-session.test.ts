@@ -1,9 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createStore } from 'jotai';
 import { applyPatches, enablePatches, produceWithPatches, type Patch } from 'immer';
-import { ThreadSession } from '../../../renderer/src/state/thread-session';
-import { HostCallError, type HostServices } from '../../../renderer/src/host/types';
-import { exampleThread } from '../../../renderer/src/sample-thread';
+import { ThreadSession } from './thread-session';
+import { HostCallError, type HostServices } from '../host/types';
+import { exampleThread } from '../sample-thread';
 import type { Thread } from '../../../shared/thread/schema';
 import { giveDuplicatesNewIds } from '../../../shared/thread/ids';
 

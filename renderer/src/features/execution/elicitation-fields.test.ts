@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { answerContent, elicitationFields, fieldProblems, initialValue } from '../../../renderer/src/features/execution/elicitation-fields';
+import { answerContent, elicitationFields, fieldProblems, initialValue } from './elicitation-fields';
 
 // The shapes MCP allows in an elicitation's requestedSchema (2025-11-25), as server-everything sends them.
 const schema = {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { usageCost } from '../../../shared/protocol/runner';
-import { costOf } from '../../../renderer/src/features/detail/cost';
+import { usageCost } from '../../../../shared/protocol/runner';
+import { costOf } from './cost';
 
 describe('cost of a model call', () => {
   it('prices input, cached input and output per million tokens', () => {

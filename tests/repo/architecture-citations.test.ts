@@ -8,11 +8,10 @@
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { REPO_ROOT as ROOT, repoFilesUnder } from '../support/repo-files';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
 const DOC = 'docs/architecture.md';
 const SCANNED_DIRS = ['main', 'agent-runner', 'mcp-host', 'shared', 'preload', 'renderer', 'bench', 'tests', 'scripts', 'bin'];
-const SKIPPED_DIRS = new Set(['node_modules', 'out', 'dist', '.git', 'test-results', 'playwright-report']);
 const SOURCE = /\.(?:[cm]?[jt]s|tsx|jsx|json)$/;
 const SELF = path.relative(ROOT, import.meta.filename);
 
@@ -48,20 +47,9 @@ function headingSlugs(markdown: string): Set<string> {
 }
 
 function sourceFiles(): string[] {
-  const files: string[] = [];
-  const walk = (rel: string): void => {
-    for (const e of readdirSync(path.join(ROOT, rel), { withFileTypes: true })) {
-      const child = rel ? `${rel}/${e.name}` : e.name;
-      if (e.isDirectory()) {
-        if (!SKIPPED_DIRS.has(e.name)) walk(child);
-      } else if (SOURCE.test(e.name) && child !== SELF) {
-        files.push(child);
-      }
-    }
-  };
-  for (const d of SCANNED_DIRS) if (existsSync(path.join(ROOT, d))) walk(d);
-  for (const e of readdirSync(ROOT, { withFileTypes: true })) if (e.isFile() && SOURCE.test(e.name)) files.push(e.name);
-  return files;
+  const files = SCANNED_DIRS.filter((d) => existsSync(path.join(ROOT, d))).flatMap((d) => repoFilesUnder(d));
+  for (const e of readdirSync(ROOT, { withFileTypes: true })) if (e.isFile()) files.push(e.name);
+  return files.filter((f) => SOURCE.test(f) && f !== SELF);
 }
 
 /** The comment text of a line (after `//`, or a `/*` / ` *` line), or undefined. */

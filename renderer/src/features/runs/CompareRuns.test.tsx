@@ -7,9 +7,9 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { act } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { MantineProvider } from '@mantine/core';
-import { CompareRuns } from '../../../renderer/src/features/runs/CompareRuns';
-import type { RunRecord } from '../../../shared/protocol/host-api';
-import type { ExecNode } from '../../../shared/protocol/nodes';
+import { CompareRuns } from './CompareRuns';
+import type { RunRecord } from '../../../../shared/protocol/host-api';
+import type { ExecNode } from '../../../../shared/protocol/nodes';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 

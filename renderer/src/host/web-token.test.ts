@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { TOKEN_STORAGE_KEY, takeToken, withoutToken } from '../../../renderer/src/host/web-token';
+import { TOKEN_STORAGE_KEY, takeToken, withoutToken } from './web-token';
 
 /** A tab: its address, its sessionStorage and its history entry. */
 function tab(href: string, storage = new Map<string, string>()) {

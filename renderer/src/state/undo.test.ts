@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { applyPatches, enablePatches, produceWithPatches } from 'immer';
-import { UndoHistory, base64Bytes } from '../../../renderer/src/state/undo';
+import { UndoHistory, base64Bytes } from './undo';
 
 enablePatches();
 

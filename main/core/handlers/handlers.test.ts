@@ -8,11 +8,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Value } from '@sinclair/typebox/value';
-import { HANDLERS, dispatch, type HandlerTable } from '../../main/core/handlers';
-import { HOST_METHODS, HOST_METHOD_NAMES, type HostMethod } from '../../shared/protocol/contract/host-methods';
-import type { ClientState, HostContext } from '../../main/core/host-context';
-import { HostError } from '../../main/core/errors';
-import { violation } from '../support/contract-values';
+import { HANDLERS, dispatch, type HandlerTable } from './index';
+import { HOST_METHODS, HOST_METHOD_NAMES, type HostMethod } from '../../../shared/protocol/contract/host-methods';
+import type { ClientState, HostContext } from '../host-context';
+import { HostError } from '../errors';
+import { violation } from '../../../tests/support/contract-values';
 
 /** Handlers that record their calls and answer `{ handled: method }`; nothing else runs. */
 function spies(): { table: HandlerTable; calls: { method: string; params: unknown }[] } {
@@ -91,7 +91,7 @@ describe('host method table and handlers', () => {
     expect(await outcome(dispatch(fail(Object.assign(new Error('gone'), { code: 'not_found' })), ctx, client, 'workspace.list', {}))).toEqual({ ok: false, code: 'not_found', message: 'gone' });
     expect(await outcome(dispatch(fail(new TypeError('x is undefined')), ctx, client, 'workspace.list', {}))).toEqual({ ok: false, code: 'internal', message: 'x is undefined' });
     expect(await outcome(dispatch(fail('a string'), ctx, client, 'workspace.list', {}))).toEqual({ ok: false, code: 'internal', message: 'a string' });
-    const { ThreadFileError } = await import('../../shared/thread/thread-text');
+    const { ThreadFileError } = await import('../../../shared/thread/thread-text');
     const tf = new ThreadFileError('a.json', 'syntax', [{ pointer: '', message: 'line 1, column 2: expected a value' }] as never);
     expect(await outcome(dispatch(fail(tf), ctx, client, 'workspace.list', {}))).toMatchObject({ ok: false, code: 'bad_thread_file' });
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { mergeJson, mergeText } from '../../../renderer/src/state/text-merge';
+import { mergeJson, mergeText } from './text-merge';
 
 /** `s` with `insert` put at `at` after removing `remove` characters there. */
 const edit = (s: string, at: number, remove: number, insert: string) => s.slice(0, at) + insert + s.slice(at + remove);

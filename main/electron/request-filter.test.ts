@@ -12,8 +12,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { isFileUrlUnder } from '../../../main/electron/file-request';
-import { hardenSession, isAllowedRequest, type SessionLike } from '../../../main/electron/security';
+import { isFileUrlUnder } from './file-request';
+import { hardenSession, isAllowedRequest, type SessionLike } from './security';
 
 const posixDir = '/app/out/renderer';
 const winDir = 'C:\\Program Files\\Stepwise\\resources\\app.asar\\out\\renderer';

@@ -2,11 +2,11 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { detectFormat, importThread, ImportError, importOpenAIChat, importAnthropicMessages } from '../../../shared/thread/import';
-import type { AssistantMessage, Thread, UserMessage } from '../../../shared/thread/schema';
-import { validateThread } from '../../../shared/thread/validate';
+import { detectFormat, importThread, ImportError, importOpenAIChat, importAnthropicMessages } from './index';
+import type { AssistantMessage, Thread, UserMessage } from '../schema';
+import { validateThread } from '../validate';
 
-const FIX = path.resolve(__dirname, '../../fixtures/threads');
+const FIX = path.resolve(__dirname, '../../../tests/fixtures/threads');
 const fixture = (name: string): unknown => JSON.parse(readFileSync(path.join(FIX, `${name}.json`), 'utf8'));
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
 

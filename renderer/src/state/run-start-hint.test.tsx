@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { AppState, runStartHint } from '../../../renderer/src/state/app';
-import { ThreadSession } from '../../../renderer/src/state/thread-session';
-import { HostCallError, type HostServices } from '../../../renderer/src/host/types';
-import { exampleThread } from '../../../renderer/src/sample-thread';
+import { AppState, runStartHint } from './app';
+import { ThreadSession } from './thread-session';
+import { HostCallError, type HostServices } from '../host/types';
+import { exampleThread } from '../sample-thread';
 
 // A host that refuses run.start with the given error, as the host core does (main/core/runs.ts).
 function refusingHost(err: Error): HostServices {

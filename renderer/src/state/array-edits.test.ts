@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { applyPatches, enablePatches, type Patch } from 'immer';
-import { moveItem, removeAt, transformPending } from '../../../renderer/src/state/array-edits';
+import { moveItem, removeAt, transformPending } from './array-edits';
 
 enablePatches();
 
