@@ -4,18 +4,20 @@
  * every frame at once. Atoms are set at most once per animation frame per dirty node, so only
  * rows whose node changed re-render; partial tool arguments are parsed at that time (at most
  * once per frame per call). Tree structure (kind, name, parent links) lives in per-run atoms
- * that change only when a `tree_update` adds or moves a node.
+ * that change only when a `tree_update` adds, renames or moves a node; the structure itself is
+ * kept incrementally ({@link RunStructure}), so a growing tree costs O(new nodes) per frame.
  */
 import { atom, type PrimitiveAtom } from 'jotai';
 import { atomFamily, type AtomFamily } from 'jotai-family';
 import { parse as parsePartialJson } from 'partial-json';
 import { isTerminal } from '../../../shared/protocol/status';
 import { StreamConsumer, type LiveNode } from '../../../shared/stream/consumer';
-import type { ExecNode, NodeKind, NodeStatus } from '../../../shared/protocol/nodes';
+import type { ExecNode, NodeStatus } from '../../../shared/protocol/nodes';
 import type { HostPush, RunRecord } from '../../../shared/protocol/host-api';
 import type { StreamEnvelope } from '../../../shared/protocol/envelopes';
 import type { RunMode } from '../../../shared/thread/schema';
 import { nextFrame, type FrameScheduler } from '../host/frame';
+import { RunStructure } from './run-structure';
 
 /** What one execution-tree row shows. A new object per frame in which the node changed. */
 export interface NodeView {
@@ -32,13 +34,15 @@ export interface NodeView {
   syncing: boolean;
 }
 
-/** Structure of one run's tree. */
+/**
+ * What a run's tree atom holds: the run's structure, changed in place only when a frame is
+ * published (read it at render time), and a version that changes with every structural
+ * change, so subscribers re-render.
+ */
 export interface RunTree {
   runId: string;
-  meta: Record<string, { id: string; parentId?: string; kind: NodeKind; name: string }>;
-  children: Record<string, string[]>;
-  /** Nodes without a known parent (normally just the run node). */
-  roots: string[];
+  version: number;
+  structure: RunStructure;
 }
 
 /** A run the execution panel lists. */
@@ -86,8 +90,9 @@ export class StreamStore {
 
   private readonly consumer: StreamConsumer;
   private readonly dirty = new Set<string>();
-  private readonly dirtyTrees = new Set<string>();
-  private readonly trees = new Map<string, RunTree>();
+  /** Nodes of `tree_update`s per run, taken into the run's structure at the next frame. */
+  private readonly pendingTrees = new Map<string, ExecNode[]>();
+  private readonly trees = new Map<string, RunStructure>();
   private readonly nodeRun = new Map<string, string>();
   private readonly parsed = new Map<string, { raw: Record<number, string>; args: Record<number, unknown>; at: Record<number, number>; cost: Record<number, number> }>();
   private scheduled = false;
@@ -162,7 +167,7 @@ export class StreamStore {
       this.nodeAtom.remove(nodeId);
     }
     this.trees.delete(runId);
-    this.dirtyTrees.delete(runId);
+    this.pendingTrees.delete(runId);
     this.runTreeAtom.remove(runId);
     this.store.set(this.runsAtom, this.store.get(this.runsAtom).filter((r) => r.runId !== runId));
   }
@@ -188,19 +193,13 @@ export class StreamStore {
   }
 
   private noteStructure(runId: string, nodes: ExecNode[]): void {
-    let tree = this.trees.get(runId);
-    if (!tree) {
-      tree = { runId, meta: {}, children: {}, roots: [] };
-      this.trees.set(runId, tree);
-    }
-    for (const n of nodes) {
-      this.nodeRun.set(n.id, runId);
-      const old = tree.meta[n.id];
-      if (old && old.parentId === n.parentId && old.name === n.name && old.kind === n.kind) continue;
-      tree.meta[n.id] = { id: n.id, parentId: n.parentId, kind: n.kind, name: n.name };
-      this.dirtyTrees.add(runId);
-    }
-    if (this.dirtyTrees.has(runId)) this.schedule();
+    for (const n of nodes) this.nodeRun.set(n.id, runId);
+    // The structure changes only when the frame is published, so a render between two frames
+    // never sees a tree ahead of its atoms.
+    const pending = this.pendingTrees.get(runId);
+    if (pending) for (const n of nodes) pending.push(n);
+    else this.pendingTrees.set(runId, nodes.slice());
+    this.schedule();
   }
 
   private markDirty(nodeId: string): void {
@@ -218,11 +217,14 @@ export class StreamStore {
   flush(): void {
     this.scheduled = false;
     this.flushes++;
-    for (const runId of this.dirtyTrees) {
-      const t = this.trees.get(runId);
-      if (t) this.store.set(this.runTreeAtom(runId), rebuild(t));
+    for (const [runId, nodes] of this.pendingTrees) {
+      let t = this.trees.get(runId);
+      if (!t) this.trees.set(runId, (t = new RunStructure(runId)));
+      let changed = false;
+      for (const n of nodes) if (t.note(n)) changed = true;
+      if (changed) this.store.set(this.runTreeAtom(runId), { runId, version: (this.store.get(this.runTreeAtom(runId))?.version ?? 0) + 1, structure: t });
     }
-    this.dirtyTrees.clear();
+    this.pendingTrees.clear();
     for (const nodeId of this.dirty) {
       const live = this.consumer.get(nodeId);
       if (live) this.store.set(this.nodeAtom(nodeId), this.view(live));
@@ -265,16 +267,4 @@ export class StreamStore {
       syncing: live.syncing,
     };
   }
-}
-
-function rebuild(t: RunTree): RunTree {
-  const children: Record<string, string[]> = {};
-  const roots: string[] = [];
-  for (const m of Object.values(t.meta)) {
-    if (m.parentId && t.meta[m.parentId]) (children[m.parentId] ??= []).push(m.id);
-    else roots.push(m.id);
-  }
-  t.children = children;
-  t.roots = roots;
-  return { runId: t.runId, meta: { ...t.meta }, children, roots };
 }
