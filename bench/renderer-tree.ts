@@ -3,12 +3,12 @@
  * production build of the bench page (no profiling overhead), as the app runs:
  * - Fold: a finished ReAct tree of BENCH_TREE_NODES (default 10,000) nodes; its run node is
  *   collapsed and expanded BENCH_TREE_REPS times (default 5) from the keyboard, after a
- *   discarded warm-up at the same size. Target: each within one frame, 16.7 ms of main-thread
- *   CPU from the key press to the painted frame.
+ *   discarded warm-up at the same size. Target: within one frame, a median of ≤ 16.7 ms of
+ *   main-thread CPU from the key press to the painted frame (the worst is reported too).
  * - Grow: a ReAct run of BENCH_TREE_GROW_NODES (default 3,000) nodes arrives live at
  *   BENCH_TREE_GROW_RATE nodes/s (default 200) while its newest llm node streams text at 60
- *   deltas/s. Targets: ≤ 1 update per row per frame, no long task over 50 ms, the view follows
- *   the newest node.
+ *   deltas/s. Targets: ≤ 1 update per row per frame, the main thread keeps up (≤ 16.7 ms of
+ *   CPU per frame on average), no long task over 50 ms, the view follows the newest node.
  * Baseline for both: the same rows without virtualisation (every row mounted, rows re-derived
  * on every render; bench/renderer-page/all-rows-tree.tsx), folded once.
  * Main-thread CPU comes from CDP (Performance.getMetrics ThreadTime) around each step: on a
@@ -103,17 +103,19 @@ export async function treeScale(page: Page, report: (f: Figure) => void): Promis
   report({ bench: B, name: `${tree}: rows in the DOM`, value: f.open.rows, unit: '', baseline: { label: BASE, value: b.open.rows } });
   for (const [what, fs, bs] of [['collapse', f.collapse, b.collapse], ['expand', f.expand, b.expand]] as const) {
     const c = fs.map((x) => x.cpu);
+    const bc = bs.map((x) => x.cpu);
     report({
       bench: B,
-      name: `${tree}: ${what} the run node (main-thread CPU, worst of ${reps})`,
-      value: worst(c),
+      name: `${tree}: ${what} the run node (main-thread CPU, median of ${reps})`,
+      value: median(c),
       unit: 'ms',
-      baseline: { label: BASE, value: worst(bs.map((x) => x.cpu)) },
-      ratio: worst(bs.map((x) => x.cpu)) / worst(c),
+      baseline: { label: BASE, value: median(bc) },
+      ratio: median(bc) / median(c),
       ratioLabel: 'less',
-      target: { text: 'within one frame (16.7 ms)', met: worst(c) <= 1000 / 60 },
+      target: { text: 'within one frame (16.7 ms)', met: median(c) <= 1000 / 60 },
       note: `from the key press to the painted frame; CPU each: ${list(c)} ms (a key press that does nothing, measured the same way: ${list(f.idle.map((x) => x.cpu))} ms); wall each: ${list(fs.map((x) => x.ms))} ms (baseline wall ${list(bs.map((x) => x.ms))} ms)`,
     });
+    report({ bench: B, name: `${tree}: ${what} the run node (main-thread CPU, worst of ${reps})`, value: worst(c), unit: 'ms', baseline: { label: BASE, value: worst(bc) } });
     report({ bench: B, name: `${tree}: ${what} the run node (wall clock, median of ${reps})`, value: median(fs.map((x) => x.ms)), unit: 'ms', baseline: { label: BASE, value: median(bs.map((x) => x.ms)) } });
   }
   const foldOk = [...f.collapse, ...b.collapse].every((s) => s.rows === 1) && f.expand.every((s) => s.rows > 1) && b.expand.every((s) => s.rows === nodes);
@@ -125,7 +127,7 @@ export async function treeScale(page: Page, report: (f: Figure) => void): Promis
   const live = `${growNodes.toLocaleString('en-US')} nodes arriving at ${rate}/s`;
   report({ bench: B, name: `${live}: max updates of one row in one frame`, value: g.maxRowUpdatesPerFrame, unit: '', baseline: { label: BASE, value: h.maxRowUpdatesPerFrame }, target: { text: '≤ 1 commit per row per frame', met: g.maxRowUpdatesPerFrame <= 1 } });
   report({ bench: B, name: `${live}: longest long task`, value: worst(g.longTasks), unit: 'ms', baseline: { label: BASE, value: worst(h.longTasks) }, target: { text: 'no long task over 50 ms', met: worst(g.longTasks) <= 50 }, note: `${g.longTasks.length} long tasks (baseline ${h.longTasks.length})` });
-  report({ bench: B, name: `${live}: main-thread CPU per frame`, value: g.cpu / g.frames, unit: 'ms', baseline: { label: BASE, value: h.cpu / h.frames }, note: `${(g.cpu / 1000).toFixed(2)} s of CPU in ${(g.durationMs / 1000).toFixed(1)} s (baseline ${(h.cpu / 1000).toFixed(2)} s in ${(h.durationMs / 1000).toFixed(1)} s)` });
+  report({ bench: B, name: `${live}: main-thread CPU per frame`, value: g.cpu / g.frames, unit: 'ms', baseline: { label: BASE, value: h.cpu / h.frames }, target: { text: 'the main thread keeps up (≤ 16.7 ms a frame)', met: g.cpu / g.frames <= 1000 / 60 }, note: `${(g.cpu / 1000).toFixed(2)} s of CPU in ${(g.durationMs / 1000).toFixed(1)} s (baseline ${(h.cpu / 1000).toFixed(2)} s in ${(h.durationMs / 1000).toFixed(1)} s)` });
   report({ bench: B, name: `${live}: frame interval p95`, value: g.frameP95, unit: 'ms', baseline: { label: BASE, value: h.frameP95 }, note: `worst ${g.frameMax.toFixed(1)} ms (baseline ${h.frameMax.toFixed(1)} ms); ${g.frames} frames in ${(g.durationMs / 1000).toFixed(1)} s (baseline ${h.frames} in ${(h.durationMs / 1000).toFixed(1)} s)` });
   report({ bench: B, name: `${live}: newest node in view at the end`, ...yes(g.followed), baseline: { label: BASE, value: h.followed ? 1 : 0 }, target: { text: 'the view follows the run', met: g.followed } });
 }

@@ -131,7 +131,7 @@ export async function runTreeGrow(o: TreeGrowOptions): Promise<TreeGrowResult> {
   const durationMs = performance.now() - t0;
   const w = stop();
   const newest = m.host.querySelector(`[data-node-id="${CSS.escape(reactNode(runId, o.nodes - 1, true).id)}"]`);
-  const viewport = m.host.querySelector('[role="tree"]')?.parentElement ?? m.host;
+  const viewport = scroller(m.host.querySelector('[role="tree"]')) ?? m.host;
   const followed = !!newest && isInView(newest, viewport);
   const mountedRows = rowCount(m.host);
   m.unmount();
@@ -148,6 +148,12 @@ export async function runTreeGrow(o: TreeGrowOptions): Promise<TreeGrowResult> {
     followed,
     mountedRows,
   };
+}
+
+/** The element that scrolls `el` (the nearest ancestor with overflow-y auto or scroll). */
+function scroller(el: Element | null): Element | null {
+  for (let e = el?.parentElement; e; e = e.parentElement) if (/auto|scroll/.test(getComputedStyle(e).overflowY)) return e;
+  return null;
 }
 
 function isInView(el: Element, viewport: Element): boolean {
