@@ -95,9 +95,9 @@ function mount(nodes: ExecNode[]) {
   return { app, stream, frame, renders, host, items, item };
 }
 
-/** run → l1 → (a1, b1), run → l2 → (a2, b2), … */
-function react(turns: number): ExecNode[] {
-  const out = [node('run', undefined, 'run', 'react')];
+/** run → l1 → (a1, b1), run → l2 → (a2, b2), …; `finished` completes the run node (a stored run: the view does not follow). */
+function react(turns: number, finished = false): ExecNode[] {
+  const out = [{ ...node('run', undefined, 'run', 'react'), ...(finished && { status: 'completed' as const, endedAt: 2 }) }];
   for (let k = 1; k <= turns; k++) out.push(node(`l${k}`, 'run'), node(`a${k}`, `l${k}`, 'tool', 'get-sum'), node(`b${k}`, `l${k}`, 'tool', 'echo'));
   return out;
 }
@@ -106,13 +106,13 @@ const key = (el: HTMLElement, k: string) => act(() => void el.dispatchEvent(new 
 
 describe('execution tree', () => {
   it('is a tree of treeitems with level, position and expanded state, and mounts only the rows in view of 10,000', () => {
-    const t = mount(react(3333));
+    const t = mount(react(3333, true));
     expect(t.host.querySelector('[role="tree"]')?.getAttribute('aria-label')).toBe('Execution tree');
     const rows = t.items();
     expect(rows.length).toBeGreaterThan(5);
     expect(rows.length).toBeLessThan(40);
     const [run, l1, a1] = rows;
-    expect(run.getAttribute('aria-label')).toBe('run react, running');
+    expect(run.getAttribute('aria-label')).toBe('run react, completed');
     expect([run.getAttribute('aria-level'), run.getAttribute('aria-expanded'), run.getAttribute('aria-setsize')]).toEqual(['1', 'true', '1']);
     expect([l1.getAttribute('aria-level'), l1.getAttribute('aria-posinset'), l1.getAttribute('aria-setsize')]).toEqual(['2', '1', '3333']);
     expect([a1.getAttribute('aria-label'), a1.getAttribute('aria-level'), a1.hasAttribute('aria-expanded')]).toEqual(['tool get-sum, running', '3', false]);
