@@ -8,19 +8,28 @@
  * warm-up run that is discarded.
  * Baseline: the same store publishing atoms (setting React state) on every delta.
  * Targets: at most one commit per row per frame; no long task over 50 ms.
+ *
+ * Then the tree-scale figures (bench/renderer-tree.ts), on a production build of the page.
  */
 import { createServer, type Server } from 'node:http';
-import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, existsSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Browser, Page } from 'playwright-core';
 import type { RenderBenchOptions, RenderBenchResult } from './renderer-page/types';
 import { envNum, type Figure } from './lib';
+import { treeScale } from './renderer-tree';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_ARGS = ['--js-flags=--expose-gc', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
-async function buildPage(outDir: string): Promise<void> {
+/**
+ * Builds the bench page into `outDir`. `profiling` aliases react-dom/profiling in, so the
+ * Profiler reports commits (the delta scenario); the tree-scale scenarios time work and use
+ * the production build, as the app does (the profiling build times every component).
+ */
+async function buildPage(outDir: string, profiling: boolean): Promise<void> {
   const { build } = await import('vite');
   const react = (await import('@vitejs/plugin-react')).default;
   await build({
@@ -29,8 +38,8 @@ async function buildPage(outDir: string): Promise<void> {
     logLevel: 'error',
     configFile: false,
     plugins: [react()],
-    resolve: { alias: [{ find: /^react-dom\/client$/, replacement: 'react-dom/profiling' }] },
-    build: { outDir, emptyOutDir: true, sourcemap: false, reportCompressedSize: false },
+    resolve: { alias: profiling ? [{ find: /^react-dom\/client$/, replacement: 'react-dom/profiling' }] : [] },
+    build: { outDir, emptyOutDir: false, sourcemap: false, reportCompressedSize: false },
   });
 }
 
@@ -39,14 +48,25 @@ const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javas
 function serve(dir: string): Promise<{ server: Server; url: string }> {
   const server = createServer((req, res) => {
     const rel = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
-    const file = path.join(dir, rel === '/' ? 'index.html' : rel);
-    if (!file.startsWith(dir) || !existsSync(file)) {
+    const file = path.join(dir, rel.endsWith('/') ? `${rel}index.html` : rel);
+    if (!file.startsWith(dir) || !existsSync(file) || !statSync(file).isFile()) {
       res.writeHead(404).end();
       return;
     }
     res.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream' }).end(readFileSync(file));
   });
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as { port: number }).port}/` })));
+}
+
+async function openPage(browser: Browser, url: string): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width: 1000, height: 1000 } });
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(url);
+  await page.waitForFunction(() => (globalThis as unknown as { __stepwiseBench?: { ready: boolean } }).__stepwiseBench?.ready === true, undefined, { timeout: 30000 }).catch(() => {
+    throw new Error(`the bench page did not load: ${errors.join('; ') || 'no error reported'}`);
+  });
+  return page;
 }
 
 export async function rendererBench(report: (f: Figure) => void): Promise<void> {
@@ -58,16 +78,11 @@ export async function rendererBench(report: (f: Figure) => void): Promise<void> 
   let server: Server | undefined;
   const browser = await chromium.launch({ executablePath: process.env.BENCH_CHROMIUM ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
   try {
-    await buildPage(dir);
+    await buildPage(dir, true);
+    await buildPage(path.join(dir, 'production'), false);
     const s = await serve(dir);
     server = s.server;
-    const page = await browser.newPage({ viewport: { width: 1000, height: 1000 } });
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(s.url);
-    await page.waitForFunction(() => (globalThis as unknown as { __stepwiseBench?: { ready: boolean } }).__stepwiseBench?.ready === true, undefined, { timeout: 30000 }).catch(() => {
-      throw new Error(`the bench page did not load: ${errors.join('; ') || 'no error reported'}`);
-    });
+    const page = await openPage(browser, s.url);
     const go = (mode: 'frame' | 'sync', secs = seconds) =>
       page.evaluate((o: RenderBenchOptions) => (globalThis as unknown as { __stepwiseBench: { run(o: RenderBenchOptions): Promise<RenderBenchResult> } }).__stepwiseBench.run(o), { mode, nodes, rate, durationMs: secs * 1000, seed: 42 });
     await go('frame', 1); // warm-up (JIT, first layout), discarded
@@ -98,6 +113,8 @@ export async function rendererBench(report: (f: Figure) => void): Promise<void> 
       target: { text: 'no long task over 50 ms', met: maxLong <= 50 },
     });
     report({ bench: B, name: `${label}: text shown equals text sent`, value: f.textOk && b.textOk ? 1 : 0, unit: f.textOk && b.textOk ? '(yes)' : '(NO)', target: { text: 'equal', met: f.textOk && b.textOk } });
+    await page.close();
+    await treeScale(await openPage(browser, `${s.url}production/`), report);
   } finally {
     await browser.close();
     server?.close();

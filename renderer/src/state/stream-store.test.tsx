@@ -121,8 +121,9 @@ describe('StreamStore', () => {
     s.apply({ v: 1, type: 'tree_update', runId: 'r1', nodes: [node('run', { kind: 'run', name: 'run' }), node('l1', { parentId: 'run' }), node('t1', { kind: 'tool', name: 'get-sum', parentId: 'l1' })] });
     frames.run();
     const tree = store.get(s.runTreeAtom('r1'))!;
-    expect(tree.roots).toEqual(['run']);
-    expect(tree.children).toEqual({ run: ['l1'], l1: ['t1'] });
+    expect(tree.structure.roots).toEqual(['run']);
+    expect(tree.structure.children('run')).toEqual(['l1']);
+    expect(tree.structure.children('l1')).toEqual(['t1']);
     // A status-only update does not touch the tree atom.
     s.apply({ v: 1, type: 'tree_update', runId: 'r1', nodes: [node('l1', { parentId: 'run', status: 'completed', output: { text: '' } })] });
     frames.run();
@@ -132,6 +133,32 @@ describe('StreamStore', () => {
     expect([...s.nodeAtom.getParams()]).toEqual([]);
     expect([...s.runTreeAtom.getParams()]).toEqual([]);
     expect(s.live('l1')).toBeUndefined();
+  });
+
+  it('grows the tree atom in place: new nodes are appended, a node that arrives before its parent moves under it', () => {
+    const { store, frames, s } = setup();
+    s.apply({ v: 1, type: 'tree_update', runId: 'r1', nodes: [node('run', { kind: 'run', name: 'run' }), node('l1', { parentId: 'run' })] });
+    frames.run();
+    const first = store.get(s.runTreeAtom('r1'))!;
+    // Ids a plain object would take for its prototype's keys are ordinary nodes: a node whose
+    // parent "constructor" has not arrived yet is a root, not lost.
+    s.apply({ v: 1, type: 'tree_update', runId: 'r1', nodes: [node('t1', { kind: 'tool', parentId: 'constructor' }), node('__proto__', { parentId: 'l1' })] });
+    frames.run();
+    const second = store.get(s.runTreeAtom('r1'))!;
+    expect(second).not.toBe(first);
+    expect(second.version).toBeGreaterThan(first.version);
+    expect(second.structure).toBe(first.structure);
+    expect(second.structure.roots).toEqual(['run', 't1']);
+    expect(second.structure.children('l1')).toEqual(['__proto__']);
+    expect(second.structure.order).toEqual(['run', 'l1', 't1', '__proto__']);
+    expect(second.structure.rebuilds).toBe(0);
+    s.apply({ v: 1, type: 'tree_update', runId: 'r1', nodes: [node('constructor', { parentId: 'l1' })] });
+    frames.run();
+    const third = store.get(s.runTreeAtom('r1'))!.structure;
+    expect(third.roots).toEqual(['run']);
+    expect(third.children('l1')).toEqual(['__proto__', 'constructor']);
+    expect(third.children('constructor')).toEqual(['t1']);
+    expect(third.rebuilds).toBe(1);
   });
 
   it('re-renders only the row whose node changed, once per frame however many deltas arrived', () => {

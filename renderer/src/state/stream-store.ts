@@ -5,18 +5,20 @@
  * rows whose node changed re-render. Tool arguments are parsed incrementally as their deltas
  * arrive; their partial value is built at that time (at most once per frame per call). Tree
  * structure (kind, name, parent links) lives in per-run atoms that change only when a
- * `tree_update` adds or moves a node.
+ * `tree_update` adds, renames or moves a node; the structure itself is kept incrementally
+ * ({@link RunStructure}), so a growing tree costs O(new nodes) per frame.
  */
 import { atom, type PrimitiveAtom } from 'jotai';
 import { atomFamily, type AtomFamily } from 'jotai-family';
 import { isTerminal } from '../../../shared/protocol/status';
 import { StreamConsumer, type LiveNode } from '../../../shared/stream/consumer';
-import type { ExecNode, NodeKind, NodeStatus } from '../../../shared/protocol/nodes';
+import type { ExecNode, NodeStatus } from '../../../shared/protocol/nodes';
 import type { HostPush, RunRecord } from '../../../shared/protocol/host-api';
 import type { StreamEnvelope } from '../../../shared/protocol/envelopes';
 import type { RunMode } from '../../../shared/thread/schema';
 import { nextFrame, type FrameScheduler } from '../host/frame';
 import { ToolArgsParse, type ArgsWork } from './tool-args-parse';
+import { RunStructure } from './run-structure';
 
 /** What one execution-tree row shows. A new object per frame in which the node changed. */
 export interface NodeView {
@@ -34,16 +36,15 @@ export interface NodeView {
 }
 
 /**
- * The structure of one run's execution tree as the execution panel lays it out: each node's
- * id, parent, kind and name, and who its children are; no output (that is in the node atoms).
- * Not the runner's `RunTree` (agent-runner/loop/tree.ts), which builds and posts the nodes.
+ * What a run's tree atom holds: the run's structure (its node ids, parents, kinds and names —
+ * no output, that is in the node atoms), changed in place only when a frame is published (read
+ * it at render time), and a version that changes with every structural change, so subscribers
+ * re-render. Not the runner's `RunTree` (agent-runner/loop/tree.ts), which builds the nodes.
  */
-export interface RunStructure {
+export interface RunTreeState {
   runId: string;
-  meta: Record<string, { id: string; parentId?: string; kind: NodeKind; name: string }>;
-  children: Record<string, string[]>;
-  /** Nodes without a known parent (normally just the run node). */
-  roots: string[];
+  version: number;
+  structure: RunStructure;
 }
 
 /** A run the execution panel lists (not the bridge's `RunInfo`, a live run's identity). */
@@ -75,14 +76,15 @@ export class StreamStore {
   readonly nodeAtom: AtomFamily<string, PrimitiveAtom<NodeView | undefined>> = atomFamily((_id: string) =>
     atom<NodeView | undefined>(undefined),
   );
-  readonly runTreeAtom: AtomFamily<string, PrimitiveAtom<RunStructure | undefined>> = atomFamily((_runId: string) =>
-    atom<RunStructure | undefined>(undefined),
+  readonly runTreeAtom: AtomFamily<string, PrimitiveAtom<RunTreeState | undefined>> = atomFamily((_runId: string) =>
+    atom<RunTreeState | undefined>(undefined),
   );
   readonly runsAtom: PrimitiveAtom<ListedRun[]> = atom<ListedRun[]>([]);
 
   private readonly consumer: StreamConsumer;
   private readonly dirty = new Set<string>();
-  private readonly dirtyTrees = new Set<string>();
+  /** Nodes of `tree_update`s per run, taken into the run's structure at the next frame. */
+  private readonly pendingTrees = new Map<string, ExecNode[]>();
   private readonly trees = new Map<string, RunStructure>();
   private readonly nodeRun = new Map<string, string>();
   /** Parse state of each node's tool-call arguments, by node id then call index. */
@@ -161,7 +163,7 @@ export class StreamStore {
       this.nodeAtom.remove(nodeId);
     }
     this.trees.delete(runId);
-    this.dirtyTrees.delete(runId);
+    this.pendingTrees.delete(runId);
     this.runTreeAtom.remove(runId);
     this.store.set(this.runsAtom, this.store.get(this.runsAtom).filter((r) => r.runId !== runId));
   }
@@ -187,19 +189,13 @@ export class StreamStore {
   }
 
   private noteStructure(runId: string, nodes: ExecNode[]): void {
-    let tree = this.trees.get(runId);
-    if (!tree) {
-      tree = { runId, meta: {}, children: {}, roots: [] };
-      this.trees.set(runId, tree);
-    }
-    for (const n of nodes) {
-      this.nodeRun.set(n.id, runId);
-      const old = tree.meta[n.id];
-      if (old && old.parentId === n.parentId && old.name === n.name && old.kind === n.kind) continue;
-      tree.meta[n.id] = { id: n.id, parentId: n.parentId, kind: n.kind, name: n.name };
-      this.dirtyTrees.add(runId);
-    }
-    if (this.dirtyTrees.has(runId)) this.schedule();
+    for (const n of nodes) this.nodeRun.set(n.id, runId);
+    // The structure changes only when the frame is published, so a render between two frames
+    // never sees a tree ahead of its atoms.
+    const pending = this.pendingTrees.get(runId);
+    if (pending) for (const n of nodes) pending.push(n);
+    else this.pendingTrees.set(runId, nodes.slice());
+    this.schedule();
   }
 
   private markDirty(nodeId: string): void {
@@ -217,11 +213,14 @@ export class StreamStore {
   flush(): void {
     this.scheduled = false;
     this.flushes++;
-    for (const runId of this.dirtyTrees) {
-      const t = this.trees.get(runId);
-      if (t) this.store.set(this.runTreeAtom(runId), rebuild(t));
+    for (const [runId, nodes] of this.pendingTrees) {
+      let t = this.trees.get(runId);
+      if (!t) this.trees.set(runId, (t = new RunStructure(runId)));
+      let changed = false;
+      for (const n of nodes) if (t.note(n)) changed = true;
+      if (changed) this.store.set(this.runTreeAtom(runId), { runId, version: (this.store.get(this.runTreeAtom(runId))?.version ?? 0) + 1, structure: t });
     }
-    this.dirtyTrees.clear();
+    this.pendingTrees.clear();
     for (const nodeId of this.dirty) {
       const live = this.consumer.get(nodeId);
       if (live) this.store.set(this.nodeAtom(nodeId), this.view(live));
@@ -266,16 +265,4 @@ export class StreamStore {
       syncing: live.syncing,
     };
   }
-}
-
-function rebuild(t: RunStructure): RunStructure {
-  const children: Record<string, string[]> = {};
-  const roots: string[] = [];
-  for (const m of Object.values(t.meta)) {
-    if (m.parentId && t.meta[m.parentId]) (children[m.parentId] ??= []).push(m.id);
-    else roots.push(m.id);
-  }
-  t.children = children;
-  t.roots = roots;
-  return { runId: t.runId, meta: { ...t.meta }, children, roots };
 }
