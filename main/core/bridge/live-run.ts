@@ -4,7 +4,7 @@
  */
 import { StreamConsumer, type LiveNode } from '../../../shared/stream/consumer';
 import { isTerminal, type ExecNode, type NodeStatus } from '../../../shared/protocol/nodes';
-import type { LlmDelta, NodeSnapshot, RunResult, TreeUpdate } from '../../../shared/protocol/envelopes';
+import type { LlmDelta, NodeSnapshot, NodeUpdate, RunResult, TreeUpdate } from '../../../shared/protocol/envelopes';
 import type { RunRecord } from '../../../shared/protocol/host-api';
 import type { LlmRecord } from '../../../shared/protocol/runner';
 import type { RunMode } from '../../../shared/thread/schema';
@@ -79,6 +79,11 @@ export class LiveRun {
   /** Apply a tree update. */
   applyTree(env: TreeUpdate): void {
     this.replica.apply(env);
+  }
+
+  /** Apply a live node's change; false when it changed nothing (unknown or closed node). */
+  applyUpdate(env: NodeUpdate): boolean {
+    return this.replica.apply(env);
   }
 
   /**

@@ -114,6 +114,10 @@ export class StreamBridge {
         run.applyTree(c.msg);
         this.fanOut(run, c.msg, c.size);
         break;
+      case 'node_update':
+        if (!run.applyUpdate(c.msg)) return; // a closed or unknown node: nothing changes anywhere
+        this.fanOut(run, c.msg, c.size);
+        break;
       case 'llm_delta':
         if (!run.applyDelta(c.msg)) return;
         this.fanOutDelta(run, c.msg, c.size);

@@ -6,7 +6,7 @@
 import { Type as T, type Static } from '@sinclair/typebox';
 import { RunModeSchema } from '../../thread/schema';
 import { NodeStatusSchema } from '../nodes';
-import { LlmDeltaSchema, NodeSnapshotSchema, RunResultSchema, ThreadPatchSchema, TreeUpdateSchema } from '../envelopes';
+import { LlmDeltaSchema, NodeSnapshotSchema, NodeUpdateSchema, RunResultSchema, ThreadPatchSchema, TreeUpdateSchema } from '../envelopes';
 import { messageProblem } from './define';
 
 /** Host events besides envelopes, by `type`. */
@@ -29,6 +29,7 @@ export type HostEvent = Static<typeof HostEventSchema>;
 /** Every push, by `type`: a client checks a push against the entry its `type` names. */
 export const HOST_PUSHES = {
   tree_update: TreeUpdateSchema,
+  node_update: NodeUpdateSchema,
   llm_delta: LlmDeltaSchema,
   node_snapshot: NodeSnapshotSchema,
   run_result: RunResultSchema,

@@ -7,7 +7,7 @@
  */
 import { Type as T, type Static } from '@sinclair/typebox';
 import { RunModeSchema, ThreadSchema } from '../../thread/schema';
-import { LlmDeltaSchema, PROTOCOL_VERSION, RunResultSchema, TreeUpdateSchema } from '../envelopes';
+import { LlmDeltaSchema, NodeUpdateSchema, PROTOCOL_VERSION, RunResultSchema, TreeUpdateSchema } from '../envelopes';
 
 const V = T.Literal(PROTOCOL_VERSION);
 const RunId = T.String({ minLength: 1, maxLength: 200 });
@@ -108,6 +108,7 @@ export const LlmRecordSchema = T.Object({
 /** Runner → host messages, by type: the envelopes a run posts and its side messages. */
 export const RUNNER_TO_HOST = {
   tree_update: TreeUpdateSchema,
+  node_update: NodeUpdateSchema,
   llm_delta: LlmDeltaSchema,
   run_result: RunResultSchema,
   llm_record: LlmRecordSchema,
