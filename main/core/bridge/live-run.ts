@@ -109,6 +109,11 @@ export class LiveRun {
     return true;
   }
 
+  /** The tool call id and tool name streamed `tool_args` deltas named for call `index` of a node. */
+  toolCallOf(nodeId: string, index: number): { id?: string; name?: string } | undefined {
+    return this.toolCalls.get(nodeId)?.get(index);
+  }
+
   /** The node's assembled state, or `available: false`. */
   snapshot(nodeId: string): NodeSnapshot {
     const n = this.replica.get(nodeId);

@@ -1,7 +1,7 @@
 /** `run.*`: start, cancel and answer live runs; list, read and delete stored ones. */
 import type { RunRef } from '../../../shared/thread/schema';
 import { runRefOf } from '../runs';
-import { deleteRun, listRuns, readRun } from '../journal/journal';
+import { deleteRun, listRuns, readRun } from '../journal/run-files';
 import { HostError } from '../errors';
 import type { DomainHandlers } from './types';
 
