@@ -26,18 +26,8 @@ import { RunEmitter } from '../agent-runner/emit/emitter';
 import { RunTree } from '../agent-runner/loop/tree';
 import type { RunnerToHost, RunSpec } from '../shared/protocol/runner';
 import type { RunRecord } from '../shared/protocol/host-api';
-import type { ScriptedResponse, Thread, Tool } from '../shared/thread/schema';
-import { scriptedThread } from '../tests/support/threads';
-
-/** A thread whose scripted model calls `tool` with a short text on each of `turns - 1` turns, then answers. */
-export function reactThread(turns: number, tool: Tool, call: (i: number) => Record<string, unknown>, tokensPerSecond: number): Thread {
-  const script: ScriptedResponse[] = Array.from({ length: turns }, (_, i) =>
-    i < turns - 1 ? { text: `Turn ${i + 1}: checking.`, toolCalls: [{ name: tool.name, arguments: call(i + 1) }] } : { text: `All done after ${turns} turns.` },
-  );
-  const thread = scriptedThread(script, { tokensPerSecond, tools: [tool], title: `ReAct ${turns}` });
-  thread.settings = { autoRunTools: true, maxTurns: turns };
-  return thread;
-}
+import type { Tool } from '../shared/thread/schema';
+import { reactThread } from '../tests/support/threads';
 
 /** Bytes this process has written so far (Linux /proc/self/io `wchar`). */
 function written(): number {
@@ -131,7 +121,7 @@ export async function journalRun(kind: 'append' | 'whole', turns: number, runner
     },
   });
   const noop: Tool = { type: 'builtin', name: 'noop', description: 'Does nothing (an unknown built-in: its result is an error, and the loop goes on).' };
-  const thread = reactThread(turns, noop, (i) => ({ turn: i }), tokensPerSecond);
+  const thread = reactThread(turns, noop, (i) => ({ turn: i }), { tokensPerSecond });
   const runId = `bench-journal-${kind}`;
   const spec: RunSpec = { runId, threadId: thread.id, thread, mode: 'react', maxTurns: turns, providers: [], home, workspaceDir: home };
   bridge.openRun({ runId, threadId: thread.id, mode: 'react' });

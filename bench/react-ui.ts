@@ -14,22 +14,10 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Tool } from '../shared/thread/schema';
-import { reactThread } from './react-journal';
+import { echoTool, reactThread } from '../tests/support/threads';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-
-/** The `everything` server's echo tool, as the examples define it. */
-export const echoTool: Tool = {
-  type: 'mcp',
-  name: 'echo',
-  description: 'Echoes back the input string',
-  server: 'everything',
-  toolName: 'echo',
-  inputSchema: { type: 'object', properties: { message: { type: 'string' } }, required: ['message'] },
-  annotations: { readOnlyHint: true, destructiveHint: false },
-};
 
 /** What one UI run measured. */
 export interface UiRun {
@@ -90,7 +78,7 @@ export async function uiRun(turns: number, tokensPerSecond: number, resultLimitM
   const home = mkdtempSync(path.join(os.tmpdir(), 'stepwise-bench-ui-'));
   const title = `ReAct ${turns}`;
   mkdirSync(path.join(home, 'workspace'), { recursive: true });
-  const thread = reactThread(turns, echoTool, (i) => ({ message: `turn ${i}` }), tokensPerSecond);
+  const thread = reactThread(turns, echoTool, (i) => ({ message: `turn ${i}` }), { tokensPerSecond, title });
   writeFileSync(path.join(home, 'workspace', `${title}.json`), JSON.stringify(thread));
   const { chromium } = await import('playwright-core');
   const host = await serve(home);

@@ -10,20 +10,9 @@ import path from 'node:path';
 import { test, expect } from '@playwright/test';
 import { startServe, stopServe, type ServeProcess } from './fixtures';
 import type { RunRecord } from '../../shared/protocol/host-api';
-import type { ScriptedResponse, Tool } from '../../shared/thread/schema';
-import { scriptedThread } from '../support/threads';
+import { echoTool, reactThread } from '../support/threads';
 
 const TURNS = 200;
-const echo: Tool = {
-  type: 'mcp',
-  name: 'echo',
-  description: 'Echoes back the input string',
-  server: 'everything',
-  toolName: 'echo',
-  inputSchema: { type: 'object', properties: { message: { type: 'string' } }, required: ['message'] },
-  annotations: { readOnlyHint: true, destructiveHint: false },
-};
-
 let serve: ServeProcess | undefined;
 test.afterEach(async () => {
   if (serve) await stopServe(serve);
@@ -32,11 +21,7 @@ test.afterEach(async () => {
 
 test(`a ${TURNS}-turn ReAct loop with the thread open: the window answers while it runs, and the thread gets the final message`, async ({ page }) => {
   test.setTimeout(480_000);
-  const script: ScriptedResponse[] = Array.from({ length: TURNS }, (_, i) =>
-    i < TURNS - 1 ? { text: `Turn ${i + 1}: echoing.`, toolCalls: [{ name: 'echo', arguments: { message: `turn ${i + 1}` } }] } : { text: `All done after ${TURNS} turns.` },
-  );
-  const thread = scriptedThread(script, { tokensPerSecond: 200, tools: [echo], title: 'Long loop' });
-  thread.settings = { autoRunTools: true, maxTurns: TURNS };
+  const thread = reactThread(TURNS, echoTool, (i) => ({ message: `turn ${i}` }), { tokensPerSecond: 200, title: 'Long loop' });
   const home = mkdtempSync(path.join(os.tmpdir(), 'stepwise-e2e-'));
   mkdirSync(path.join(home, 'workspace'));
   writeFileSync(path.join(home, 'workspace', 'Long loop.json'), JSON.stringify(thread));

@@ -80,16 +80,22 @@ class Feed {
   }
 }
 
+/** A journal on a fresh home (checkpoints only when flushed) with a run whose root node is open. */
+function started(opts: { compactBytes?: number } = {}) {
+  const h = home();
+  const journal = new RunJournal(h, { intervalMs: 60_000, ...opts });
+  const feed = new Feed(journal);
+  const root = feed.node('run');
+  feed.tree(root);
+  return { h, journal, feed, root };
+}
+
 const onDisk = (h: string, run: LiveRun) => replayJournal(fs.readFileSync(journalFile(h, run.threadId, run.runId), 'utf8'))?.record();
 const size = (h: string, run: LiveRun) => fs.statSync(journalFile(h, run.threadId, run.runId)).size;
 
 describe('run journal', () => {
   it('a checkpoint appends what changed: a turn adds as many bytes at turn 1,000 as at turn 10', async () => {
-    const h = home();
-    const journal = new RunJournal(h, { intervalMs: 60_000 });
-    const feed = new Feed(journal);
-    const root = feed.node('run');
-    feed.tree(root);
+    const { h, journal, feed, root } = started();
     const added: number[] = [];
     let before = 0;
     for (let i = 1; i <= 1000; i++) {
@@ -125,11 +131,7 @@ describe('run journal', () => {
     );
     await fc.assert(
       fc.asyncProperty(fc.array(opArb, { minLength: 10, maxLength: 80 }), fc.constantFrom(1, 400, 1 << 30), async (ops, compactBytes) => {
-        const h = home();
-        const journal = new RunJournal(h, { intervalMs: 60_000, compactBytes });
-        const feed = new Feed(journal);
-        const root = feed.node('run');
-        feed.tree(root);
+        const { h, journal, feed, root } = started({ compactBytes });
         const open: ExecNode[] = [];
         for (const o of ops) {
           const node = 'node' in o ? open[o.node % Math.max(1, open.length)] : undefined;
@@ -160,11 +162,7 @@ describe('run journal', () => {
   });
 
   it('at close the run file replaces the journal; reads find the run either way', async () => {
-    const h = home();
-    const journal = new RunJournal(h, { intervalMs: 60_000 });
-    const feed = new Feed(journal);
-    const root = feed.node('run');
-    feed.tree(root);
+    const { h, journal, feed, root } = started();
     feed.turn(1, root.id);
     await journal.flush();
     expect(await readRun(h, 'thread1', 'run1')).toEqual(feed.run.record());
@@ -176,11 +174,7 @@ describe('run journal', () => {
   });
 
   it('a start repairs a journal a dead host left (its last line cut short), and drops one beside a finished run file', async () => {
-    const h = home();
-    const journal = new RunJournal(h, { intervalMs: 60_000 });
-    const feed = new Feed(journal);
-    const root = feed.node('run');
-    feed.tree(root);
+    const { h, journal, feed, root } = started();
     feed.turn(1, root.id);
     const llm = feed.node('llm', 'running', { parentId: root.id });
     feed.tree(llm);
