@@ -45,9 +45,11 @@ test(`a ${TURNS}-turn ReAct loop with the thread open: the window answers while 
   await expect(stop, 'the run was still running while the window answered').toBeEnabled();
 
   await expect(page.getByRole('treeitem', { name: /^run react, completed$/ })).toBeVisible({ timeout: 400_000 });
+  // The run file is written once the run's result is on the thread, just after the run node closed.
   const runsDir = path.join(home, 'runs', thread.id);
-  const [file] = readdirSync(runsDir).filter((f) => f.endsWith('.json'));
-  const rec = JSON.parse(readFileSync(path.join(runsDir, file), 'utf8')) as RunRecord;
+  const runFile = () => readdirSync(runsDir).find((f) => f.endsWith('.json'));
+  await expect.poll(runFile, { timeout: 30_000 }).toBeTruthy();
+  const rec = JSON.parse(readFileSync(path.join(runsDir, runFile()!), 'utf8')) as RunRecord;
   expect(rec.status).toBe('completed');
   expect(rec.nodes.filter((n) => n.kind === 'llm' && n.status === 'completed')).toHaveLength(TURNS);
   expect(rec.nodes.filter((n) => n.kind === 'tool' && n.status === 'completed')).toHaveLength(TURNS - 1);
