@@ -110,6 +110,8 @@ export async function uiRun(turns: number, tokensPerSecond: number, resultLimitM
     const heap = async () => ((await cdp.send('Runtime.getHeapUsage')) as { usedSize: number }).usedSize / 2 ** 20;
     const tasks: { start: number; duration: number }[] = [];
     let resultAt = Infinity;
+    /** When the page last answered (this process's clock). */
+    let answeredAt = performance.now();
     /** Takes the long tasks the page recorded since the last call; false when it did not answer in `ms`. */
     const drain = async (ms: number) => {
       const got = await within(
@@ -120,6 +122,7 @@ export async function uiRun(turns: number, tokensPerSecond: number, resultLimitM
         ms,
       );
       if (!got) return false;
+      answeredAt = performance.now();
       tasks.push(...got.tasks);
       if (got.resultAt !== null) resultAt = got.resultAt;
       return true;
@@ -147,10 +150,12 @@ export async function uiRun(turns: number, tokensPerSecond: number, resultLimitM
         if (Date.now() > deadline) throw new Error(`the ${turns}-turn run did not end in ${Math.round((deadline - t0) / 1000)} s`);
         await new Promise((r) => setTimeout(r, 200));
       }
-      seconds = (performance.now() - t0) / 1000;
-      const resultStart = performance.now();
+      const endedAt = performance.now();
+      seconds = (endedAt - t0) / 1000;
       answered = await drain(resultLimitMs);
-      if (!answered) tasks.push({ start: Infinity, duration: performance.now() - resultStart }); // still busy taking the result
+      // Still busy: one task since the page last answered, taking the result when that was
+      // about when the run ended (the sampler asks every second), else while it streamed.
+      if (!answered) tasks.push({ start: answeredAt >= endedAt - 2000 ? Infinity : -Infinity, duration: performance.now() - answeredAt });
     } finally {
       clearInterval(sampler);
     }
@@ -168,8 +173,9 @@ export async function uiRun(turns: number, tokensPerSecond: number, resultLimitM
       await cdp.send('HeapProfiler.collectGarbage');
       endHeapMb = await heap();
     }
-    const longTasks = tasks.filter((t) => t.start + t.duration <= resultAt).map((t) => t.duration);
-    const resultLongTasks = tasks.filter((t) => t.start + t.duration > resultAt).map((t) => t.duration);
+    const taking = (t: { start: number; duration: number }) => t.start === Infinity || (t.start !== -Infinity && t.start + t.duration > resultAt);
+    const longTasks = tasks.filter((t) => !taking(t)).map((t) => t.duration);
+    const resultLongTasks = tasks.filter(taking).map((t) => t.duration);
     return { turns, seconds, longTasks, resultLongTasks, maxHeapMb, endHeapMb, maxHostRssMb, finalMessageShown };
   } finally {
     await browser.close();

@@ -46,11 +46,11 @@ interface Found {
 }
 
 /**
- * Every readable run in `dir`: run files, and journals without a run file; none when the folder
- * does not exist. Unreadable run files are skipped (a half-written file from a foreign tool:
- * the atomic writer never leaves one).
+ * Every readable run in `dir`: run files, and journals without a run file (but those of runs
+ * `skip` names); none when the folder does not exist. Unreadable run files are skipped (a
+ * half-written file from a foreign tool: the atomic writer never leaves one).
  */
-async function runsIn(dir: string): Promise<Found[]> {
+async function runsIn(dir: string, skip: (runId: string) => boolean = () => false): Promise<Found[]> {
   const names = new Set(await fs.readdir(dir).catch(() => [] as string[]));
   const out: Found[] = [];
   for (const name of names) {
@@ -60,7 +60,7 @@ async function runsIn(dir: string): Promise<Found[]> {
         const rec = JSON.parse(await fs.readFile(file, 'utf8')) as RunRecord;
         out.push({ rec, file, journal: names.has(`${name}l`) ? `${file}l` : undefined });
       } catch {}
-    } else if (name.endsWith('.jsonl') && !names.has(name.slice(0, -1))) {
+    } else if (name.endsWith('.jsonl') && !names.has(name.slice(0, -1)) && !skip(name.slice(0, -'.jsonl'.length))) {
       const rec = await readJournal(file);
       if (rec) out.push({ rec, file: file.slice(0, -1), journal: file });
     }
@@ -68,9 +68,12 @@ async function runsIn(dir: string): Promise<Found[]> {
   return out;
 }
 
-/** Every readable run of a thread, closed or not (unreadable ones are skipped). */
-export async function listRuns(home: string, threadId: string): Promise<RunRecord[]> {
-  const runs = await runsIn(runsDir(home, threadId));
+/**
+ * Every readable run of a thread, closed or not (unreadable ones are skipped). `live(runId)`:
+ * runs the caller holds live, whose journals it need not replay.
+ */
+export async function listRuns(home: string, threadId: string, live?: (runId: string) => boolean): Promise<RunRecord[]> {
+  const runs = await runsIn(runsDir(home, threadId), live);
   return runs.map((r) => r.rec).sort((a, b) => a.startedAt - b.startedAt);
 }
 
@@ -135,7 +138,7 @@ export async function repairJournal(home: string, isLive: (runId: string) => boo
   const out: JournalRepair = { repaired: [], pending: [] };
   const threads = await fs.readdir(root).catch(() => [] as string[]);
   for (const t of threads) {
-    for (const { file, rec, journal } of await runsIn(path.join(root, t))) {
+    for (const { file, rec, journal } of await runsIn(path.join(root, t), isLive)) {
       if (isLive(rec.runId)) continue;
       // Only a file where the run's ids put it is read again by those ids.
       const pending = () => rec.resultPending && rec.threadId === t && path.basename(file) === `${rec.runId}.json`;
