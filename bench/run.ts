@@ -23,6 +23,7 @@ const BENCHES: Record<string, () => Promise<Bench>> = {
   isolation: async () => (await import('./isolation')).isolationBench,
   edits: async () => (await import('./edit-ack')).editAckBench,
   'multi-window': async () => (await import('./multi-window')).multiWindowBench,
+  react: async () => (await import('./react')).reactBench,
 };
 
 const here = path.dirname(fileURLToPath(import.meta.url));

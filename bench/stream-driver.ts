@@ -47,7 +47,7 @@ async function drive(runId: string, c: DriverConfig): Promise<void> {
       emitter.delta(ids[k], 'text', 0, tok);
     } else {
       texts[k] += tok;
-      tree.update(ids[k], { output: { text: texts[k] } });
+      emitter.tree([{ ...tree.get(ids[k])!, output: { text: texts[k] } }]); // the whole node, as a tree_update
     }
   };
 

@@ -58,7 +58,6 @@ async function checkArguments(tool: Tool, call: ToolCall): Promise<ToolOutput | 
 async function runExecutor(host: ToolHost, tool: Tool, call: ToolCall, nodeId: string): Promise<ToolOutput> {
   const executor = host.executors.find((e) => e.handles(tool));
   if (!executor) return toolErrorOutput(`No executor for ${tool.type} tool "${tool.name}".`);
-  const logs: { level: string; data: unknown; t: number }[] = [];
   const ctx: ToolContext = {
     runId: host.tree.runId,
     providerIds: host.providerIds,
@@ -66,11 +65,8 @@ async function runExecutor(host: ToolHost, tool: Tool, call: ToolCall, nodeId: s
     thread: host.thread,
     signal: host.signal,
     progress: (progress, total, message) => host.tree.update(nodeId, { attrs: { progress: { progress, total, message } } }),
-    log: (level, data) => {
-      if (logs.length >= 500) logs.shift();
-      logs.push({ level, data, t: Date.now() });
-      host.tree.update(nodeId, { attrs: { logs: [...logs] } });
-    },
+    // One line each: a node_update carries the new line only (the node keeps the last 500).
+    log: (level, data) => host.tree.log(nodeId, { level, data, t: Date.now() }),
     nestedLlm: (c) => host.nestedLlm(nodeId, c),
     nestedAgent: (threadPath, userText) => host.nestedAgent(nodeId, threadPath, userText),
     awaitInput: async (request) => {

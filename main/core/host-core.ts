@@ -13,7 +13,8 @@ import { RunSupervisor, type McpRelay } from './supervisor/run-supervisor';
 import { StreamBridge, type AddClientOptions, type BridgeClient, type LogLevel } from './bridge/stream-bridge';
 import type { FrameLimits } from './bridge/validate';
 import type { QueueBounds } from './bridge/client-queue';
-import { RunJournal, repairJournal } from './journal/journal';
+import { RunJournal } from './journal/journal';
+import { repairJournal } from './journal/run-files';
 import { ThreadStore, type ThreadIO } from './store/thread-store';
 import type { Recovery } from './store/edit-recovery';
 import { loadThreadFile, saveThreadFile } from './threads/thread-file';
@@ -116,7 +117,7 @@ export async function createHostCore(options: HostCoreOptions = {}): Promise<Hos
     limits: options.limits,
     bounds: options.bounds,
     log,
-    onRunChanged: (run) => journal.changed(run.runId, () => run.record()),
+    onRunChanged: (run, msg) => journal.changed(run, msg),
     onRunClosed: (run) => late.runs.closed(run),
   });
   const threads = new ThreadStore({

@@ -3,7 +3,7 @@
  * `{ v: 1, type, runId, ... }`, schema-checked by the bridge.
  */
 import { Type, type Static } from '@sinclair/typebox';
-import { ExecNodeSchema, NodeStatusSchema } from './nodes';
+import { ExecNodeSchema, NodeLogSchema, NodeStatusSchema } from './nodes';
 import { MessageSchema, ToolOutputSchema } from '../thread/schema';
 import { literals, type MessageOf } from './contract/define';
 
@@ -19,6 +19,29 @@ export const TreeUpdateSchema = Type.Object({
   nodes: Type.Array(ExecNodeSchema, { minItems: 1 }),
 });
 export type TreeUpdate = Static<typeof TreeUpdateSchema>;
+
+/**
+ * What changed in one live node, and nothing else (docs/architecture.md#envelopes): a new live
+ * status, a new `input` or `output`, attributes set (merged over the node's `attrs`, key by
+ * key), log lines appended to `attrs.logs` (the last MAX_NODE_LOGS are kept). A node opens and
+ * closes by `tree_update` with the whole node; in between, changes travel as this, so a long
+ * tool log costs each line once, not the whole log per line.
+ */
+export const NodeUpdateSchema = Type.Object({
+  v: V,
+  type: Type.Literal('node_update'),
+  runId: RunId,
+  nodeId: Type.String({ minLength: 1, maxLength: 200 }),
+  /** Never a terminal status: a node closes only by `tree_update`, with its final state. */
+  status: Type.Optional(Type.Union([Type.Literal('pending'), Type.Literal('running'), Type.Literal('awaiting_input')])),
+  input: Type.Optional(Type.Unknown()),
+  output: Type.Optional(Type.Unknown()),
+  attrs: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+  logs: Type.Optional(Type.Array(NodeLogSchema, { minItems: 1 })),
+});
+export type NodeUpdate = Static<typeof NodeUpdateSchema>;
+/** The changed fields of a {@link NodeUpdate}: what a runner's tree hands its emitter. */
+export type NodeChange = Omit<NodeUpdate, 'v' | 'type' | 'runId'>;
 
 export const DeltaChannelSchema = literals('text', 'thinking', 'tool_args');
 export type DeltaChannel = Static<typeof DeltaChannelSchema>;
@@ -105,9 +128,9 @@ export const ThreadPatchSchema = Type.Object({
 export type ThreadPatch = Static<typeof ThreadPatchSchema>;
 
 /** Envelopes a runner may post, by `type` (checked by the bridge); the host adds snapshots and thread patches. */
-export const RUNNER_ENVELOPES = { tree_update: TreeUpdateSchema, llm_delta: LlmDeltaSchema, run_result: RunResultSchema };
+export const RUNNER_ENVELOPES = { tree_update: TreeUpdateSchema, node_update: NodeUpdateSchema, llm_delta: LlmDeltaSchema, run_result: RunResultSchema };
 export type RunnerEnvelope = MessageOf<typeof RUNNER_ENVELOPES>;
 
 /** Envelopes a client consumes. */
-export type StreamEnvelope = TreeUpdate | LlmDelta | NodeSnapshot;
+export type StreamEnvelope = TreeUpdate | NodeUpdate | LlmDelta | NodeSnapshot;
 export type Envelope = StreamEnvelope | RunResult | ThreadPatch;

@@ -55,6 +55,14 @@ export const LlmOutputSchema = Type.Object({
 });
 export type LlmOutput = Static<typeof LlmOutputSchema>;
 
+/** One log line a tool reported (MCP logging), as a node keeps it in `attrs.logs`; `t` is epoch ms. */
+export const NodeLogSchema = Type.Object({
+  level: Type.String(),
+  data: Type.Unknown(),
+  t: Type.Number(),
+});
+export type NodeLog = Static<typeof NodeLogSchema>;
+
 /** One node of the execution tree. `startedAt`/`endedAt` are epoch milliseconds. */
 export const ExecNodeSchema = Type.Object({
   id: Type.String({ minLength: 1, maxLength: 200 }),

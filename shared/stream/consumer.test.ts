@@ -12,7 +12,7 @@ describe('StreamConsumer conformance (tests/fixtures/conformance/stream-vectors.
       const c = new StreamConsumer({ requestSnapshot: () => {} });
       checkVector(v, (env) => c.apply(env), (nodeId) => {
         const n = c.get(nodeId)!;
-        return { text: n.text, thinking: n.thinking, toolArgs: { ...n.toolArgs }, status: n.status, syncing: n.syncing, snapshotRequests: n.snapshotRequests };
+        return { text: n.text, thinking: n.thinking, toolArgs: { ...n.toolArgs }, status: n.status, syncing: n.syncing, snapshotRequests: n.snapshotRequests, attrs: n.node?.attrs };
       });
     });
   }

@@ -6,7 +6,8 @@
  */
 import type { ExecNode } from '../protocol/nodes';
 import { isTerminal, type NodeStatus } from '../protocol/status';
-import type { StreamEnvelope } from '../protocol/envelopes';
+import type { NodeUpdate, StreamEnvelope } from '../protocol/envelopes';
+import { applyNodeChange } from './node-change';
 
 /** What a consumer shows for one node. */
 export interface LiveNode {
@@ -78,6 +79,8 @@ export class StreamConsumer {
         for (const node of env.nodes) changed = this.applyNode(node) || changed;
         return changed;
       }
+      case 'node_update':
+        return this.applyUpdate(env);
       case 'llm_delta':
         return this.applyDelta(env.nodeId, env.runId, env.channel, env.index, env.delta, env.seq);
       case 'node_snapshot':
@@ -106,6 +109,19 @@ export class StreamConsumer {
       n.rebase = false;
     }
     this.hooks.changed?.(node.id);
+    return true;
+  }
+
+  /**
+   * A live node's change (node-change.ts). Ignored for a node no tree_update announced (there
+   * is nothing to change; the next whole node carries it) and for a terminal node.
+   */
+  private applyUpdate(u: NodeUpdate): boolean {
+    const n = this.nodes.get(u.nodeId);
+    if (!n?.node || isTerminal(n.status)) return false;
+    n.node = applyNodeChange(n.node, u);
+    n.status = n.node.status;
+    this.hooks.changed?.(u.nodeId);
     return true;
   }
 

@@ -114,7 +114,7 @@ export class RecordingClient {
         if (terminal && n && !this.textAtClose.has(node.id)) this.textAtClose.set(node.id, n.text);
       }
     }
-    if (push.type === 'tree_update' || push.type === 'llm_delta' || push.type === 'node_snapshot') this.consumer.apply(push as StreamEnvelope);
+    if (push.type === 'tree_update' || push.type === 'node_update' || push.type === 'llm_delta' || push.type === 'node_snapshot') this.consumer.apply(push as StreamEnvelope);
   };
 
   /** The first llm node id seen. */

@@ -19,6 +19,8 @@ export interface ShownNode {
   syncing: boolean;
   /** Snapshot requests sent for the node so far. */
   snapshotRequests: number;
+  /** The node's attributes (`attrs` of its metadata); compared only where a step names them. */
+  attrs?: Record<string, unknown>;
 }
 
 /** One vector: envelopes fed in order, each with the state expected after it, by node id. */
@@ -48,18 +50,19 @@ export type Shown = Partial<ShownNode>;
  * Feeds a vector's envelopes to a consumer through `apply` and checks, after each step, what
  * `show(nodeId)` returns for every node the step expects. Only `fields` are compared: a
  * consumer that keeps no request count (the renderer store) or never syncs (the bridge
- * replica) names the fields it keeps.
+ * replica) names the fields it keeps; `attrs` only in the steps that name it.
  */
 export function checkVector(
   v: StreamVector,
   apply: (env: StreamEnvelope) => void,
   show: (nodeId: string) => Shown,
-  fields: readonly (keyof ShownNode)[] = ['text', 'thinking', 'toolArgs', 'status', 'syncing', 'snapshotRequests'],
+  fields: readonly (keyof ShownNode)[] = ['text', 'thinking', 'toolArgs', 'status', 'syncing', 'snapshotRequests', 'attrs'],
 ): void {
-  const pick = (n: Shown) => Object.fromEntries(fields.map((f) => [f, n[f]]));
   v.steps.forEach((step, i) => {
     apply(step.in);
     for (const [nodeId, want] of Object.entries(step.expect)) {
+      const named = fields.filter((f) => f !== 'attrs' || want.attrs !== undefined);
+      const pick = (n: Shown) => Object.fromEntries(named.map((f) => [f, n[f]]));
       expect(pick(show(nodeId)), `${v.name}, step ${i}, node ${nodeId}`).toEqual(pick(want));
     }
   });

@@ -35,3 +35,27 @@ export const sumTool: Tool = {
   description: 'Adds two numbers.',
   parameters: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] },
 };
+
+/** The `everything` MCP server's echo tool, as the example threads define it. */
+export const echoTool: Tool = {
+  type: 'mcp',
+  name: 'echo',
+  description: 'Echoes back the input string',
+  server: 'everything',
+  toolName: 'echo',
+  inputSchema: { type: 'object', properties: { message: { type: 'string' } }, required: ['message'] },
+  annotations: { readOnlyHint: true, destructiveHint: false },
+};
+
+/**
+ * A ReAct thread (Auto-run tools, max turns = `turns`) whose scripted model calls `tool` with
+ * `call(i)` on each of turns 1 to `turns - 1`, then answers "All done after <turns> turns.".
+ */
+export function reactThread(turns: number, tool: Tool, call: (turn: number) => Record<string, unknown>, opts: { tokensPerSecond: number; title?: string }): Thread {
+  const script: ScriptedResponse[] = Array.from({ length: turns }, (_, i) =>
+    i < turns - 1 ? { text: `Turn ${i + 1}: checking.`, toolCalls: [{ name: tool.name, arguments: call(i + 1) }] } : { text: `All done after ${turns} turns.` },
+  );
+  const thread = scriptedThread(script, { tokensPerSecond: opts.tokensPerSecond, tools: [tool], title: opts.title ?? `ReAct ${turns}` });
+  thread.settings = { autoRunTools: true, maxTurns: turns };
+  return thread;
+}

@@ -25,13 +25,14 @@ describe('bridge replica conformance', () => {
         run = runs.get(env.runId) ?? new LiveRun({ runId: env.runId, threadId: 't', mode: 'step' });
         runs.set(env.runId, run);
         if (env.type === 'tree_update') run.applyTree(env);
+        else if (env.type === 'node_update') run.applyUpdate(env);
         else if (env.type === 'llm_delta') run.applyDelta(env);
       };
       const show = (nodeId: string) => {
         const n = run.live(nodeId);
-        return { text: n?.text ?? '', thinking: n?.thinking ?? '', toolArgs: { ...(n?.toolArgs ?? {}) }, status: n?.status };
+        return { text: n?.text ?? '', thinking: n?.thinking ?? '', toolArgs: { ...(n?.toolArgs ?? {}) }, status: n?.status, attrs: n?.node?.attrs };
       };
-      checkVector(v, apply, show, ['text', 'thinking', 'toolArgs', 'status']);
+      checkVector(v, apply, show, ['text', 'thinking', 'toolArgs', 'status', 'attrs']);
     });
   }
 

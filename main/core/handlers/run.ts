@@ -1,7 +1,7 @@
 /** `run.*`: start, cancel and answer live runs; list, read and delete stored ones. */
 import type { RunRef } from '../../../shared/thread/schema';
 import { runRefOf } from '../runs';
-import { deleteRun, listRuns, readRun } from '../journal/journal';
+import { deleteRun, listRuns, readRun } from '../journal/run-files';
 import { HostError } from '../errors';
 import type { DomainHandlers } from './types';
 
@@ -18,7 +18,7 @@ export const runHandlers: DomainHandlers<'run'> = {
   /** Stored runs, then the open thread's run refs, then live runs: the later source wins. */
   'run.list': async (ctx, _client, { threadId }) => {
     const refs = new Map<string, RunRef>();
-    for (const rec of await listRuns(ctx.home, threadId)) {
+    for (const rec of await listRuns(ctx.home, threadId, (runId) => ctx.bridge.run(runId) !== undefined)) {
       const ref: RunRef = { id: rec.runId, startedAt: rec.startedAt, status: rec.status, mode: rec.mode };
       if (rec.endedAt !== undefined) ref.endedAt = rec.endedAt;
       refs.set(rec.runId, ref);

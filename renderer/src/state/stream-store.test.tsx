@@ -66,9 +66,9 @@ describe('StreamStore', () => {
       };
       const show = (nodeId: string) => {
         const view = store.get(s.nodeAtom(nodeId))!;
-        return { text: view.text, thinking: view.thinking, toolArgs: { ...view.toolArgs }, status: view.status, syncing: view.syncing };
+        return { text: view.text, thinking: view.thinking, toolArgs: { ...view.toolArgs }, status: view.status, syncing: view.syncing, attrs: view.node?.attrs };
       };
-      checkVector(v, apply, show, ['text', 'thinking', 'toolArgs', 'status', 'syncing']);
+      checkVector(v, apply, show, ['text', 'thinking', 'toolArgs', 'status', 'syncing', 'attrs']);
     }
   });
 

@@ -130,6 +130,14 @@ export class StreamStore {
         this.consumer.apply(push);
         for (const n of push.nodes) if (n.kind === 'run' && !n.parentId) this.setRun({ runId: push.runId, status: n.status });
         return;
+      case 'node_update': {
+        // Only what changed in a live node; the root's live status is the run's.
+        if (!this.consumer.apply(push) || !push.status) return;
+        // The structure takes a frame's tree_updates at the flush: look in the pending ones too.
+        const meta = this.trees.get(push.runId)?.meta(push.nodeId) ?? this.pendingTrees.get(push.runId)?.find((n) => n.id === push.nodeId);
+        if (meta?.kind === 'run' && !meta.parentId) this.setRun({ runId: push.runId, status: push.status });
+        return;
+      }
       case 'llm_delta':
       case 'node_snapshot':
         if (!this.nodeRun.has(push.nodeId)) this.nodeRun.set(push.nodeId, push.runId);

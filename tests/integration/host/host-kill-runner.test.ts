@@ -9,7 +9,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { RunRecord } from '../../../shared/protocol/host-api';
+import { replayJournal } from '../../../main/core/journal/journal-log';
 import type { Thread } from '../../../shared/thread/schema';
 import { scriptedThread } from '../../support/threads';
 import { bundledRunner } from '../../support/runner-bundle';
@@ -90,17 +90,17 @@ describe('killing the host', () => {
     const thread = scriptedThread([{ text: words(3000) }], { tokensPerSecond: 60 });
     writeThread(home, 'slow.json', thread);
     const run = await startHostWithRun(home);
-    // Mid-stream: a checkpoint of the run file holds streamed text.
-    const file = path.join(home, 'runs', thread.id, `${run.runId}.json`);
+    // Mid-stream: a checkpoint of the run's journal holds streamed text.
+    const file = path.join(home, 'runs', thread.id, `${run.runId}.jsonl`);
     await waitFor(() => {
       try {
-        const rec = JSON.parse(fs.readFileSync(file, 'utf8')) as RunRecord;
-        const text = (rec.nodes.find((n) => n.kind === 'llm')?.output as { text?: string } | undefined)?.text;
-        return rec.status === 'running' && !!text;
+        const rec = replayJournal(fs.readFileSync(file, 'utf8'))?.record();
+        const text = (rec?.nodes.find((n) => n.kind === 'llm')?.output as { text?: string } | undefined)?.text;
+        return rec?.status === 'running' && !!text;
       } catch {
         return false;
       }
-    }, 30_000, 'streamed text in the run file');
+    }, 30_000, 'streamed text in the run journal');
     expect(alive(run.pid)).toBe(true);
 
     await killHost(run.host);
