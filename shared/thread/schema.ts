@@ -233,6 +233,17 @@ export const RunRefSchema = Type.Object({
 });
 export type RunRef = Static<typeof RunRefSchema>;
 
+/** A template variable's name: a JavaScript-style identifier, as Nunjucks/Jinja accept. */
+export const VARIABLE_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** A named set of variable values (LLM Space: one entry of `variableVariants`). */
+export const ScenarioSchema = Type.Object({
+  name: Type.String({ minLength: 1 }),
+  /** name → value text, in the same form as `context.variables`. */
+  variables: Type.Record(Type.String(), Type.String()),
+});
+export type Scenario = Static<typeof ScenarioSchema>;
+
 export const ThreadSchema = Type.Object({
   version: Type.Literal(THREAD_VERSION),
   /** uuid, stable across renames. */
@@ -242,7 +253,20 @@ export const ThreadSchema = Type.Object({
   context: Type.Object({
     systemPrompt: Type.String(),
     tools: Type.Array(ToolSchema),
+    /**
+     * Template variables: name → value as text (a text variable's text, a JSON variable's JSON
+     * text, a file variable's path relative to the workspace). Names match VARIABLE_NAME_PATTERN.
+     */
     variables: Type.Optional(Type.Record(Type.String(), Type.String())),
+    /** The type of each variable that is not plain text (absent = `text`). */
+    variableTypes: Type.Optional(Type.Record(Type.String(), literals('text', 'json', 'file'))),
+    /**
+     * Named variable sets (LLM Space's `variableVariants`): each overrides some of `variables`
+     * for a run. [eval] reuses them as dataset rows.
+     */
+    scenarios: Type.Optional(Type.Array(ScenarioSchema)),
+    /** The scenario picked for the next run (a `scenarios[].name`), absent = the plain variables. */
+    scenario: Type.Optional(Type.String()),
     messages: Type.Array(MessageSchema),
     /** Working folders offered to MCP servers as roots (absolute paths). */
     roots: Type.Optional(Type.Array(Type.String())),
