@@ -3,9 +3,8 @@
  * through the provider's official SDK client (`openai` for both OpenAI APIs and compatible
  * servers, `@anthropic-ai/sdk` for Anthropic), with the provider's key, base URL and headers.
  * The key is resolved here, on the host, and never leaves it: every message is scrubbed of it.
+ * The SDKs load on the first call, so the host starts without them.
  */
-import OpenAI from 'openai';
-import Anthropic from '@anthropic-ai/sdk';
 import type { ProviderConfig } from '../../../shared/protocol/runner';
 import { resolveApiKey } from '../../../shared/protocol/provider-keys';
 import { HostError } from '../errors';
@@ -61,17 +60,30 @@ function failure(err: unknown): string {
   return `${e?.message ?? String(err)}${cause ? ` (${cause})` : ''}`;
 }
 
+/**
+ * The model ids of a `/models` answer's `data` (`[{ id, … }]`, OpenAI's and Anthropic's list
+ * shape), without repeats; throws naming the problem when it is not such a list.
+ */
+export function modelIds(data: unknown): string[] {
+  if (!Array.isArray(data)) throw new Error('the answer to GET /models is not a model list ({ "data": [{ "id": … }] })');
+  const ids = data.map((m: unknown) => (m && typeof m === 'object' ? (m as { id?: unknown }).id : undefined)).filter((id): id is string => typeof id === 'string' && id.length > 0);
+  return [...new Set(ids)];
+}
+
 /** Lists the model ids `config` answers on `GET /models`, or throws what the SDK threw. */
 async function listIds(config: ProviderConfig, key: string, timeoutMs: number): Promise<string[]> {
   const common = { apiKey: key, maxRetries: 0, timeout: timeoutMs, defaultHeaders: config.headers, logLevel: 'off' as const };
   if (config.api === 'anthropic-messages') {
+    const { default: Anthropic } = await import('@anthropic-ai/sdk');
     const client = new Anthropic({ ...common, ...(config.baseUrl ? { baseURL: config.baseUrl } : {}) });
-    const page = await client.models.list({ limit: 1000 });
-    return page.data.map((m) => m.id);
+    // The raw answer, not the SDK's page (which reads a body without `data` as an empty list).
+    const body = await client.get<{ data?: unknown } | null>('/v1/models', { query: { limit: 1000 } });
+    return modelIds(body?.data);
   }
+  const { default: OpenAI } = await import('openai');
   const client = new OpenAI({ ...common, ...(config.baseUrl ? { baseURL: config.baseUrl } : {}) });
-  const page = await client.models.list();
-  return page.data.map((m) => m.id);
+  const body = await client.get<{ data?: unknown } | null>('/models');
+  return modelIds(body?.data);
 }
 
 /** The key of `config`, or a HostError saying how to set one (never the key itself). */

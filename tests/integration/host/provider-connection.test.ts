@@ -68,6 +68,10 @@ describe('provider profiles, connection test and model list', () => {
     await conn.request('settings.saveProvider', { id: 'mistral', preset: 'mistral', api: 'openai-completions', baseUrl: `${server.url}/v1`, apiKey: '$STEPWISE_TEST_UNSET_KEY' });
     expect(await conn.request('settings.testProvider', { id: 'mistral' })).toEqual({ ok: false, message: 'No API key for provider mistral: set STEPWISE_TEST_UNSET_KEY or add a key in Settings' });
     expect(await rejection(conn.request('settings.testProvider', { id: 'nope' }))).toMatchObject({ code: 'not_found' });
+    // A server that answers /models with something else than a model list.
+    await conn.request('settings.saveProvider', { id: 'odd', api: 'openai-completions', baseUrl: `${server.url}/v1` });
+    server.reply({ json: { models: ['a'] } });
+    expect(await conn.request('settings.testProvider', { id: 'odd' })).toMatchObject({ ok: false, message: expect.stringContaining('the answer to GET /models is not a model list') });
     expect(await conn.request('settings.testProvider', { id: 'scripted' })).toMatchObject({ ok: true });
   });
 
