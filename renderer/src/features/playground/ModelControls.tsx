@@ -59,6 +59,9 @@ export function ModelControls({ thread, readOnly, api }: { thread: Thread; readO
     }, 'model.responseFormat');
   const thinking = p.reasoning?.adaptive ? 'adaptive' : p.reasoning?.budgetTokens ? 'budget' : 'off';
   const tools = thread.context.tools.map((t) => ({ value: `tool:${t.name}`, label: `tool: ${t.name}` }));
+  const chosen = toolChoiceValue(p.toolChoice);
+  // A named tool the thread no longer has stays visible, marked, rather than showing nothing.
+  if (chosen.startsWith('tool:') && !tools.some((t) => t.value === chosen)) tools.push({ value: chosen, label: `${chosen.replace(':', ': ')} (not a tool of this thread)` });
   const unsent = unsentControls(api, p);
   const lacking = Object.values(controls.missing);
   return (
@@ -92,7 +95,7 @@ export function ModelControls({ thread, readOnly, api }: { thread: Thread; readO
               <NumberInput label="Thinking budget" size="xs" w={130} min={1024} step={1024} allowDecimal={false} value={p.reasoning?.budgetTokens ?? ''} {...gate('thinking')}
                 onChange={(v) => typeof v === 'number' && v >= 1 && setReasoning({ budgetTokens: v })} />
             )}
-            <Select label="Tool choice" size="xs" w={170} allowDeselect={false} value={toolChoiceValue(p.toolChoice)} {...gate('toolChoice')}
+            <Select label="Tool choice" size="xs" w={170} allowDeselect={false} value={chosen} {...gate('toolChoice')}
               data={[DEFAULT, 'auto', 'none', { value: 'required', label: 'required (any tool)' }, ...tools]}
               onChange={(v) => v && edit((params) => { const c = toolChoiceOf(v); if (c === undefined) delete params.toolChoice; else params.toolChoice = c; })} />
             <Select label="Parallel tool calls" size="xs" w={150} allowDeselect={false} {...gate('parallelToolCalls')}
