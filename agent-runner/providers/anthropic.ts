@@ -13,6 +13,7 @@ import { BaseHandler } from './live';
 import { createSdkProvider, typedErrorEvent, type SdkProviderOptions, type WireApi } from './sdk-provider';
 import { NO_TOOL_OUTPUT, partText } from './content';
 import { protocolError, streamErrorEvent } from './errors';
+import { anthropicControls } from './request-params';
 
 export const ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
 export const DEFAULT_MAX_TOKENS = 4096;
@@ -74,8 +75,7 @@ export function buildAnthropicRequest(req: LlmRequest): Record<string, unknown> 
     body.tools = req.tools.map((t) => ({ name: t.name, ...(t.description ? { description: t.description } : {}), input_schema: t.parameters }));
   }
   if (p.temperature !== undefined) body.temperature = p.temperature;
-  if (budget) body.thinking = { type: 'enabled', budget_tokens: budget };
-  return { ...body, ...(p.extra ?? {}) };
+  return { ...body, ...anthropicControls(p, req.tools.length > 0), ...(p.extra ?? {}) };
 }
 
 const STOP: Record<string, string> = {

@@ -12,6 +12,7 @@ import { BaseHandler } from './live';
 import { createSdkProvider, type SdkClient, type SdkProviderOptions, type WireApi } from './sdk-provider';
 import { dataUrl, toolOutputParts } from './content';
 import { streamErrorEvent } from './errors';
+import { chatControls } from './request-params';
 
 export const OPENAI_BASE_URL = 'https://api.openai.com/v1';
 
@@ -74,9 +75,7 @@ export function buildChatRequest(req: LlmRequest, official: boolean): Record<str
   }
   if (p.temperature !== undefined) body.temperature = p.temperature;
   if (p.maxTokens !== undefined) body[official ? 'max_completion_tokens' : 'max_tokens'] = p.maxTokens;
-  if (p.reasoning?.effort) body.reasoning_effort = p.reasoning.effort;
-  if (p.responseFormat !== undefined) body.response_format = p.responseFormat;
-  return { ...body, ...(p.extra ?? {}) };
+  return { ...body, ...chatControls(p, req.tools.length > 0), ...(p.extra ?? {}) };
 }
 
 const FINISH: Record<string, string> = {

@@ -12,15 +12,9 @@ import { createSdkProvider, typedErrorEvent, type SdkProviderOptions, type WireA
 import { dataUrl, toolOutputParts } from './content';
 import { streamErrorEvent } from './errors';
 import { OPENAI_CLIENT } from './openai-chat';
+import { responsesControls } from './request-params';
 
 type Item = Record<string, unknown>;
-
-/** Chat-style `response_format` ({type:'json_schema', json_schema:{…}}) to Responses `text.format`. */
-function textFormat(rf: unknown): unknown {
-  const f = rf as { type?: string; json_schema?: Record<string, unknown> } | undefined;
-  if (f?.type === 'json_schema' && f.json_schema) return { type: 'json_schema', ...f.json_schema };
-  return rf;
-}
 
 /** Builds the Responses request body. */
 export function buildResponsesRequest(req: LlmRequest): Record<string, unknown> {
@@ -54,9 +48,7 @@ export function buildResponsesRequest(req: LlmRequest): Record<string, unknown> 
   }
   if (p.temperature !== undefined) body.temperature = p.temperature;
   if (p.maxTokens !== undefined) body.max_output_tokens = p.maxTokens;
-  if (p.reasoning?.effort) body.reasoning = { effort: p.reasoning.effort, summary: 'auto' };
-  if (p.responseFormat !== undefined) body.text = { format: textFormat(p.responseFormat) };
-  return { ...body, ...(p.extra ?? {}) };
+  return { ...body, ...responsesControls(p, req.tools.length > 0), ...(p.extra ?? {}) };
 }
 
 const INCOMPLETE: Record<string, string> = { max_output_tokens: 'length', content_filter: 'content_filter' };

@@ -69,7 +69,7 @@ function checkEntry(value: unknown, where: string): ProviderConfig {
   if (typeof v.api !== 'string' || !PROVIDER_APIS.includes(v.api as ProviderConfig['api'])) {
     throw new HostError('bad_settings', `${where}/api: must be one of ${PROVIDER_APIS.join(', ')}`);
   }
-  for (const k of ['baseUrl', 'apiKey'] as const) {
+  for (const k of ['baseUrl', 'apiKey', 'name', 'preset'] as const) {
     if (v[k] !== undefined && typeof v[k] !== 'string') throw new HostError('bad_settings', `${where}/${k}: must be a string`);
   }
   const idle = idleTimeoutProblem(v.idleTimeoutMs);
@@ -184,6 +184,8 @@ export async function listProviders(home: string, env: NodeJS.ProcessEnv = proce
   const configured = new Set(list.map((p) => p.id));
   return merge(list, codec).map((p) => {
     const info: ProviderInfo = { id: p.id, api: p.api };
+    if (p.name) info.name = p.name;
+    if (p.preset) info.preset = p.preset;
     if (BUILTIN_PROVIDER_IDS.includes(p.id)) info.builtin = true;
     if (configured.has(p.id)) info.saved = true;
     if (p.baseUrl) info.baseUrl = p.baseUrl;
@@ -196,14 +198,14 @@ export async function listProviders(home: string, env: NodeJS.ProcessEnv = proce
 }
 
 /**
- * Add or update one provider in providers.json (atomic write, mode 0600). An absent `apiKey`
- * keeps the stored one; an empty string removes it. An absent `api` keeps the provider's API
+ * Add or update one provider (a connection profile) in providers.json (atomic write, mode
+ * 0600). An absent `apiKey`, `name` or `preset` keeps the stored one; an empty string removes it. An absent `api` keeps the provider's API
  * (saved, or the built-in's); a new provider needs one. A providers.json that cannot be read
  * is not overwritten: the save is refused with its error.
  */
 export async function saveProvider(
   home: string,
-  entry: { id: string; api?: string; baseUrl?: string; apiKey?: string },
+  entry: { id: string; api?: string; baseUrl?: string; apiKey?: string; name?: string; preset?: string },
   codec?: KeyCodec,
 ): Promise<ProviderInfo[]> {
   const id = entry.id;
@@ -235,6 +237,12 @@ export async function saveProvider(
   if (entry.baseUrl !== undefined) {
     if (entry.baseUrl) merged.baseUrl = entry.baseUrl;
     else delete merged.baseUrl;
+  }
+  for (const k of ['name', 'preset'] as const) {
+    const v = entry[k]?.trim();
+    if (v === undefined) continue;
+    if (v) merged[k] = v;
+    else delete merged[k];
   }
   if (entry.apiKey !== undefined) {
     if (entry.apiKey) merged.apiKey = codec && !entry.apiKey.startsWith('$') ? codec.encrypt(entry.apiKey) : entry.apiKey;

@@ -68,6 +68,10 @@ export const RunRecordSchema = T.Object({
 export const ProviderInfoSchema = T.Object({
   id: T.String(),
   api: T.String(),
+  /** The connection profile's name, when it has one ("OpenAI work"). */
+  name: T.Optional(T.String()),
+  /** The preset it was made from. */
+  preset: T.Optional(T.String()),
   baseUrl: T.Optional(T.String()),
   keyHint: T.Optional(T.String()),
   detected: T.Optional(T.Boolean()),
@@ -166,10 +170,25 @@ export const HOST_METHODS = {
     'Where settings/providers.json is and, when it cannot be read, why (line and column).',
   ),
   'settings.saveProvider': method(
-    T.Object({ id: NonEmpty, api: T.Optional(T.String()), baseUrl: T.Optional(T.String()), apiKey: T.Optional(T.String()) }),
+    T.Object({
+      id: NonEmpty,
+      api: T.Optional(T.String()),
+      baseUrl: T.Optional(T.String()),
+      apiKey: T.Optional(T.String()),
+      /** The profile's name as shown ("OpenAI work"). */
+      name: T.Optional(T.String({ maxLength: 100 })),
+      /** The preset it was made from (shared/protocol/provider-presets.ts). */
+      preset: T.Optional(T.String({ maxLength: 64 })),
+    }),
     T.Array(ProviderInfoSchema),
     'Add or update a provider; without `api` an existing provider keeps its API.',
   ),
+  'settings.testProvider': method(
+    T.Object({ id: NonEmpty }),
+    T.Object({ ok: T.Boolean(), message: T.String(), models: T.Optional(T.Integer({ minimum: 0 })) }),
+    'Connect to a provider with its key and list its models (`GET /models`); says what failed. The key never leaves the host.',
+  ),
+  'settings.providerModels': method(T.Object({ id: NonEmpty }), T.Array(T.String()), 'The model ids a provider lists on `GET /models`, sorted.'),
   'settings.removeProvider': method(T.Object({ id: NonEmpty }), T.Array(ProviderInfoSchema), 'Remove an added provider (or reset a built-in one).'),
   'mcp.servers': method(None, T.Array(McpServerInfoSchema), 'The configured MCP servers and their status.'),
   'mcp.tools': method(T.Object({ server: NonEmpty }), T.Array(McpToolInfoSchema), 'A server’s tools (`tools/list`).'),

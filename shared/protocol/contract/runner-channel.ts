@@ -39,6 +39,10 @@ export const ProviderApiSchema = literals('openai-completions', 'openai-response
 export const ProviderConfigSchema = T.Object({
   id: T.String({ minLength: 1 }),
   api: ProviderApiSchema,
+  /** The connection profile's name as shown ("OpenAI work"); default: the id. */
+  name: T.Optional(T.String({ maxLength: 100 })),
+  /** The preset it was made from (shared/protocol/provider-presets.ts). */
+  preset: T.Optional(T.String()),
   baseUrl: T.Optional(T.String()),
   apiKey: T.Optional(T.String()),
   headers: T.Optional(T.Record(T.String(), T.String())),

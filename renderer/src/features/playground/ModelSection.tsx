@@ -1,12 +1,16 @@
-/** Model picker (provider + model id), parameters, and the scripted model's script. */
+/**
+ * Model picker (provider profile + model id, with the ids the provider lists), parameters
+ * (ModelControls.tsx for the ones beyond temperature and max tokens), and the scripted model's script.
+ */
 import { useEffect, useState } from 'react';
 import { useAtomValue } from 'jotai';
-import { Alert, Group, NumberInput, Select, Stack, TextInput, Text } from '@mantine/core';
+import { Alert, Autocomplete, Group, NumberInput, Select, Stack, Text } from '@mantine/core';
 import type { Thread } from '../../../../shared/thread/schema';
 import type { ProviderInfo } from '../../../../shared/protocol/host-api';
 import { useApp } from '../../state/context';
 import { useSession } from '../../state/hooks';
 import { JsonField } from './JsonField';
+import { ModelControls } from './ModelControls';
 
 const BUILTINS = ['scripted', 'openai', 'anthropic', 'replay'];
 
@@ -14,11 +18,16 @@ const BUILTINS = ['scripted', 'openai', 'anthropic', 'replay'];
  * The Provider picker's options: the built-ins, the configured providers and the thread's own.
  * The thread's provider, when it is none of those (removed in Settings, or a typo), is marked
  * "(not configured)". `configured` is null while the list is not known: nothing is marked.
+ * A connection profile with a name is labelled "name (id)" (`names`: id → name).
  */
-export function providerOptions(configured: readonly string[] | null, current: string): { options: { value: string; label: string }[]; missing: boolean } {
+export function providerOptions(
+  configured: readonly string[] | null,
+  current: string,
+  names: Readonly<Record<string, string>> = {},
+): { options: { value: string; label: string }[]; missing: boolean } {
   const known = [...new Set([...BUILTINS, ...(configured ?? [])])];
   const missing = configured !== null && !known.includes(current);
-  const options = known.map((id) => ({ value: id, label: id }));
+  const options = known.map((id) => ({ value: id, label: names[id] && names[id] !== id ? `${names[id]} (${id})` : id }));
   if (!known.includes(current)) options.push({ value: current, label: missing ? `${current} (not configured)` : current });
   return { options, missing };
 }
@@ -37,19 +46,24 @@ export function ModelSection({ thread, readOnly }: { thread: Thread; readOnly: b
     app.host.call('settings.providers', {}).then((r) => setProviders(Array.isArray(r) ? r : []), () => setProviders(null));
   }, [app, settingsOpen]);
   const m = thread.model;
-  const { options, missing } = providerOptions(providers?.map((p) => p.id) ?? null, m.provider);
+  const names = Object.fromEntries((providers ?? []).filter((p) => p.name).map((p) => [p.id, p.name!]));
+  const { options, missing } = providerOptions(providers?.map((p) => p.id) ?? null, m.provider, names);
+  const api = providers?.find((p) => p.id === m.provider)?.api;
+  const models = useProviderModels(m.provider, api);
   return (
     <Stack gap={6}>
       <Group gap="xs" align="flex-end" wrap="wrap">
         <Select label="Provider" size="xs" w={missing ? 230 : 150} data={options} value={m.provider} error={missing || undefined} disabled={readOnly} allowDeselect={false} searchable
           onChange={(v) => v && session.edit((d) => void (d.model.provider = v))} />
-        <TextInput label="Model id" size="xs" w={200} value={m.id} disabled={readOnly} placeholder="e.g. gpt-4.1-mini"
-          onChange={(e) => { const v = e.currentTarget.value; session.edit((d) => void (d.model.id = v), 'model.id'); }} />
+        <Autocomplete label="Model id" size="xs" w={220} value={m.id} disabled={readOnly} placeholder="e.g. gpt-4.1-mini" data={models.ids} limit={200}
+          description={models.problem} onDropdownOpen={models.load}
+          onChange={(v) => session.edit((d) => void (d.model.id = v), 'model.id')} />
         <NumberInput label="Temperature" size="xs" w={110} min={0} max={2} step={0.1} decimalScale={2} value={m.params.temperature ?? ''} disabled={readOnly}
           onChange={(v) => session.edit((d) => { if (typeof v === 'number') d.model.params.temperature = v; else delete d.model.params.temperature; }, 'model.temperature')} />
         <NumberInput label="Max tokens" size="xs" w={120} min={1} step={256} allowDecimal={false} value={m.params.maxTokens ?? ''} disabled={readOnly}
           onChange={(v) => session.edit((d) => { if (typeof v === 'number' && v >= 1) d.model.params.maxTokens = v; else delete d.model.params.maxTokens; }, 'model.maxTokens')} />
       </Group>
+      <ModelControls thread={thread} readOnly={readOnly} api={api} />
       {missing && (
         <Alert color="yellow" variant="light" p={6} role="status" aria-label="Provider not configured">
           <Text size="xs">Provider “{m.provider}” is not configured, so runs of this thread will fail. Add it in Settings → Providers, or pick another provider.</Text>
@@ -67,4 +81,23 @@ export function ModelSection({ thread, readOnly }: { thread: Thread; readOnly: b
       )}
     </Stack>
   );
+}
+
+/**
+ * The model ids provider `provider` lists (`settings.providerModels`), read the first time the
+ * Model id list opens; `problem` says why there are none when the provider could not list them.
+ */
+function useProviderModels(provider: string, api: string | undefined): { ids: string[]; problem?: string; load: () => void } {
+  const app = useApp();
+  const [state, setState] = useState<{ provider: string; ids: string[]; problem?: string } | null>(null);
+  const current = state?.provider === provider ? state : null;
+  const load = () => {
+    if (current || !api || api === 'scripted' || api === 'replay' || app.host.presentational) return;
+    setState({ provider, ids: [] });
+    app.host.call('settings.providerModels', { id: provider }).then(
+      (ids) => setState({ provider, ids }),
+      (e: Error) => setState({ provider, ids: [], problem: `No model list: ${e.message}` }),
+    );
+  };
+  return { ids: current?.ids ?? [], problem: current?.problem, load };
 }

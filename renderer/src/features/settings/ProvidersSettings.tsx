@@ -1,11 +1,13 @@
 /**
- * Settings → Providers: the providers (masked keys), add or update one, remove the ones added
- * here, reset a built-in one. A settings/providers.json that cannot be read is shown above the
+ * Settings → Providers: the providers, each a connection profile with an optional name
+ * (masked keys), a connection test per provider, add one from a preset (shared/protocol/provider-presets.ts)
+ * or by hand, update one, remove the ones added here, reset a built-in one. A settings/providers.json that cannot be read is shown above the
  * table with its line and column; the built-ins are still listed.
  */
 import { Fragment, useCallback, useEffect, useState } from 'react';
-import { Badge, Button, Group, Loader, PasswordInput, Select, Stack, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
+import { Alert, Badge, Button, Group, Loader, PasswordInput, Select, Stack, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
 import type { ProviderInfo } from '../../../../shared/protocol/host-api';
+import { PROVIDER_PRESETS, presetById, presetKeyRef, profileId } from '../../../../shared/protocol/provider-presets';
 import { useApp } from '../../state/context';
 import { ErrorNotice, errorProps, type ErrorNoticeProps } from '../../ui/ErrorNotice';
 import { ConfirmRow } from '../../ui/ConfirmRow';
@@ -17,7 +19,19 @@ const APIS = [
   { value: 'anthropic-messages', label: 'Anthropic Messages' },
 ];
 
-const EMPTY_PROVIDER_FORM = { id: '', api: 'openai-completions', baseUrl: '', apiKey: '' };
+const EMPTY_PROVIDER_FORM = { preset: '', name: '', id: '', api: 'openai-completions', baseUrl: '', apiKey: '' };
+type ProviderForm = typeof EMPTY_PROVIDER_FORM;
+
+/**
+ * The form after picking preset `presetId` (or typing a name with one picked): its API, base URL
+ * and key variable, the name (the vendor's by default) and a free id for the new profile.
+ */
+export function formForPreset(form: ProviderForm, presetId: string, name: string, taken: readonly string[]): ProviderForm {
+  const preset = presetById(presetId);
+  if (!preset) return { ...form, preset: '', name };
+  const shownName = name || preset.name;
+  return { preset: preset.id, name, id: profileId(preset, shownName, taken), api: preset.api, baseUrl: preset.baseUrl ?? '', apiKey: presetKeyRef(preset) ?? '' };
+}
 
 /** What the Reset / Remove confirmation of provider `id` says. */
 export function confirmText(action: 'Remove' | 'Reset', id: string): string {
@@ -32,6 +46,12 @@ export function apiForId(list: ProviderInfo[] | null, id: string, current: strin
   return known && APIS.some((a) => a.value === known.api) ? known.api : current;
 }
 
+/** The id of a new profile of a preset follows its name; an existing provider's id stays. */
+export function renamedId(form: ProviderForm, name: string, taken: readonly string[]): string {
+  const preset = presetById(form.preset);
+  return preset && !taken.includes(form.id) ? profileId(preset, name || preset.name, taken) : form.id;
+}
+
 /** The Providers tab of Settings. */
 export function ProvidersSettings() {
   const app = useApp();
@@ -42,6 +62,17 @@ export function ProvidersSettings() {
   const [form, setForm] = useState(EMPTY_PROVIDER_FORM);
   /** The provider whose Remove waits for confirmation. */
   const [removing, setRemoving] = useState<string | null>(null);
+  /** The last connection test: running (no result yet) or its answer. */
+  const [test, setTest] = useState<{ id: string; ok?: boolean; message?: string } | null>(null);
+  const ids = list?.map((p) => p.id) ?? [];
+  const runTest = async (id: string) => {
+    setTest({ id });
+    try {
+      setTest({ id, ...(await app.host.call('settings.testProvider', { id })) });
+    } catch (e) {
+      setTest({ id, ok: false, message: (e as Error).message });
+    }
+  };
   const checkFile = useCallback(() => {
     app.host.call('settings.providersFile', {}).then((s) => setFileError(s.error ?? null), () => setFileError(null));
   }, [app]);
@@ -51,7 +82,14 @@ export function ProvidersSettings() {
   }, [app, checkFile]);
   const save = async () => {
     try {
-      setList(await app.host.call('settings.saveProvider', { id: form.id.trim(), api: form.api, baseUrl: form.baseUrl.trim() || undefined, apiKey: form.apiKey || undefined }));
+      setList(await app.host.call('settings.saveProvider', {
+        id: form.id.trim(),
+        api: form.api,
+        baseUrl: form.baseUrl.trim() || undefined,
+        apiKey: form.apiKey || undefined,
+        ...(form.name.trim() || form.preset ? { name: form.name.trim() || presetById(form.preset)?.name } : {}),
+        ...(form.preset ? { preset: form.preset } : {}),
+      }));
       setForm(EMPTY_PROVIDER_FORM);
       setError(null);
     } catch (e) {
@@ -82,16 +120,20 @@ export function ProvidersSettings() {
       )}
       {error && <ErrorNotice {...error} onClose={() => setError(null)} />}
       <Table fz="sm">
-        <Table.Thead><Table.Tr><Table.Th>id</Table.Th><Table.Th>api</Table.Th><Table.Th>base URL</Table.Th><Table.Th>key</Table.Th><Table.Th><VisuallyHidden>actions</VisuallyHidden></Table.Th></Table.Tr></Table.Thead>
+        <Table.Thead><Table.Tr><Table.Th>id</Table.Th><Table.Th>name</Table.Th><Table.Th>api</Table.Th><Table.Th>base URL</Table.Th><Table.Th>key</Table.Th><Table.Th><VisuallyHidden>actions</VisuallyHidden></Table.Th></Table.Tr></Table.Thead>
         <Table.Tbody>
           {list?.map((p) => {
             const act = action(p);
             return (
               <Fragment key={p.id}>
-                <Table.Tr onClick={() => setForm({ id: p.id, api: apiForId(list, p.id, form.api), baseUrl: p.baseUrl ?? '', apiKey: '' })} style={{ cursor: 'pointer' }}>
-                  <Table.Td ff="monospace">{p.id}</Table.Td><Table.Td>{p.api}</Table.Td><Table.Td>{p.baseUrl ?? '—'}</Table.Td>
+                <Table.Tr onClick={() => setForm({ preset: p.preset ?? '', name: p.name ?? '', id: p.id, api: apiForId(list, p.id, form.api), baseUrl: p.baseUrl ?? '', apiKey: '' })} style={{ cursor: 'pointer' }}>
+                  <Table.Td ff="monospace">{p.id}</Table.Td><Table.Td>{p.name ?? '—'}</Table.Td><Table.Td>{p.api}</Table.Td><Table.Td>{p.baseUrl ?? '—'}</Table.Td>
                   <Table.Td ff="monospace">{p.keyHint ?? 'no key'}{p.detected && <Badge size="xs" ml={4} variant="light">from environment</Badge>}</Table.Td>
-                  <Table.Td ta="right">
+                  <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
+                    {!app.host.presentational && (
+                      <Button size="compact-xs" variant="subtle" aria-label={`Test ${p.id}`} loading={test?.id === p.id && test.ok === undefined}
+                        onClick={(e) => { e.stopPropagation(); void runTest(p.id); }}>Test</Button>
+                    )}
                     {act && removing !== p.id && (
                       <Button size="compact-xs" variant="subtle" color="red" aria-label={`${act} ${p.id}`} onClick={(e) => { e.stopPropagation(); setRemoving(p.id); }}>{act}</Button>
                     )}
@@ -99,7 +141,7 @@ export function ProvidersSettings() {
                 </Table.Tr>
                 {act && removing === p.id && (
                   <Table.Tr>
-                    <Table.Td colSpan={5}>
+                    <Table.Td colSpan={6}>
                       <ConfirmRow label={`Confirm ${act === 'Reset' ? 'resetting' : 'removing'} ${p.id}`} action={`${act} ${p.id}`} onConfirm={() => void remove(p.id)} onCancel={() => setRemoving(null)}>
                         {confirmText(act, p.id)}
                       </ConfirmRow>
@@ -111,9 +153,21 @@ export function ProvidersSettings() {
           })}
         </Table.Tbody>
       </Table>
+      {test?.ok !== undefined && (
+        <Alert color={test.ok ? 'green' : 'red'} variant="light" p={6} role="status" aria-label={`Test of ${test.id}`} withCloseButton onClose={() => setTest(null)}>
+          <Text size="xs">{test.ok ? 'OK: ' : 'Failed: '}{test.message}</Text>
+        </Alert>
+      )}
       {list === null && <Group gap={6}><Loader size="xs" /><Text size="sm" c="dimmed">Loading providers…</Text></Group>}
       {list?.length === 0 && !fileError && <Text size="sm" c="dimmed">No providers — the scripted model works offline; add a provider to use a real model.</Text>}
       <Text size="sm" fw={600}>Add or update a provider</Text>
+      <Group grow align="flex-end">
+        <Select size="xs" label="Preset" placeholder="none (fill in below)" clearable value={form.preset || null}
+          data={PROVIDER_PRESETS.map((p) => ({ value: p.id, label: p.name }))}
+          onChange={(v) => setForm((f) => (v ? formForPreset(f, v, f.name, ids) : { ...f, preset: '' }))} />
+        <TextInput size="xs" label="Name" placeholder="e.g. OpenAI work" value={form.name}
+          onChange={(e) => { const name = e.currentTarget.value; setForm((f) => ({ ...f, name, id: renamedId(f, name, ids) })); }} />
+      </Group>
       <Group grow align="flex-end">
         <TextInput size="xs" label="Id" placeholder="openai" value={form.id}
           onChange={(e) => { const id = e.currentTarget.value; setForm((f) => ({ ...f, id, api: apiForId(list, id, f.api) })); }} />

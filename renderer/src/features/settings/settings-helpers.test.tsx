@@ -3,7 +3,8 @@
 // text, a server list that could not be read, and the hint of a refused thread.open.
 import { describe, expect, it } from 'vitest';
 import { providerOptions } from '../playground/ModelSection';
-import { apiForId, confirmText } from './ProvidersSettings';
+import { apiForId, confirmText, formForPreset, renamedId } from './ProvidersSettings';
+import { toolChoiceOf, toolChoiceValue } from '../playground/ModelControls';
 import { listErrorProps } from './McpServersSettings';
 import { openThreadHint } from '../../state/open-thread-hint';
 import { HostCallError } from '../../host/types';
@@ -17,6 +18,30 @@ describe('Provider picker', () => {
     expect(providerOptions(null, 'myollama')).toMatchObject({ missing: false, options: expect.arrayContaining([{ value: 'myollama', label: 'myollama' }]) });
     expect(providerOptions(['myollama'], 'myollama')).toMatchObject({ missing: false });
     expect(providerOptions([], 'scripted').options.map((o) => o.label)).toEqual(['scripted', 'openai', 'anthropic', 'replay']);
+  });
+  it('labels a named connection profile with its name and id', () => {
+    const { options } = providerOptions(['openai', 'openai-work'], 'openai-work', { 'openai-work': 'OpenAI work', openai: 'openai' });
+    expect(options.find((o) => o.value === 'openai-work')?.label).toBe('OpenAI work (openai-work)');
+    expect(options.find((o) => o.value === 'openai')?.label).toBe('openai');
+  });
+});
+
+describe('Tool choice picker', () => {
+  it('round-trips modes and one named tool', () => {
+    for (const c of ['auto', 'none', 'required', { type: 'function', name: 'get_weather' }] as const) expect(toolChoiceOf(toolChoiceValue(c))).toEqual(c);
+    expect(toolChoiceOf(toolChoiceValue(undefined))).toBeUndefined();
+  });
+});
+
+describe('Settings → Providers presets and profiles', () => {
+  const empty = { preset: '', name: '', id: '', api: 'openai-completions', baseUrl: '', apiKey: '' };
+  it('a preset fills the API, base URL and key variable; a second profile of it gets its own id from its name', () => {
+    expect(formForPreset(empty, 'groq', '', [])).toEqual({ preset: 'groq', name: '', id: 'groq', api: 'openai-completions', baseUrl: 'https://api.groq.com/openai/v1', apiKey: '$GROQ_API_KEY' });
+    const second = formForPreset(empty, 'openai', 'OpenAI personal', ['openai']);
+    expect(second).toMatchObject({ id: 'openai-personal', api: 'openai-responses', baseUrl: '', apiKey: '$OPENAI_API_KEY' });
+    expect(renamedId(second, 'OpenAI work', ['openai'])).toBe('openai-work');
+    expect(renamedId({ ...second, id: 'openai' }, 'Other', ['openai'])).toBe('openai'); // an existing provider keeps its id
+    expect(formForPreset(empty, 'ollama', '', [])).toMatchObject({ baseUrl: 'http://localhost:11434/v1', apiKey: '' });
   });
 });
 
