@@ -17,7 +17,7 @@ export async function readDatasetFile(file: string): Promise<Dataset> {
   try {
     text = await readFile(file, 'utf8');
   } catch (err) {
-    throw new Error(`${file}: cannot read the dataset (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+    throw new Error(`${file}: cannot read the dataset (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, { cause: err });
   }
   const base = path.basename(file);
   const name = base.replace(/(\.dataset)?\.(json|jsonl|csv)$/i, '') || base;
@@ -33,7 +33,7 @@ export async function readAssertionsFile(file: string): Promise<Assertion[]> {
   try {
     value = JSON.parse(await readFile(file, 'utf8'));
   } catch (err) {
-    throw new Error(`${file}: ${(err as Error).message}`);
+    throw new Error(`${file}: ${(err as Error).message}`, { cause: err });
   }
   const problems = schemaProblems(Type.Array(AssertionSchema), value);
   if (problems.length) throw new Error(problems.map((p) => `${file}:${p.pointer || '/'}: ${p.message}`).join('\n'));
@@ -56,7 +56,7 @@ export function readVariants(specs: string[]): Variant[] {
     try {
       return parseVariant(s);
     } catch (err) {
-      throw new Error(`--variant ${i + 1} (${JSON.stringify(s)}): ${(err as Error).message}`);
+      throw new Error(`--variant ${i + 1} (${JSON.stringify(s)}): ${(err as Error).message}`, { cause: err });
     }
   });
 }
