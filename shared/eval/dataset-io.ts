@@ -72,15 +72,17 @@ function asText(v: unknown): string {
 
 /** One record (a JSONL object or a CSV row) as a case; `where` names it in errors. */
 function caseOf(rec: Record<string, unknown>, index: number, where: string, errors: string[]): EvalCase | undefined {
-  const c: EvalCase = { id: rec.id === undefined || rec.id === '' ? `case-${index + 1}` : asText(rec.id), vars: {} };
+  const vars: [string, string][] = [];
   if (rec.vars !== undefined) {
     if (!rec.vars || typeof rec.vars !== 'object' || Array.isArray(rec.vars)) {
       errors.push(`${where}: "vars" must be an object of variable values`);
       return undefined;
     }
-    for (const [k, v] of Object.entries(rec.vars as Record<string, unknown>)) c.vars[k] = asText(v);
+    for (const [k, v] of Object.entries(rec.vars as Record<string, unknown>)) vars.push([k, asText(v)]);
   }
-  for (const [k, v] of Object.entries(rec)) if (!OWN_FIELDS.has(k)) c.vars[k] = asText(v);
+  for (const [k, v] of Object.entries(rec)) if (!OWN_FIELDS.has(k)) vars.push([k, asText(v)]);
+  // fromEntries defines each name as an own property: a variable called "__proto__" stays a variable.
+  const c: EvalCase = { id: rec.id === undefined || rec.id === '' ? `case-${index + 1}` : asText(rec.id), vars: Object.fromEntries(vars) };
   if (rec.expected !== undefined && rec.expected !== '') c.expected = asText(rec.expected);
   if (rec.tags !== undefined && rec.tags !== '') {
     const tags = typeof rec.tags === 'string' ? rec.tags.split(',').map((t) => t.trim()).filter(Boolean) : rec.tags;
@@ -147,8 +149,9 @@ export function parseCsv(text: string, name: string): DatasetRead {
   const header = parsed.meta.fields ?? [];
   const empty = header.findIndex((h) => !h.trim());
   if (empty >= 0) errors.push(`header: column ${empty + 1} has no name`);
-  const dup = header.find((h, i) => header.indexOf(h) !== i);
-  if (dup !== undefined) errors.push(`header: column "${dup}" appears twice`);
+  // papaparse renames a repeated header (`q`, `q_1`); the original names are in renamedHeaders.
+  const renamed = (parsed.meta as { renamedHeaders?: Record<string, string> }).renamedHeaders ?? {};
+  for (const original of new Set(Object.values(renamed))) errors.push(`header: column "${original}" appears twice`);
   if (errors.length) return { ok: false, errors };
   const cases: EvalCase[] = [];
   parsed.data.forEach((row, i) => {
