@@ -45,7 +45,11 @@ export async function workerCommand(o: WorkerOptions): Promise<number> {
       if (!checked.ok) throw new Error(checked.problem);
       const job = { ...checked.job, attempt: Math.max(1, j.attemptsStarted ?? 1) };
       const dir = path.join(cli.core.workspaceDir, 'evals', 'remote', safeStem(job.batchId));
-      return runCase(cli.core, job, dir, name);
+      const what = `case ${job.caseId} [${job.variant}] of batch ${job.batchId}`;
+      process.stdout.write(`${what}: started${job.attempt > 1 ? ` (attempt ${job.attempt})` : ''}\n`);
+      const out = await runCase(cli.core, job, dir, name);
+      process.stdout.write(`${what}: ${out.result.status}\n`);
+      return out;
     },
     { connection: connectionOf(url), concurrency, lockDuration: lockMs, stalledInterval: Math.max(250, Math.floor(lockMs / 2)), maxStalledCount: 1 },
   );
