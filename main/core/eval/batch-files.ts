@@ -12,7 +12,8 @@ import type { Dataset } from '../../../shared/eval/dataset';
 import type { CaseResult } from '../../../shared/eval/results';
 import type { Variant } from './variants';
 
-export const BATCH_FILE = 'batch.json';
+/** A dotfile: the workspace tree does not list it as a thread. */
+export const BATCH_FILE = '.batch.json';
 export const RESULTS_FILE = 'results.jsonl';
 
 /** What a batch runs, fixed when it starts. */

@@ -14,10 +14,24 @@ import type { Assertion } from '../../../shared/eval/dataset';
 import { checkAssertion, type AssertionResult } from '../../../shared/eval/assertions';
 import { outcomeOf, type CaseOutcome } from '../../../shared/eval/outcome';
 import { caseStatus, type CaseResult } from '../../../shared/eval/results';
-import type { HostCore } from '../host-core';
+import type { ThreadStore } from '../store/thread-store';
+import type { RunController } from '../runs';
+import type { RunSupervisor } from '../supervisor/run-supervisor';
 import { readRun } from '../journal/run-files';
 import { judgeResult, judgeThread } from './judge';
 import { safeStem } from '../workspace/names';
+
+/**
+ * What running a case needs of a host core (main/core/host-core.ts's HostCore has all of it;
+ * named here so that the core can hold an evaluation service without an import cycle).
+ */
+export interface CaseHost {
+  readonly home: string;
+  readonly threads: Pick<ThreadStore, 'open' | 'get' | 'has' | 'release' | 'idOfFile'>;
+  readonly runs: Pick<RunController, 'start'>;
+  readonly supervisor: Pick<RunSupervisor, 'cancel'>;
+  connect(send: (push: HostPush) => void): { stream: { subscribe(threadId?: string): unknown }; close(): void };
+}
 
 /** One case × variant, ready to run anywhere (it crosses to a Redis worker as JSON). */
 export interface CaseJob {
@@ -51,7 +65,7 @@ export function caseFileName(caseId: string, variant: string, suffix = ''): stri
 
 /** Runs `thread` once on `core` (opening it from `file`) and resolves with its run record, or the reason it could not run. */
 async function runOnce(
-  core: HostCore,
+  core: CaseHost,
   file: string,
   thread: Thread,
   mode: 'react' | 'step',
@@ -94,7 +108,7 @@ async function runOnce(
  * Runs one case on `core`, its files under `dir` (the batch folder); `worker` names who ran it.
  * Resolves with the case's result in every case (a failure to run is a result with status `error`).
  */
-export async function runCase(core: HostCore, job: CaseJob, dir: string, worker = 'local', signal?: AbortSignal): Promise<CaseRunOutput> {
+export async function runCase(core: CaseHost, job: CaseJob, dir: string, worker = 'local', signal?: AbortSignal): Promise<CaseRunOutput> {
   const startedAt = Date.now();
   const threadFile = job.file;
   const base: Pick<CaseResult, 'caseId' | 'variant' | 'startedAt' | 'attempts' | 'worker' | 'threadFile' | 'threadId'> = {

@@ -4,8 +4,7 @@
  * its own runner process, as every run); `--queue redis://…` sends them to workers on any
  * machine through BullMQ (redis-scheduler.ts).
  */
-import type { HostCore } from '../host-core';
-import { runCase, type CaseJob, type CaseRunOutput } from './case-run';
+import { runCase, type CaseHost, type CaseJob, type CaseRunOutput } from './case-run';
 
 /** Runs cases of batches. */
 export interface CaseScheduler {
@@ -23,7 +22,7 @@ export interface CaseScheduler {
 /** Cases on this machine, through `core` (each run in its own runner process). */
 export class LocalScheduler implements CaseScheduler {
   readonly name = 'local';
-  constructor(private readonly core: HostCore) {}
+  constructor(private readonly core: CaseHost) {}
 
   run(job: CaseJob, dir: string, signal: AbortSignal): Promise<CaseRunOutput> {
     return runCase(this.core, job, dir, 'local', signal);
