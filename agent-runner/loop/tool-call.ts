@@ -49,7 +49,7 @@ export async function executeToolCall(host: ToolHost, call: ToolCall, parentId: 
 async function checkArguments(tool: Tool, call: ToolCall): Promise<ToolOutput | undefined> {
   if (tool.type !== 'agent' && tool.type !== 'builtin') return undefined;
   const schema = tool.parameters ?? defaultParameters(tool.type);
-  const { validateArguments } = await import('../tools/mcp/validate');
+  const { validateArguments } = await import('../../shared/json/json-schema');
   const problems = validateArguments(schema, call.arguments);
   if (!problems?.length) return undefined;
   return toolErrorOutput(`Invalid arguments for tool "${tool.name}", not run: ${problems.join('; ')}. Edit the arguments, then run the tool again.`);

@@ -12,7 +12,7 @@ import { MCP_TO_RUNNER } from '../../shared/protocol/contract/mcp-channel';
 import { checkedPort, messageGate, type GateOptions } from '../../shared/protocol/contract/gate';
 import { toolErrorOutput } from '../../shared/thread/tool-output';
 import type { ToolContext, ToolExecutor } from './types';
-import { validateArguments } from './mcp/validate';
+import { validateArguments } from '../../shared/json/json-schema';
 import { samplingToNestedCall, nestedResultToSampling } from './mcp/sampling';
 
 export { needsApproval, toMcpTool } from '../../shared/protocol/mcp';

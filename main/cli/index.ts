@@ -8,6 +8,8 @@ import { registerImport } from './commands/import';
 import { registerRun } from './commands/run';
 import { registerServe } from './commands/serve';
 import { registerMcp } from './commands/mcp';
+import { registerEval } from './commands/eval';
+import { registerWorker } from './commands/worker';
 
 const program = new Command('stepwise')
   .description('Stepwise: build and debug LLM agents one step at a time.')
@@ -19,6 +21,8 @@ registerImport(program);
 registerRun(program);
 registerServe(program);
 registerMcp(program);
+registerEval(program);
+registerWorker(program);
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   if (err instanceof CommanderError) {

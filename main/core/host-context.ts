@@ -10,6 +10,7 @@ import type { BridgeClient, StreamBridge } from './bridge/stream-bridge';
 import type { RunSupervisor } from './supervisor/run-supervisor';
 import type { RunController } from './runs';
 import type { KeyCodec } from './settings/providers';
+import type { EvalService } from './eval/eval-service';
 
 /**
  * The configured MCP servers as the `mcp.servers` / `mcp.tools` / `mcp.test` requests see them:
@@ -63,4 +64,6 @@ export interface HostContext {
   workspace: WorkspaceService;
   /** Encrypts literal API keys in providers.json (desktop: safeStorage). */
   keys?: KeyCodec;
+  /** Datasets and batches (set once the core is built: batches run on the core itself). */
+  evals?: EvalService;
 }

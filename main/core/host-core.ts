@@ -25,6 +25,7 @@ import { HANDLERS, dispatch } from './handlers';
 import { forClient, HostError, withoutHostPaths } from './errors';
 import type { ClientState, HostContext, McpServerCatalog, WorkspaceService } from './host-context';
 import { releaseIfUnheld } from './store/thread-holders';
+import { EvalService } from './eval/eval-service';
 
 export type { McpServerCatalog, WorkspaceService } from './host-context';
 
@@ -197,6 +198,7 @@ export async function createHostCore(options: HostCoreOptions = {}): Promise<Hos
       };
     },
     close: async () => {
+      ctx.evals?.cancelAll();
       await supervisor.stopAll();
       await bridge.idle(); // results applied, run files written
       await journal.flush();
@@ -204,5 +206,6 @@ export async function createHostCore(options: HostCoreOptions = {}): Promise<Hos
       await threads.unwatchAll();
     },
   };
+  ctx.evals = new EvalService(core, workspace, (push) => bridge.broadcast(push), (level, m) => log(level, m));
   return core;
 }

@@ -10,6 +10,7 @@ import { runHandlers } from './run';
 import { streamHandlers } from './stream';
 import { settingsHandlers } from './settings';
 import { mcpHandlers } from './mcp';
+import { evalHandlers } from './eval';
 
 export const HANDLERS: HandlerTable = {
   ...workspaceHandlers,
@@ -18,6 +19,7 @@ export const HANDLERS: HandlerTable = {
   ...streamHandlers,
   ...settingsHandlers,
   ...mcpHandlers,
+  ...evalHandlers,
 };
 
 export { dispatch, checkRequest } from './dispatch';

@@ -11,6 +11,7 @@ import { ExecNodeSchema, NodeStatusSchema } from '../nodes';
 import { PatchSchema } from '../envelopes';
 import { literals, method, type MethodTypes } from './define';
 import { ModelPriceSchema } from './runner-channel';
+import { EVAL_METHODS } from './eval-methods';
 
 const NonEmpty = T.String({ minLength: 1 });
 const Path = T.String({ minLength: 1, maxLength: 4096 });
@@ -204,6 +205,7 @@ export const HOST_METHODS = {
     T.Object({ added: T.Array(T.String()), notes: T.Array(T.String()) }),
     'Add the servers of a Claude Desktop, Cursor or VS Code config file (a path on the host).',
   ),
+  ...EVAL_METHODS,
 };
 
 /** Method name → `{ params, result }` types. */

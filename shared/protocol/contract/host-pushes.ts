@@ -8,6 +8,7 @@ import { RunModeSchema } from '../../thread/schema';
 import { NodeStatusSchema } from '../nodes';
 import { NodeSnapshotSchema, RUNNER_ENVELOPES, ThreadPatchSchema } from '../envelopes';
 import { literals, messageProblem, unionOf, type MessageOf } from './define';
+import { BatchProgressSchema, CaseResultSchema } from './eval-methods';
 
 /** Host events besides envelopes, by `type`. */
 export const HOST_EVENTS = {
@@ -15,6 +16,15 @@ export const HOST_EVENTS = {
   workspace_changed: T.Object({ type: T.Literal('workspace_changed') }),
   run_started: T.Object({ type: T.Literal('run_started'), runId: T.String(), threadId: T.String(), mode: RunModeSchema }),
   run_ended: T.Object({ type: T.Literal('run_ended'), runId: T.String(), threadId: T.String(), status: NodeStatusSchema }),
+  /** A batch moved on (a case started or finished); `result` is the case that just finished. */
+  eval_progress: T.Object({
+    type: T.Literal('eval_progress'),
+    batchId: T.String(),
+    progress: BatchProgressSchema,
+    result: T.Optional(CaseResultSchema),
+    /** The batch ended (every case finished, or it was cancelled). */
+    ended: T.Optional(T.Boolean()),
+  }),
   /** Something a person should read (a repaired journal, a settings file that does not load). */
   notice: T.Object({
     type: T.Literal('notice'),

@@ -1,6 +1,6 @@
 /**
- * Validates tool-call arguments against the tool's JSON Schema (ajv) before the call goes to
- * the server, so a bad argument is reported on the tool node with the path that failed.
+ * JSON Schema validation (ajv), shared by the runner (tool-call arguments, checked before the call goes to
+ * the server) and evaluation (assertions on a final text or a tool call's arguments); each problem names its path.
  * Draft-07 and 2020-12 schemas are supported; a schema ajv cannot compile is not enforced
  * (the server still validates).
  */
@@ -57,4 +57,15 @@ export function validateArguments(schema: Record<string, unknown> | undefined, a
   if (!fn || fn(args)) return undefined;
   const lines = (fn.errors ?? []).map(describe);
   return [...new Set(lines)];
+}
+
+/** Why `schema` cannot be used as a JSON Schema (ajv's compile error), or undefined when it compiles. */
+export function schemaProblem(schema: unknown): string | undefined {
+  if (!schema || typeof schema !== 'object' || Array.isArray(schema)) return 'a JSON Schema is an object';
+  try {
+    ajvFor(schema as Record<string, unknown>).compile(schema as Record<string, unknown>);
+    return undefined;
+  } catch (err) {
+    return (err as Error).message;
+  }
 }

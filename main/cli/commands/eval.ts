@@ -1,0 +1,210 @@
+/**
+ * `stepwise eval <thread> --dataset <file> [--variant <spec>]… [--concurrency N]
+ * [--junit out.xml] [--json out.json] [--queue redis://HOST:PORT] [--resume <batch folder>]`:
+ * runs every case × variant of a dataset (docs/architecture.md#evaluation), each case's run in
+ * its own runner process, checks the assertions, and prints a summary per variant.
+ * Exit codes: 0 every assertion passed; 1 an assertion failed; 2 bad input; 3 a case could not
+ * run (its process died, its provider failed, a check could not be made); 130 cancelled by
+ * Ctrl-C (the finished cases are kept: `--resume` runs the rest).
+ */
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { writeFile } from 'node:fs/promises';
+import type { Command } from 'commander';
+import { loadThreadFile, ThreadFileError } from '../../core/threads/thread-file';
+import { summarize, type CaseResult } from '../../../shared/eval/results';
+import { runBatch, type BatchProgress } from '../../core/eval/batch';
+import { readBatchSpec, writeBatchSpec, type BatchSpec } from '../../core/eval/batch-files';
+import { variantProblems } from '../../core/eval/variants';
+import { LocalScheduler, type CaseScheduler } from '../../core/eval/scheduler';
+import { RedisScheduler, parseQueueUrl } from '../../core/eval/redis-scheduler';
+import { junitXml, jsonReport } from '../../core/eval/reports';
+import { safeStem } from '../../core/workspace/names';
+import { DEFAULT_MAX_TURNS } from '../../../shared/thread/defaults';
+import { readAssertionsFile, readDatasetFile, readVariants, withAssertions } from './eval-input';
+import { startCliCore } from '../cli-core';
+import { formatProblems } from './validate';
+
+interface EvalOptions {
+  dataset?: string;
+  variant: string[];
+  concurrency: string;
+  maxTurns?: string;
+  assertions?: string;
+  junit?: string;
+  json?: string;
+  queue?: string;
+  resume?: string;
+  out?: string;
+  home?: string;
+  name?: string;
+}
+
+class BadInput extends Error {}
+
+const fmtMs = (ms: number) => (ms < 1000 ? `${Math.round(ms)} ms` : ms < 60_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`);
+
+function positiveInt(v: string | undefined, flag: string, dflt: number): number {
+  if (v === undefined) return dflt;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1) throw new BadInput(`${flag} must be a positive whole number, not ${JSON.stringify(v)}`);
+  return n;
+}
+
+/** The batch to run: a new one from the arguments, or the one in `--resume`'s folder. */
+async function prepare(threadFile: string | undefined, o: EvalOptions, workspaceDir: string, schedulerName: string): Promise<{ spec: BatchSpec; dir: string }> {
+  if (o.resume) {
+    const dir = path.resolve(o.resume);
+    try {
+      return { spec: await readBatchSpec(dir), dir };
+    } catch (err) {
+      throw new BadInput(`--resume ${o.resume}: ${(err as Error).message}`);
+    }
+  }
+  if (!threadFile) throw new BadInput('give the thread file to evaluate (or --resume <batch folder>)');
+  if (!o.dataset) throw new BadInput('--dataset <file> is required (a .dataset.json, .jsonl or .csv file)');
+  let thread;
+  try {
+    thread = await loadThreadFile(path.resolve(threadFile));
+  } catch (err) {
+    if (err instanceof ThreadFileError) throw new BadInput(formatProblems(threadFile, err).trimEnd());
+    throw new BadInput(`${threadFile}: ${(err as Error).message}`);
+  }
+  let dataset;
+  try {
+    dataset = await readDatasetFile(o.dataset);
+    if (o.assertions) dataset = withAssertions(dataset, await readAssertionsFile(o.assertions));
+  } catch (err) {
+    throw new BadInput((err as Error).message);
+  }
+  if (!dataset.cases.length) throw new BadInput(`${o.dataset}: the dataset has no cases`);
+  let variants;
+  try {
+    variants = readVariants(o.variant);
+  } catch (err) {
+    throw new BadInput((err as Error).message);
+  }
+  const problems = variantProblems(variants, thread);
+  if (problems.length) throw new BadInput(problems.join('\n'));
+  const id = `${new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19)}-${randomUUID().slice(0, 6)}`;
+  const dir = path.join(o.out ? path.resolve(o.out) : path.join(workspaceDir, 'evals', safeStem(dataset.name)), id);
+  const spec: BatchSpec = {
+    id,
+    name: o.name ?? dataset.name,
+    createdAt: Date.now(),
+    threadFile: path.resolve(threadFile),
+    thread,
+    datasetFile: path.resolve(o.dataset),
+    dataset,
+    variants,
+    concurrency: positiveInt(o.concurrency, '--concurrency', 4),
+    maxTurns: positiveInt(o.maxTurns, '--max-turns', DEFAULT_MAX_TURNS),
+    scheduler: schedulerName,
+  };
+  await writeBatchSpec(dir, spec);
+  return { spec, dir };
+}
+
+/** Runs the command; resolves with the exit code. */
+export async function evalCommand(threadFile: string | undefined, o: EvalOptions): Promise<number> {
+  const err = (s: string) => process.stderr.write(`${s}\n`);
+  let queueUrl: URL | undefined;
+  try {
+    positiveInt(o.concurrency, '--concurrency', 4);
+    positiveInt(o.maxTurns, '--max-turns', DEFAULT_MAX_TURNS);
+    if (o.queue) queueUrl = parseQueueUrl(o.queue);
+  } catch (e) {
+    err(`stepwise eval: ${(e as Error).message}`);
+    return 2;
+  }
+  const cli = await startCliCore(o.home, 'stepwise eval');
+  let scheduler: CaseScheduler | undefined;
+  const controller = new AbortController();
+  let interrupts = 0;
+  const onSignal = () => {
+    interrupts++;
+    if (interrupts === 1) err('\nstepwise eval: cancelling (finished cases are kept; --resume runs the rest)');
+    controller.abort();
+    if (interrupts > 1) process.exit(130);
+  };
+  const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+  for (const s of signals) process.on(s, onSignal);
+  try {
+    scheduler = queueUrl ? new RedisScheduler({ url: queueUrl, home: cli.core.home }) : new LocalScheduler(cli.core);
+    let prepared;
+    try {
+      prepared = await prepare(threadFile, o, cli.core.workspaceDir, scheduler.name);
+    } catch (e) {
+      if (!(e instanceof BadInput)) throw e;
+      err(e.message.split('\n').map((l) => (l.startsWith('stepwise eval') ? l : `stepwise eval: ${l}`)).join('\n'));
+      return 2;
+    }
+    const { spec, dir } = prepared;
+    const tty = Boolean(process.stdout.isTTY);
+    const show = (p: BatchProgress) => {
+      if (!tty) return;
+      const eta = p.etaMs !== undefined && p.done < p.total ? ` · about ${fmtMs(p.etaMs)} left` : '';
+      process.stdout.write(`\r\x1b[2K${spec.name}: ${p.done}/${p.total} done · ${p.running} running · ${p.failed} not passed${eta}`);
+    };
+    if (!tty) process.stdout.write(`batch ${spec.id}: ${spec.dataset.cases.length} cases × ${spec.variants.length} variant${spec.variants.length === 1 ? '' : 's'}, concurrency ${spec.concurrency}, on ${scheduler.name}\n`);
+    const line = (r: CaseResult) => {
+      const word = r.status === 'passed' ? 'PASS' : r.status === 'failed' ? 'FAIL' : 'ERROR';
+      const why = r.status === 'passed' ? '' : `: ${r.error ?? r.assertions.filter((a) => a.status !== 'pass').map((a) => `${a.type}: ${a.reason}`).join('; ')}`;
+      const ms = r.outcome?.latencyMs ?? r.endedAt - r.startedAt;
+      return `${word} ${r.caseId} [${r.variant}] ${fmtMs(ms)}${why}\n`;
+    };
+    const outcome = await runBatch({
+      spec,
+      dir,
+      scheduler,
+      signal: controller.signal,
+      onProgress: show,
+      onResult: (r) => {
+        if (!tty) process.stdout.write(line(r));
+      },
+    });
+    if (tty) process.stdout.write('\n');
+    const names = spec.variants.map((v) => v.name);
+    for (const s of summarize(outcome.results, names)) {
+      const lat = s.p50Ms !== undefined ? ` · p50 ${fmtMs(s.p50Ms)} · p95 ${fmtMs(s.p95Ms!)}` : '';
+      const cost = s.costUsd !== undefined ? ` · $${s.costUsd.toFixed(4)}` : '';
+      const score = s.meanScore !== undefined ? ` · judge ${s.meanScore.toFixed(2)}/5` : '';
+      process.stdout.write(`${s.variant}: ${s.passed}/${s.total} passed (${Math.round(s.passRate * 100)}%) · ${s.failed} failed · ${s.error} could not run${lat} · ${s.tokens} tokens${cost}${score}\n`);
+    }
+    process.stdout.write(`results: ${dir}\n`);
+    if (outcome.skippedLines) err(`stepwise eval: ${outcome.skippedLines} unreadable result line(s) of the earlier run were skipped; those cases ran again`);
+    if (o.junit) await writeFile(o.junit, junitXml(spec.name, outcome.results, names));
+    if (o.json) await writeFile(o.json, jsonReport({ id: spec.id, name: spec.name, dir }, summarize(outcome.results, names), outcome.results));
+    if (outcome.cancelled) return 130;
+    if (outcome.results.some((r) => r.status === 'error')) return 3;
+    if (outcome.results.some((r) => r.status === 'failed')) return 1;
+    return 0;
+  } finally {
+    for (const s of signals) process.off(s, onSignal);
+    await scheduler?.close();
+    await cli.close();
+  }
+}
+
+/** Registers `stepwise eval`. */
+export function registerEval(program: Command): void {
+  program
+    .command('eval')
+    .description('Run a thread over a dataset: every case × variant in its own runner process, assertions checked. Exit 0 all passed, 1 an assertion failed, 2 bad input, 3 a case could not run.')
+    .argument('[thread]', 'thread file (.json)')
+    .option('--dataset <file>', 'cases: .dataset.json, .jsonl or .csv')
+    .option('--variant <spec>', 'a variant, e.g. "name=mini model=openai/gpt-4o-mini temperature=0.2" (repeatable)', (v: string, prev: string[]) => [...prev, v], [] as string[])
+    .option('--concurrency <n>', 'cases at a time', '4')
+    .option('--max-turns <n>', 'ReAct turn cap per case')
+    .option('--assertions <file>', 'a JSON array of assertions for every case (added to the dataset\'s)')
+    .option('--junit <file>', 'write JUnit XML')
+    .option('--json <file>', 'write the results as JSON')
+    .option('--queue <url>', 'run cases on workers through Redis (redis://HOST:PORT); start them with `stepwise worker`')
+    .option('--resume <dir>', 'resume an interrupted batch from its folder (runs only the cases it does not have)')
+    .option('--out <dir>', 'where batch folders go (default: the workspace\'s evals/<dataset>/)')
+    .option('--name <name>', 'the batch\'s name (default: the dataset\'s)')
+    .option('--home <dir>', 'Stepwise home (default $STEPWISE_HOME or ~/.stepwise)')
+    .action(async (file: string | undefined, opts: EvalOptions) => {
+      process.exitCode = await evalCommand(file, opts);
+    });
+}

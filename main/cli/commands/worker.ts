@@ -1,0 +1,81 @@
+/**
+ * `stepwise worker --queue redis://HOST:PORT [--concurrency N] [--name NAME] [--home DIR]`:
+ * runs cases that `stepwise eval --queue` sends, on this machine, each case's run in its own
+ * runner process (as a local batch does), until Ctrl-C. A job that is not a well-formed case
+ * fails with the reason; the batch shows it on that case.
+ */
+import os from 'node:os';
+import path from 'node:path';
+import type { Command } from 'commander';
+import { Worker } from 'bullmq';
+import { startCliCore } from '../cli-core';
+import { runCase } from '../../core/eval/case-run';
+import { checkCaseJob } from '../../core/eval/case-job-check';
+import { QUEUE_NAME, connectionOf, parseQueueUrl, shownQueue } from '../../core/eval/redis-scheduler';
+import { safeStem } from '../../core/workspace/names';
+
+interface WorkerOptions {
+  queue?: string;
+  concurrency: string;
+  name?: string;
+  home?: string;
+  lockMs?: string;
+}
+
+/** Runs the worker until a signal; resolves with the exit code. */
+export async function workerCommand(o: WorkerOptions): Promise<number> {
+  let url: URL;
+  const concurrency = Number(o.concurrency);
+  const lockMs = o.lockMs === undefined ? 30_000 : Number(o.lockMs);
+  try {
+    if (!o.queue) throw new Error('--queue redis://HOST:PORT is required');
+    url = parseQueueUrl(o.queue);
+    if (!Number.isInteger(concurrency) || concurrency < 1) throw new Error(`--concurrency must be a positive whole number, not ${JSON.stringify(o.concurrency)}`);
+    if (!Number.isInteger(lockMs) || lockMs < 500) throw new Error(`--lock-ms must be a whole number of at least 500, not ${JSON.stringify(o.lockMs)}`);
+  } catch (err) {
+    process.stderr.write(`stepwise worker: ${(err as Error).message}\n`);
+    return 2;
+  }
+  const name = o.name ?? `${os.hostname()}:${process.pid}`;
+  const cli = await startCliCore(o.home, 'stepwise worker');
+  const worker = new Worker(
+    QUEUE_NAME,
+    async (j) => {
+      const checked = checkCaseJob((j.data as { job?: unknown } | undefined)?.job);
+      if (!checked.ok) throw new Error(checked.problem);
+      const job = { ...checked.job, attempt: Math.max(1, j.attemptsStarted ?? 1) };
+      const dir = path.join(cli.core.workspaceDir, 'evals', 'remote', safeStem(job.batchId));
+      const what = `case ${job.caseId} [${job.variant}] of batch ${job.batchId}`;
+      process.stdout.write(`${what}: started${job.attempt > 1 ? ` (attempt ${job.attempt})` : ''}\n`);
+      const out = await runCase(cli.core, job, dir, name);
+      process.stdout.write(`${what}: ${out.result.status}\n`);
+      return out;
+    },
+    { connection: connectionOf(url), concurrency, lockDuration: lockMs, stalledInterval: Math.max(250, Math.floor(lockMs / 2)), maxStalledCount: 1 },
+  );
+  worker.on('error', (err) => process.stderr.write(`stepwise worker: ${err.message}\n`));
+  await worker.waitUntilReady();
+  process.stdout.write(`stepwise worker ${name}: running cases from ${shownQueue(url)} (${concurrency} at a time). Ctrl-C stops.\n`);
+  await new Promise<void>((resolve) => {
+    for (const s of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(s, () => resolve());
+  });
+  process.stderr.write('stepwise worker: stopping after the cases under way\n');
+  await worker.close();
+  await cli.close();
+  return 0;
+}
+
+/** Registers `stepwise worker`. */
+export function registerWorker(program: Command): void {
+  program
+    .command('worker')
+    .description('Run evaluation cases sent through Redis by `stepwise eval --queue`, each in its own runner process.')
+    .option('--queue <url>', 'the Redis to take cases from (redis://HOST:PORT)')
+    .option('--concurrency <n>', 'cases at a time', '2')
+    .option('--name <name>', 'this worker\'s name in results (default host:pid)')
+    .option('--home <dir>', 'Stepwise home (default $STEPWISE_HOME or ~/.stepwise)')
+    .option('--lock-ms <ms>', 'how long a case may go unconfirmed before another worker takes it (ms)')
+    .action(async (opts: WorkerOptions) => {
+      process.exitCode = await workerCommand(opts);
+    });
+}

@@ -1,0 +1,161 @@
+/**
+ * Runs one case of a batch on a host core (the batch's own, or a worker's): writes the case's
+ * thread file into the batch folder, runs it in ReAct mode in its own runner process (as every
+ * run), reads its run record, checks the assertions and runs any judge, then lets the thread
+ * go. A runner that dies ends the case `error`; nothing here throws for a case that failed.
+ */
+import path from 'node:path';
+import { mkdir } from 'node:fs/promises';
+import writeFileAtomic from 'write-file-atomic';
+import type { Thread } from '../../../shared/thread/schema';
+import type { RunRecord } from '../../../shared/protocol/host-api';
+import type { HostPush } from '../../../shared/protocol/host-api';
+import type { Assertion } from '../../../shared/eval/dataset';
+import { checkAssertion, type AssertionResult } from '../../../shared/eval/assertions';
+import { outcomeOf, type CaseOutcome } from '../../../shared/eval/outcome';
+import { caseStatus, type CaseResult } from '../../../shared/eval/results';
+import type { ThreadStore } from '../store/thread-store';
+import type { RunController } from '../runs';
+import type { RunSupervisor } from '../supervisor/run-supervisor';
+import { readRun } from '../journal/run-files';
+import { judgeResult, judgeThread } from './judge';
+import { safeStem } from '../workspace/names';
+
+/**
+ * What running a case needs of a host core (main/core/host-core.ts's HostCore has all of it;
+ * named here so that the core can hold an evaluation service without an import cycle).
+ */
+export interface CaseHost {
+  readonly home: string;
+  readonly threads: Pick<ThreadStore, 'open' | 'get' | 'has' | 'release' | 'idOfFile'>;
+  readonly runs: Pick<RunController, 'start'>;
+  readonly supervisor: Pick<RunSupervisor, 'cancel'>;
+  connect(send: (push: HostPush) => void): { stream: { subscribe(threadId?: string): unknown }; close(): void };
+}
+
+/** One case × variant, ready to run anywhere (it crosses to a Redis worker as JSON). */
+export interface CaseJob {
+  batchId: string;
+  caseId: string;
+  variant: string;
+  /** The case's thread (case-thread.ts). */
+  thread: Thread;
+  /** The dataset's assertions, then the case's. */
+  assertions: Assertion[];
+  expected?: string;
+  vars: Record<string, string>;
+  maxTurns: number;
+  attempt: number;
+  /** The case thread's file name in the batch folder (unique in the batch; see caseFileName). */
+  file: string;
+}
+
+/** What running a job gives: its result, and what a remote worker sends back to the batch. */
+export interface CaseRunOutput {
+  result: CaseResult;
+  /** The case thread after its run, and the run's record (absent when it never started). */
+  thread?: Thread;
+  run?: RunRecord;
+}
+
+/** A file name for a case's thread in the batch folder. */
+export function caseFileName(caseId: string, variant: string, suffix = ''): string {
+  return `${safeStem(`${caseId}${variant === 'base' ? '' : ` -- ${variant}`}`)}${suffix}.json`;
+}
+
+/** Runs `thread` once on `core` (opening it from `file`) and resolves with its run record, or the reason it could not run. */
+async function runOnce(
+  core: CaseHost,
+  file: string,
+  thread: Thread,
+  mode: 'react' | 'step',
+  maxTurns: number,
+  signal: AbortSignal | undefined,
+): Promise<{ run: RunRecord; thread: Thread } | { error: string; thread?: Thread }> {
+  if (signal?.aborted) return { error: 'the batch was cancelled' };
+  await mkdir(path.dirname(file), { recursive: true });
+  await writeFileAtomic(file, `${JSON.stringify(thread, null, 2)}\n`);
+  const ended = new Map<string, () => void>();
+  const endedIds = new Set<string>();
+  const conn = core.connect((push: HostPush) => {
+    if (push.type !== 'run_ended') return;
+    endedIds.add(push.runId);
+    ended.get(push.runId)?.();
+  });
+  let threadId: string | undefined;
+  try {
+    threadId = (await core.threads.open(file)).thread.id;
+    conn.stream.subscribe(threadId); // run_ended goes to the thread's subscribers
+    const { runId } = await core.runs.start({ threadId, mode, maxTurns });
+    const cancel = () => core.supervisor.cancel(runId, 'the batch was cancelled');
+    signal?.addEventListener('abort', cancel, { once: true });
+    await new Promise<void>((resolve) => {
+      if (endedIds.has(runId)) resolve();
+      else ended.set(runId, resolve);
+    });
+    signal?.removeEventListener('abort', cancel);
+    const run = await readRun(core.home, threadId, runId);
+    return { run, thread: core.threads.get(threadId).thread };
+  } catch (err) {
+    return { error: (err as Error).message };
+  } finally {
+    conn.close();
+    if (threadId) await core.threads.release(threadId).catch(() => {});
+  }
+}
+
+/**
+ * Runs one case on `core`, its files under `dir` (the batch folder); `worker` names who ran it.
+ * Resolves with the case's result in every case (a failure to run is a result with status `error`).
+ */
+export async function runCase(core: CaseHost, job: CaseJob, dir: string, worker = 'local', signal?: AbortSignal): Promise<CaseRunOutput> {
+  const startedAt = Date.now();
+  const threadFile = job.file;
+  const base: Pick<CaseResult, 'caseId' | 'variant' | 'startedAt' | 'attempts' | 'worker' | 'threadFile' | 'threadId'> = {
+    caseId: job.caseId,
+    variant: job.variant,
+    startedAt,
+    attempts: job.attempt,
+    worker,
+    threadFile,
+    threadId: job.thread.id,
+  };
+  const ran = await runOnce(core, path.join(dir, threadFile), job.thread, 'react', job.maxTurns, signal);
+  if ('error' in ran) {
+    return { result: { ...base, status: 'error', error: ran.error, assertions: [], endedAt: Date.now() } };
+  }
+  const outcome = outcomeOf(ran.run.nodes);
+  const assertions: AssertionResult[] = [];
+  for (const [i, a] of job.assertions.entries()) {
+    if (a.type !== 'judge') {
+      assertions.push(checkAssertion(a, outcome, job.expected));
+      continue;
+    }
+    const jt = judgeThread(a, job.thread.model, outcome, job.vars, job.expected, `Judge · ${job.caseId} · ${job.variant} · ${i + 1}`);
+    const judged = await runOnce(core, path.join(dir, 'judges', job.file.replace(/\.json$/, `.judge-${i + 1}.json`)), jt, 'step', 1, signal);
+    assertions.push(judgeResult(a, 'error' in judged ? judged : judgedText(judged.run)));
+  }
+  const result: CaseResult = {
+    ...base,
+    status: caseStatus(ran.run.status, assertions),
+    runStatus: ran.run.status,
+    runId: ran.run.runId,
+    outcome,
+    assertions,
+    endedAt: Date.now(),
+  };
+  const error = runError(outcome, ran.run.status);
+  if (error) result.error = error;
+  return { result, thread: ran.thread, run: ran.run };
+}
+
+function judgedText(run: RunRecord): { text: string } | { error: string } {
+  const o = outcomeOf(run.nodes);
+  if (o.status !== 'completed') return { error: o.error ?? `its run ended ${o.status}` };
+  return { text: o.finalText };
+}
+
+function runError(o: CaseOutcome, status: RunRecord['status']): string | undefined {
+  if (status === 'completed' || status === 'awaiting_input') return undefined;
+  return o.error ?? `the run ended ${status}`;
+}

@@ -1,0 +1,287 @@
+/**
+ * Evaluation in the app (docs/architecture.md#evaluation): the workspace's datasets, and batches
+ * started from a window. Batches run on the host's own core (a local pool: each case's run in
+ * its own runner process) and report progress to every window as `eval_progress` pushes. Their
+ * folders are under the workspace's `evals/<dataset>/<batch>/`, so each case's thread is a
+ * workspace thread like any other. Paths in and out are workspace-relative.
+ */
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { mkdir, readdir, readFile } from 'node:fs/promises';
+import writeFileAtomic from 'write-file-atomic';
+import type { Thread } from '../../../shared/thread/schema';
+import type { HostPush } from '../../../shared/protocol/host-api';
+import { DATASET_SUFFIX, type Dataset, type EvalCase } from '../../../shared/eval/dataset';
+import { checkDataset, formatDatasetFile, parseDatasetFile } from '../../../shared/eval/dataset-io';
+import { outcomeOf } from '../../../shared/eval/outcome';
+import type { CaseResult } from '../../../shared/eval/results';
+import { DEFAULT_MAX_TURNS } from '../../../shared/thread/defaults';
+import { HostError } from '../errors';
+import { loadThreadFile } from '../threads/thread-file';
+import { readRun } from '../journal/run-files';
+import { safeStem } from '../workspace/names';
+import { runBatch, type BatchProgress } from './batch';
+import { listBatchDirs, readBatchSpec, readResults, writeBatchSpec, type BatchSpec } from './batch-files';
+import { LocalScheduler } from './scheduler';
+import type { CaseHost } from './case-run';
+import { variantProblems, type Variant } from './variants';
+
+/** A batch as the app lists it (the contract's BatchInfo). */
+export interface BatchInfo {
+  id: string;
+  name: string;
+  createdAt: number;
+  path: string;
+  threadTitle: string;
+  datasetName: string;
+  variants: string[];
+  progress: BatchProgress;
+  live: boolean;
+}
+
+interface LiveBatch {
+  controller: AbortController;
+  progress: BatchProgress;
+}
+
+export interface StartBatchParams {
+  threadPath: string;
+  datasetPath: string;
+  variants: Variant[];
+  concurrency?: number;
+  maxTurns?: number;
+  name?: string;
+}
+
+/** The host's evaluation service. */
+export class EvalService {
+  private readonly live = new Map<string, LiveBatch>();
+  private readonly dirs = new Map<string, string>();
+
+  constructor(
+    private readonly core: CaseHost,
+    private readonly ws: { readonly rootDir: string; resolve(relPath: string): Promise<string> },
+    private readonly broadcast: (push: HostPush) => void,
+    private readonly log: (level: 'warn' | 'error', message: string) => void,
+  ) {}
+
+  private get evalsRoot(): string {
+    return path.join(this.ws.rootDir, 'evals');
+  }
+
+  private rel(abs: string): string {
+    return path.relative(this.ws.rootDir, abs).split(path.sep).join('/');
+  }
+
+  /** Every `*.dataset.json` of the workspace (dot folders skipped), with its case count or load error. */
+  async datasets(): Promise<{ path: string; name: string; cases: number; error?: string }[]> {
+    const out: { path: string; name: string; cases: number; error?: string }[] = [];
+    const walk = async (dir: string, depth: number): Promise<void> => {
+      if (depth > 12) return;
+      for (const d of await readdir(dir, { withFileTypes: true }).catch(() => [])) {
+        if (d.name.startsWith('.')) continue;
+        const abs = path.join(dir, d.name);
+        if (d.isDirectory()) await walk(abs, depth + 1);
+        else if (d.isFile() && d.name.toLowerCase().endsWith(DATASET_SUFFIX)) {
+          const read = parseDatasetFile(await readFile(abs, 'utf8').catch(() => ''));
+          const base = d.name.slice(0, -DATASET_SUFFIX.length);
+          out.push(read.ok ? { path: this.rel(abs), name: read.dataset.name, cases: read.dataset.cases.length } : { path: this.rel(abs), name: base, cases: 0, error: read.errors.slice(0, 3).join('; ') });
+        }
+      }
+    };
+    await walk(this.ws.rootDir, 0);
+    return out.sort((a, b) => a.path.localeCompare(b.path));
+  }
+
+  private async datasetFile(rel: string): Promise<string> {
+    if (!rel.toLowerCase().endsWith(DATASET_SUFFIX)) throw new HostError('bad_request', `a dataset file ends in ${DATASET_SUFFIX}: ${rel}`);
+    return this.ws.resolve(rel);
+  }
+
+  async readDataset(rel: string): Promise<Dataset> {
+    const abs = await this.datasetFile(rel);
+    let text: string;
+    try {
+      text = await readFile(abs, 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new HostError('not_found', `no dataset ${rel}`);
+      throw err;
+    }
+    const read = parseDatasetFile(text);
+    if (!read.ok) throw new HostError('invalid_dataset', `${rel}: ${read.errors.slice(0, 5).join('; ')}`);
+    return read.dataset;
+  }
+
+  async saveDataset(rel: string | undefined, d: Dataset): Promise<{ path: string }> {
+    const checked = checkDataset(d);
+    if (!checked.ok) throw new HostError('invalid_dataset', checked.errors.slice(0, 5).join('; '));
+    const target = rel ?? `datasets/${safeStem(d.name)}${DATASET_SUFFIX}`;
+    const abs = await this.datasetFile(target);
+    await mkdir(path.dirname(abs), { recursive: true });
+    await writeFileAtomic(abs, formatDatasetFile(d));
+    this.broadcast({ type: 'workspace_changed' });
+    return { path: this.rel(abs) };
+  }
+
+  /** A case from a past run: the thread's variables (with its picked scenario) and the run's final text as expected. */
+  async addRunAsCase(rel: string, threadId: string, runId: string): Promise<Dataset> {
+    const d = await this.readDataset(rel);
+    const run = await readRun(this.core.home, threadId, runId);
+    const thread = this.core.threads.has(threadId) ? this.core.threads.get(threadId).thread : undefined;
+    const scenario = thread?.context.scenarios?.find((s) => s.name === thread.context.scenario);
+    const vars = { ...(thread?.context.variables ?? {}), ...(scenario?.variables ?? {}) };
+    const taken = new Set(d.cases.map((c) => c.id));
+    let id = `run-${runId.slice(0, 8)}`;
+    for (let n = 2; taken.has(id); n++) id = `run-${runId.slice(0, 8)}-${n}`;
+    const c: EvalCase = { id, vars, expected: outcomeOf(run.nodes).finalText, source: { threadId, runId } };
+    const next = { ...d, cases: [...d.cases, c] };
+    await this.saveDataset(rel, next);
+    return next;
+  }
+
+  private async threadAt(rel: string): Promise<Thread> {
+    const abs = await this.ws.resolve(rel);
+    const id = this.core.threads.idOfFile(abs);
+    // An open thread's current copy (its unsaved edits included) is what the person sees.
+    if (id && this.core.threads.has(id)) return structuredClone(this.core.threads.get(id).thread);
+    return loadThreadFile(abs);
+  }
+
+  async start(p: StartBatchParams): Promise<BatchInfo> {
+    const thread = await this.threadAt(p.threadPath);
+    const dataset = await this.readDataset(p.datasetPath);
+    if (!dataset.cases.length) throw new HostError('bad_request', `${p.datasetPath} has no cases`);
+    const problems = variantProblems(p.variants, thread);
+    if (problems.length) throw new HostError('bad_request', problems.join('; '));
+    const id = `${new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19)}-${randomUUID().slice(0, 6)}`;
+    const dir = path.join(this.evalsRoot, safeStem(dataset.name), id);
+    const spec: BatchSpec = {
+      id,
+      name: p.name ?? dataset.name,
+      createdAt: Date.now(),
+      threadFile: p.threadPath,
+      thread,
+      datasetFile: p.datasetPath,
+      dataset,
+      variants: p.variants,
+      concurrency: p.concurrency ?? 4,
+      maxTurns: p.maxTurns ?? thread.settings?.maxTurns ?? DEFAULT_MAX_TURNS,
+      scheduler: 'local',
+    };
+    await writeBatchSpec(dir, spec);
+    this.dirs.set(id, dir);
+    return this.launch(spec, dir);
+  }
+
+  async resume(batchId: string): Promise<BatchInfo> {
+    if (this.live.has(batchId)) throw new HostError('batch_running', 'the batch is running');
+    const dir = await this.dirOf(batchId);
+    return this.launch(await readBatchSpec(dir), dir);
+  }
+
+  private launch(spec: BatchSpec, dir: string): BatchInfo {
+    const controller = new AbortController();
+    const total = spec.dataset.cases.length * spec.variants.length;
+    const live: LiveBatch = { controller, progress: { total, done: 0, running: 0, failed: 0 } };
+    this.live.set(spec.id, live);
+    const push = (progress: BatchProgress, result?: CaseResult, ended?: boolean) => {
+      live.progress = progress;
+      const msg: HostPush = { type: 'eval_progress', batchId: spec.id, progress };
+      if (result) msg.result = this.forClient(result, dir);
+      if (ended) msg.ended = true;
+      this.broadcast(msg);
+    };
+    let last: CaseResult | undefined;
+    void runBatch({
+      spec,
+      dir,
+      scheduler: new LocalScheduler(this.core),
+      signal: controller.signal,
+      onResult: (r) => (last = r),
+      onProgress: (p) => {
+        push(p, last);
+        last = undefined;
+      },
+    })
+      .then(() => {
+        this.live.delete(spec.id);
+        push(live.progress, undefined, true);
+        this.broadcast({ type: 'workspace_changed' });
+      })
+      .catch((err: unknown) => {
+        this.live.delete(spec.id);
+        this.log('error', `batch ${spec.id} stopped: ${(err as Error).message}`);
+        push(live.progress, undefined, true);
+      });
+    this.broadcast({ type: 'workspace_changed' });
+    return this.info(spec, dir, live.progress, true);
+  }
+
+  cancel(batchId: string): void {
+    const live = this.live.get(batchId);
+    if (!live) throw new HostError('not_found', 'that batch is not running');
+    live.controller.abort();
+  }
+
+  private info(spec: BatchSpec, dir: string, progress: BatchProgress, live: boolean): BatchInfo {
+    return {
+      id: spec.id,
+      name: spec.name,
+      createdAt: spec.createdAt,
+      path: this.rel(dir),
+      threadTitle: spec.thread.title,
+      datasetName: spec.dataset.name,
+      variants: spec.variants.map((v) => v.name),
+      progress,
+      live,
+    };
+  }
+
+  /** A result as a client sees it: its thread file workspace-relative. */
+  private forClient(r: CaseResult, dir: string): CaseResult {
+    return r.threadFile ? { ...r, threadFile: this.rel(path.join(dir, r.threadFile)) } : r;
+  }
+
+  private async dirOf(batchId: string): Promise<string> {
+    const known = this.dirs.get(batchId);
+    if (known) return known;
+    for (const dir of await listBatchDirs(this.evalsRoot)) {
+      const spec = await readBatchSpec(dir).catch(() => undefined);
+      if (spec) this.dirs.set(spec.id, dir);
+    }
+    const dir = this.dirs.get(batchId);
+    if (!dir) throw new HostError('not_found', `no batch ${batchId}`);
+    return dir;
+  }
+
+  async batches(): Promise<BatchInfo[]> {
+    const out: BatchInfo[] = [];
+    for (const dir of await listBatchDirs(this.evalsRoot)) {
+      const spec = await readBatchSpec(dir).catch(() => undefined);
+      if (!spec) continue;
+      this.dirs.set(spec.id, dir);
+      out.push(await this.infoOf(spec, dir));
+    }
+    return out;
+  }
+
+  private async infoOf(spec: BatchSpec, dir: string): Promise<BatchInfo> {
+    const live = this.live.get(spec.id);
+    if (live) return this.info(spec, dir, live.progress, true);
+    const { results } = await readResults(dir);
+    const total = spec.dataset.cases.length * spec.variants.length;
+    return this.info(spec, dir, { total, done: results.length, running: 0, failed: results.filter((r) => r.status !== 'passed').length }, false);
+  }
+
+  async batch(batchId: string): Promise<{ info: BatchInfo; results: CaseResult[] }> {
+    const dir = await this.dirOf(batchId);
+    const spec = await readBatchSpec(dir);
+    const { results } = await readResults(dir);
+    return { info: await this.infoOf(spec, dir), results: results.map((r) => this.forClient(r, dir)) };
+  }
+
+  /** Cancel every running batch (host shutdown). */
+  cancelAll(): void {
+    for (const b of this.live.values()) b.controller.abort();
+  }
+}

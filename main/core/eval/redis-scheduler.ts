@@ -1,0 +1,115 @@
+/**
+ * Cases on workers on any machine, through BullMQ on Redis (`--queue redis://HOST:PORT`). The
+ * batch adds one job per case × variant and waits for it; `stepwise worker` (worker.ts) runs
+ * it with the same isolation as a local case (its run in its own runner process) and answers
+ * with the result, the case thread and its run record, which the batch writes into its folder
+ * and its home, so the case's run opens like any other. A worker killed mid-case stops renewing
+ * its lock: BullMQ's stalled-job check hands the case to a worker again once
+ * (`maxStalledCount: 1`); stalled a second time, it fails and the case ends `error`.
+ */
+import path from 'node:path';
+import { createHash } from 'node:crypto';
+import { mkdir } from 'node:fs/promises';
+import writeFileAtomic from 'write-file-atomic';
+import { Queue, QueueEvents } from 'bullmq';
+import type { CaseScheduler } from './scheduler';
+import type { CaseJob, CaseRunOutput } from './case-run';
+import { checkCaseOutput } from './case-job-check';
+import { runFile } from '../journal/journal';
+
+/** The BullMQ queue every batch and worker of a Redis share. */
+export const QUEUE_NAME = 'stepwise-eval';
+
+/** Parses `redis://[user:password@]HOST:PORT[/db]` (or `rediss://`); throws naming what is wrong. */
+export function parseQueueUrl(s: string): URL {
+  let u: URL;
+  try {
+    u = new URL(s);
+  } catch {
+    throw new Error(`--queue must be a Redis URL such as redis://127.0.0.1:6379, not ${JSON.stringify(s)}`);
+  }
+  if (u.protocol !== 'redis:' && u.protocol !== 'rediss:') throw new Error(`--queue must start with redis:// or rediss://, not ${u.protocol}//`);
+  if (!u.hostname) throw new Error('--queue needs a host, e.g. redis://127.0.0.1:6379');
+  if (u.pathname && u.pathname !== '/' && !/^\/\d+$/.test(u.pathname)) throw new Error(`--queue: the database after the port must be a number, not ${JSON.stringify(u.pathname.slice(1))}`);
+  return u;
+}
+
+/** BullMQ connection options for `u` (workers block on Redis: no retry limit per request). */
+export function connectionOf(u: URL): { url: string; maxRetriesPerRequest: null } {
+  return { url: u.href, maxRetriesPerRequest: null };
+}
+
+/** The queue's address as shown to people: no user or password. */
+export function shownQueue(u: URL): string {
+  return `${u.protocol}//${u.hostname}:${u.port || '6379'}${u.pathname && u.pathname !== '/' ? u.pathname : ''}`;
+}
+
+/** The job id of a case × variant of a batch (BullMQ ids may not contain ':'). */
+export function jobIdOf(job: Pick<CaseJob, 'batchId' | 'caseId' | 'variant'>): string {
+  return `case-${createHash('sha256').update(`${job.batchId}\u0000${job.caseId}\u0000${job.variant}`).digest('hex').slice(0, 40)}`;
+}
+
+export interface RedisSchedulerOptions {
+  url: URL;
+  /** The batch's home: where the case runs' records are written. */
+  home: string;
+}
+
+/** The batch side of the Redis queue. */
+export class RedisScheduler implements CaseScheduler {
+  readonly name: string;
+  private readonly queue: Queue;
+  private readonly events: QueueEvents;
+
+  constructor(private readonly o: RedisSchedulerOptions) {
+    this.name = shownQueue(o.url);
+    const connection = connectionOf(o.url);
+    this.queue = new Queue(QUEUE_NAME, { connection });
+    this.events = new QueueEvents(QUEUE_NAME, { connection });
+  }
+
+  async run(job: CaseJob, dir: string, signal: AbortSignal): Promise<CaseRunOutput> {
+    const startedAt = Date.now();
+    const fail = (error: string, attempts = job.attempt): CaseRunOutput => ({
+      result: { caseId: job.caseId, variant: job.variant, status: 'error', error, assertions: [], startedAt, endedAt: Date.now(), attempts, threadFile: job.file },
+    });
+    await this.events.waitUntilReady();
+    const added = await this.queue.add('case', { job }, { jobId: jobIdOf(job), attempts: 1, removeOnComplete: { age: 24 * 3600 }, removeOnFail: true });
+    const cancelled = new Promise<'cancelled'>((resolve) => {
+      if (signal.aborted) resolve('cancelled');
+      signal.addEventListener('abort', () => resolve('cancelled'), { once: true });
+    });
+    let answer: unknown;
+    try {
+      const r = await Promise.race([added.waitUntilFinished(this.events), cancelled]);
+      if (r === 'cancelled') {
+        await added.remove().catch(() => {}); // waiting: gone; running: its worker finishes it unheard
+        return fail('the batch was cancelled');
+      }
+      answer = r;
+    } catch (err) {
+      const msg = (err as Error).message;
+      if (/stalled/i.test(msg)) return fail('its worker stopped while running it, twice (it was retried once on another start)', 2);
+      return fail(`the worker failed: ${msg}`);
+    }
+    const checked = checkCaseOutput(answer);
+    if (!checked.ok) return fail(checked.problem);
+    const out = checked.out;
+    // The case's thread and its run, here, so that the batch's case opens like any run.
+    if (out.thread) {
+      await mkdir(dir, { recursive: true });
+      await writeFileAtomic(path.join(dir, job.file), `${JSON.stringify(out.thread, null, 2)}\n`);
+    }
+    if (out.run && out.thread) {
+      const file = runFile(this.o.home, out.thread.id, out.run.runId);
+      await mkdir(path.dirname(file), { recursive: true });
+      await writeFileAtomic(file, JSON.stringify(out.run));
+    }
+    out.result.threadFile = job.file;
+    return out;
+  }
+
+  async close(): Promise<void> {
+    await Promise.allSettled([this.events.close(), this.queue.close()]);
+  }
+}

@@ -1,0 +1,114 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { parseCsv, parseDatasetFile, parseJsonl, toCsv, toJsonl, formatDatasetFile } from './dataset-io';
+import type { Dataset } from './dataset';
+
+describe('JSONL datasets', () => {
+  it('reads case objects: own fields, `vars` objects and bare keys as variables (non-strings as JSON)', () => {
+    const r = parseJsonl('{"id":"q1","question":"2+2?","expected":"4","tags":["math"]}\n\n{"vars":{"question":"Capital of France?","n":3},"assertions":[{"type":"contains","value":"Paris"}]}\n', 'qa');
+    expect(r).toEqual({
+      ok: true,
+      dataset: {
+        version: 1,
+        name: 'qa',
+        assertions: [],
+        cases: [
+          { id: 'q1', vars: { question: '2+2?' }, expected: '4', tags: ['math'] },
+          { id: 'case-2', vars: { question: 'Capital of France?', n: '3' }, assertions: [{ type: 'contains', value: 'Paris' }] },
+        ],
+      },
+    });
+  });
+
+  it('names the line of every bad case and reads nothing of a file with one', () => {
+    const r = parseJsonl('{"id":"a"}\nnot json\n[1]\n{"id":"a"}\n{"assertions":[{"type":"regex","pattern":"("}]}\n', 'x');
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.errors[0]).toMatch(/^line 2: not JSON/);
+    expect(r.errors[1]).toBe('line 3: a case is a JSON object, not an array');
+    expect(r.errors).toHaveLength(2);
+    const dup = parseJsonl('{"id":"a"}\n{"id":"a"}\n{"assertions":[{"type":"regex","pattern":"("}]}\n', 'x');
+    expect(dup.ok).toBe(false);
+    if (dup.ok) return;
+    expect(dup.errors).toContain('/cases/1/id: case id "a" is also used at /cases/0/id; case ids must be unique');
+    expect(dup.errors.some((e) => e.startsWith('/cases/2/assertions/0/pattern: not a valid regular expression'))).toBe(true);
+  });
+
+  it('never throws on any text, and a dataset written as JSONL reads back the same', () => {
+    fc.assert(fc.property(fc.string(), (s) => void parseJsonl(s, 'p')));
+    const caseArb = fc.record({
+      id: fc.string({ minLength: 1 }),
+      vars: fc.dictionary(fc.string({ minLength: 1 }).filter((k) => !['id', 'expected', 'tags', 'assertions', 'vars', 'source'].includes(k)), fc.string()),
+      expected: fc.option(fc.string({ minLength: 1 }), { nil: undefined }),
+      tags: fc.option(fc.array(fc.string({ minLength: 1 }), { minLength: 1 }), { nil: undefined }),
+    });
+    fc.assert(
+      fc.property(fc.uniqueArray(caseArb, { selector: (c) => c.id, maxLength: 8 }), (cases) => {
+        const clean = cases.map((c) => JSON.parse(JSON.stringify(c)));
+        const d: Dataset = { version: 1, name: 'p', assertions: [], cases: clean };
+        const back = parseJsonl(toJsonl(d), 'p');
+        expect(back).toEqual({ ok: true, dataset: d });
+      }),
+    );
+  });
+});
+
+describe('CSV datasets', () => {
+  it('reads a header row: id, expected, tags (comma-separated), assertions (JSON), the rest variables; quoted cells with commas and newlines', () => {
+    const csv = 'id,question,expected,tags,assertions\nq1,"Hello, world\nline 2",hi,"a, b","[{""type"":""contains"",""value"":""hi""}]"\n,plain,,,\n';
+    const r = parseCsv(csv, 'greet');
+    expect(r).toEqual({
+      ok: true,
+      dataset: {
+        version: 1,
+        name: 'greet',
+        assertions: [],
+        cases: [
+          { id: 'q1', vars: { question: 'Hello, world\nline 2' }, expected: 'hi', tags: ['a', 'b'], assertions: [{ type: 'contains', value: 'hi' }] },
+          { id: 'case-2', vars: { question: 'plain' } },
+        ],
+      },
+    });
+  });
+
+  it('names the row and column of a bad cell, and a header with a repeated or empty name', () => {
+    const bad = parseCsv('id,assertions\nx,[oops\n', 'b');
+    expect(bad.ok).toBe(false);
+    if (!bad.ok) expect(bad.errors[0]).toMatch(/^row 2: "assertions" is not JSON/);
+    const dup = parseCsv('q,q\n1,2\n', 'b');
+    expect(dup).toEqual({ ok: false, errors: ['header: column "q" appears twice'] });
+  });
+
+  it('round-trips through toCsv, and never throws on any text', () => {
+    const d: Dataset = {
+      version: 1,
+      name: 'rt',
+      assertions: [],
+      cases: [
+        { id: 'a', vars: { q: 'x, "y"\nz', other: '1' }, expected: 'e', tags: ['t1', 't2'], assertions: [{ type: 'regex', pattern: '^x' }] },
+        { id: 'b', vars: { q: '' } },
+      ],
+    };
+    const back = parseCsv(toCsv(d), 'rt');
+    expect(back.ok).toBe(true);
+    if (back.ok) {
+      expect(back.dataset.cases[0]).toEqual(d.cases[0]);
+      expect(back.dataset.cases[1]).toEqual({ id: 'b', vars: { q: '', other: '' } });
+    }
+    fc.assert(fc.property(fc.string(), (s) => void parseCsv(s, 'p')));
+  });
+});
+
+describe('dataset files', () => {
+  it('reads what it writes, and names schema problems by pointer', () => {
+    const d: Dataset = { version: 1, name: 'n', assertions: [{ type: 'json_schema', schema: { type: 'object' } }], cases: [{ id: 'a', vars: {} }] };
+    expect(parseDatasetFile(formatDatasetFile(d))).toEqual({ ok: true, dataset: d });
+    const bad = parseDatasetFile(JSON.stringify({ ...d, cases: [{ id: 'a', vars: { x: 1 } }] }));
+    expect(bad.ok).toBe(false);
+    if (!bad.ok) expect(bad.errors[0]).toMatch(/^\/cases\/0\/vars\/x: /);
+    expect(parseDatasetFile('{ nope')).toMatchObject({ ok: false, errors: [expect.stringMatching(/^not JSON/)] });
+    const badSchema = parseDatasetFile(JSON.stringify({ ...d, assertions: [{ type: 'json_schema', schema: { type: 'nonsense' } }] }));
+    expect(badSchema.ok).toBe(false);
+    if (!badSchema.ok) expect(badSchema.errors[0]).toMatch(/^\/assertions\/0\/schema: not a usable JSON Schema/);
+  });
+});

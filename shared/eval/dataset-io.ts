@@ -1,0 +1,182 @@
+/**
+ * Reading and writing datasets: the workspace file (`*.dataset.json`), JSONL (one case per
+ * line) and CSV (one case per row, a header naming the columns). Browser-safe.
+ *
+ * A case line or row: `id`, `expected`, `tags` and `assertions` are the case's own fields;
+ * every other key or column is a variable. In JSONL a line may also give `vars` as an object
+ * (the form export writes). In CSV, `tags` is a comma-separated list and `assertions` a JSON
+ * array. Errors name the line or row (1-based) and the field, and nothing is half-read: a file
+ * with any error yields no dataset.
+ */
+import Papa from 'papaparse';
+import { DATASET_VERSION, DatasetSchema, EvalCaseSchema, type Dataset, type EvalCase } from './dataset';
+import { schemaProblems } from '../thread/validate';
+import { schemaProblem } from '../json/json-schema';
+
+/** A dataset read, or every problem found, each naming where. */
+export type DatasetRead = { ok: true; dataset: Dataset } | { ok: false; errors: string[] };
+
+const OWN_FIELDS = new Set(['id', 'expected', 'tags', 'assertions', 'vars', 'source']);
+
+/** Checks a parsed dataset document: the schema, unique case ids, regexes and JSON Schemas that compile. */
+export function checkDataset(value: unknown): DatasetRead {
+  const problems = schemaProblems(DatasetSchema, value).map((p) => `${p.pointer || '/'}: ${p.message}`);
+  if (problems.length) return { ok: false, errors: problems };
+  const d = value as Dataset;
+  const errors: string[] = [];
+  const seen = new Map<string, number>();
+  d.cases.forEach((c, i) => {
+    const first = seen.get(c.id);
+    if (first !== undefined) errors.push(`/cases/${i}/id: case id "${c.id}" is also used at /cases/${first}/id; case ids must be unique`);
+    else seen.set(c.id, i);
+  });
+  const checkAssertions = (list: Dataset['assertions'] | undefined, at: string) =>
+    list?.forEach((a, i) => {
+      if (a.type === 'regex') {
+        try {
+          new RegExp(a.pattern, a.flags);
+        } catch (err) {
+          errors.push(`${at}/${i}/pattern: not a valid regular expression (${(err as Error).message})`);
+        }
+      }
+      if (a.type === 'json_schema') {
+        const p = schemaProblem(a.schema);
+        if (p) errors.push(`${at}/${i}/schema: not a usable JSON Schema (${p})`);
+      }
+    });
+  checkAssertions(d.assertions, '/assertions');
+  d.cases.forEach((c, i) => checkAssertions(c.assertions, `/cases/${i}/assertions`));
+  return errors.length ? { ok: false, errors } : { ok: true, dataset: d };
+}
+
+/** Reads a `*.dataset.json` file's text. */
+export function parseDatasetFile(text: string): DatasetRead {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    return { ok: false, errors: [`not JSON: ${(err as Error).message}`] };
+  }
+  return checkDataset(value);
+}
+
+/** The dataset file's text (stable key order, two-space indent, final newline). */
+export function formatDatasetFile(d: Dataset): string {
+  return `${JSON.stringify(d, null, 2)}\n`;
+}
+
+/** A cell or JSON value as a variable's text: strings as they are, anything else as JSON. */
+function asText(v: unknown): string {
+  return typeof v === 'string' ? v : JSON.stringify(v);
+}
+
+/** One record (a JSONL object or a CSV row) as a case; `where` names it in errors. */
+function caseOf(rec: Record<string, unknown>, index: number, where: string, errors: string[]): EvalCase | undefined {
+  const vars: [string, string][] = [];
+  if (rec.vars !== undefined) {
+    if (!rec.vars || typeof rec.vars !== 'object' || Array.isArray(rec.vars)) {
+      errors.push(`${where}: "vars" must be an object of variable values`);
+      return undefined;
+    }
+    for (const [k, v] of Object.entries(rec.vars as Record<string, unknown>)) vars.push([k, asText(v)]);
+  }
+  for (const [k, v] of Object.entries(rec)) if (!OWN_FIELDS.has(k)) vars.push([k, asText(v)]);
+  // fromEntries defines each name as an own property: a variable called "__proto__" stays a variable.
+  const c: EvalCase = { id: rec.id === undefined || rec.id === '' ? `case-${index + 1}` : asText(rec.id), vars: Object.fromEntries(vars) };
+  if (rec.expected !== undefined && rec.expected !== '') c.expected = asText(rec.expected);
+  if (rec.tags !== undefined && rec.tags !== '') {
+    const tags = typeof rec.tags === 'string' ? rec.tags.split(',').map((t) => t.trim()).filter(Boolean) : rec.tags;
+    if (!Array.isArray(tags) || !tags.every((t) => typeof t === 'string')) {
+      errors.push(`${where}: "tags" must be a list of strings (in CSV: comma-separated)`);
+      return undefined;
+    }
+    c.tags = tags;
+  }
+  if (rec.assertions !== undefined && rec.assertions !== '') {
+    let list = rec.assertions;
+    if (typeof list === 'string') {
+      try {
+        list = JSON.parse(list);
+      } catch (err) {
+        errors.push(`${where}: "assertions" is not JSON (${(err as Error).message})`);
+        return undefined;
+      }
+    }
+    c.assertions = list as EvalCase['assertions'];
+  }
+  if (rec.source !== undefined) c.source = rec.source as EvalCase['source'];
+  const problems = schemaProblems(EvalCaseSchema, c);
+  if (problems.length) {
+    for (const p of problems) errors.push(`${where}: ${p.pointer.slice(1) || 'case'}: ${p.message}`);
+    return undefined;
+  }
+  return c;
+}
+
+function finish(name: string, cases: EvalCase[], errors: string[]): DatasetRead {
+  if (errors.length) return { ok: false, errors };
+  return checkDataset({ version: DATASET_VERSION, name, assertions: [], cases });
+}
+
+/** Reads JSONL: one case object per line; blank lines are skipped. */
+export function parseJsonl(text: string, name: string): DatasetRead {
+  const errors: string[] = [];
+  const cases: EvalCase[] = [];
+  const lines = text.split(/\r?\n/);
+  lines.forEach((line, i) => {
+    if (!line.trim()) return;
+    let rec: unknown;
+    try {
+      rec = JSON.parse(line);
+    } catch (err) {
+      errors.push(`line ${i + 1}: not JSON (${(err as Error).message})`);
+      return;
+    }
+    if (!rec || typeof rec !== 'object' || Array.isArray(rec)) {
+      errors.push(`line ${i + 1}: a case is a JSON object, not ${Array.isArray(rec) ? 'an array' : JSON.stringify(rec)}`);
+      return;
+    }
+    const c = caseOf(rec as Record<string, unknown>, cases.length, `line ${i + 1}`, errors);
+    if (c) cases.push(c);
+  });
+  return finish(name, cases, errors);
+}
+
+/** Reads CSV with a header row (RFC 4180 quoting, via papaparse). */
+export function parseCsv(text: string, name: string): DatasetRead {
+  const parsed = Papa.parse<Record<string, string>>(text.replace(/^\uFEFF/, ''), { header: true, skipEmptyLines: 'greedy' });
+  const errors = parsed.errors.map((e) => `row ${(e.row ?? 0) + 2}: ${e.message}`);
+  const header = parsed.meta.fields ?? [];
+  const empty = header.findIndex((h) => !h.trim());
+  if (empty >= 0) errors.push(`header: column ${empty + 1} has no name`);
+  // papaparse renames a repeated header (`q`, `q_1`); the original names are in renamedHeaders.
+  const renamed = (parsed.meta as { renamedHeaders?: Record<string, string> }).renamedHeaders ?? {};
+  for (const original of new Set(Object.values(renamed))) errors.push(`header: column "${original}" appears twice`);
+  if (errors.length) return { ok: false, errors };
+  const cases: EvalCase[] = [];
+  parsed.data.forEach((row, i) => {
+    const c = caseOf(row, cases.length, `row ${i + 2}`, errors);
+    if (c) cases.push(c);
+  });
+  return finish(name, cases, errors);
+}
+
+/** The cases as JSONL (`{id, vars, expected?, tags?, assertions?}` per line). */
+export function toJsonl(d: Dataset): string {
+  return d.cases.map((c) => JSON.stringify(c)).join('\n') + (d.cases.length ? '\n' : '');
+}
+
+/** The cases as CSV: `id`, one column per variable (first-seen order), `expected`, `tags`, `assertions`. */
+export function toCsv(d: Dataset): string {
+  const varNames: string[] = [];
+  for (const c of d.cases) for (const k of Object.keys(c.vars)) if (!varNames.includes(k)) varNames.push(k);
+  const fields = ['id', ...varNames, 'expected', 'tags', 'assertions'];
+  const rows = d.cases.map((c) => ({
+    id: c.id,
+    ...Object.fromEntries(varNames.map((k) => [k, c.vars[k] ?? ''])),
+    expected: c.expected ?? '',
+    tags: (c.tags ?? []).join(','),
+    assertions: c.assertions?.length ? JSON.stringify(c.assertions) : '',
+  }));
+  return `${Papa.unparse({ fields, data: rows.map((r) => fields.map((f) => (r as Record<string, string>)[f])) }, { newline: '\n' })}\n`;
+}

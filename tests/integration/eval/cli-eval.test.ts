@@ -1,0 +1,148 @@
+/**
+ * `stepwise eval` as a real process through bin/stepwise.mjs, on the offline scripted model:
+ * exit codes (0 all passed, 1 an assertion failed, 2 bad input, 3 a case could not run), JUnit
+ * and JSON output, a case whose runner process is killed (it ends `error`, the others go on),
+ * and resuming an interrupted batch without re-running its finished cases.
+ */
+import { describe, expect, it } from 'vitest';
+import { execFileSync, spawn } from 'node:child_process';
+import { readFile, readdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { tempFolder } from '../../support/temp-folder';
+
+const ROOT = path.resolve(__dirname, '../../..');
+const dir = tempFolder('stepwise-eval-', 'test');
+
+interface Ran {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function evalCli(args: string[], onLine?: (line: string, pid: number) => void): Promise<Ran> {
+  return new Promise((resolve) => {
+    const p = spawn(process.execPath, [path.join(ROOT, 'bin/stepwise.mjs'), 'eval', ...args, '--home', dir('home')], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    p.stdout.on('data', (d: Buffer) => {
+      stdout += d;
+      for (const l of String(d).split('\n')) if (l) onLine?.(l, p.pid!);
+    });
+    p.stderr.on('data', (d) => (stderr += d));
+    p.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** A scripted thread that answers `answer` in one step, at `tokensPerSecond`. */
+function thread(answer = 'The answer is 4.', tokensPerSecond = 100000) {
+  return {
+    version: 1,
+    id: '6a0e4f5e-5d7a-4a53-9a8e-3c1f6f1b0e01',
+    title: 'Arithmetic',
+    model: { provider: 'scripted', id: 'scripted', params: { tokensPerSecond }, script: [{ text: answer }] },
+    context: { systemPrompt: 'Answer {{question}}', tools: [], messages: [{ id: 'u1', role: 'user', content: [{ type: 'text', text: 'What is 2+2?' }] }] },
+    runRefs: [],
+  };
+}
+
+async function files(t = thread(), cases = '{"id":"q1","question":"2+2"}\n{"id":"q2","question":"two plus two"}\n') {
+  await writeFile(dir('t.json'), JSON.stringify(t));
+  await writeFile(dir('d.jsonl'), cases);
+  await writeFile(dir('contains4.json'), JSON.stringify([{ type: 'contains', value: '4' }]));
+  return { t: dir('t.json'), d: dir('d.jsonl'), a: dir('contains4.json') };
+}
+
+describe('stepwise eval', () => {
+  it('exits 0 when every assertion passed, with a PASS line per case, a summary, JUnit and JSON', async () => {
+    const f = await files();
+    const r = await evalCli([f.t, '--dataset', f.d, '--assertions', f.a, '--junit', dir('j.xml'), '--json', dir('r.json')]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^PASS q1 \[base\]/m);
+    expect(r.stdout).toMatch(/^PASS q2 \[base\]/m);
+    expect(r.stdout).toMatch(/^base: 2\/2 passed \(100%\) · 0 failed · 0 could not run · p50 /m);
+    const junit = await readFile(dir('j.xml'), 'utf8');
+    expect(junit).toContain('<testsuites name="d" tests="2" failures="0" errors="0">');
+    expect(junit).toContain('<testcase classname="d.base" name="q1"');
+    const json = JSON.parse(await readFile(dir('r.json'), 'utf8'));
+    expect(json.summaries[0]).toMatchObject({ variant: 'base', total: 2, passed: 2, passRate: 1 });
+    expect(json.results.map((x: { outcome: { finalText: string } }) => x.outcome.finalText)).toEqual(['The answer is 4.', 'The answer is 4.']);
+    // Each case's run is a normal run: its thread file holds the answer and the run's ref.
+    const batchDir = /^results: (.+)$/m.exec(r.stdout)![1];
+    const q1 = JSON.parse(await readFile(path.join(batchDir, 'q1.json'), 'utf8'));
+    expect(q1.context.variables).toEqual({ question: '2+2' });
+    expect(q1.context.messages.at(-1).content[0].text).toBe('The answer is 4.');
+    expect(q1.runRefs).toHaveLength(1);
+  }, 120_000);
+
+  it('exits 1 when an assertion failed, naming it, with a JUnit <failure>', async () => {
+    const f = await files(thread('The answer is five.'));
+    const r = await evalCli([f.t, '--dataset', f.d, '--assertions', f.a, '--junit', dir('j.xml'), '--variant', 'name=only temperature=0']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^FAIL q1 \[only\] .*: contains: "4" not found in "The answer is five."$/m);
+    expect(await readFile(dir('j.xml'), 'utf8')).toContain('<failure message="1 assertion failed">contains: &quot;4&quot; not found in &quot;The answer is five.&quot;</failure>');
+  }, 120_000);
+
+  it('exits 2 on bad input, naming the file and the line, before running anything', async () => {
+    const f = await files(thread(), '{"id":"q1"}\n{"id": oops}\n');
+    const r = await evalCli([f.t, '--dataset', f.d]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(new RegExp(`^stepwise eval: ${f.d.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: line 2: not JSON`, 'm'));
+    expect(r.stdout).toBe('');
+    const noDataset = await evalCli([f.t]);
+    expect(noDataset.code).toBe(2);
+    expect(noDataset.stderr).toContain('--dataset <file> is required');
+    const good = await files();
+    const badVariant = await evalCli([good.t, '--dataset', good.d, '--variant', 'scenario=loud']);
+    expect(badVariant.code).toBe(2);
+    expect(badVariant.stderr).toContain('variant "scenario=loud": the thread has no scenario "loud" (it has none)');
+    const badConcurrency = await evalCli([good.t, '--dataset', good.d, '--concurrency', '0']);
+    expect(badConcurrency.code).toBe(2);
+    expect(badConcurrency.stderr).toContain('--concurrency must be a positive whole number, not "0"');
+  }, 120_000);
+
+  it('exits 3 when a case could not run; the other variant still ran and passed', async () => {
+    const f = await files();
+    const r = await evalCli([f.t, '--dataset', f.d, '--assertions', f.a, '--variant', 'name=ok', '--variant', 'name=broken model=nosuch/model']);
+    expect(r.code).toBe(3);
+    expect(r.stdout).toMatch(/^PASS q1 \[ok\]/m);
+    expect(r.stdout).toMatch(/^ERROR q1 \[broken\] .*: .*nosuch/m);
+    expect(r.stdout).toMatch(/^broken: 0\/2 passed \(0%\) · 0 failed · 2 could not run/m);
+  }, 120_000);
+
+  it('a case whose runner process is killed ends error; the other cases go on and pass', async () => {
+    const f = await files(thread(`${'slow words '.repeat(60)}4`, 15), '{"id":"q1"}\n');
+    let killed = false;
+    const r = await evalCli([f.t, '--dataset', f.d, '--assertions', f.a, '--concurrency', '2', '--variant', 'name=slow', '--variant', 'name=fast tokensPerSecond=100000'], (line, wrapperPid) => {
+      if (killed || !line.startsWith('PASS q1 [fast]')) return;
+      // The fast case is done; the slow one's runner is the CLI's only agent-runner child.
+      const cli = execFileSync('ps', ['-o', 'pid=', '--ppid', String(wrapperPid)], { encoding: 'utf8' }).trim().split('\n')[0].trim();
+      const kids = execFileSync('ps', ['-o', 'pid=,args=', '--ppid', cli], { encoding: 'utf8' }).split('\n').filter((l) => l.includes('agent-runner'));
+      expect(kids).toHaveLength(1);
+      process.kill(Number(kids[0].trim().split(/\s+/)[0]), 'SIGKILL');
+      killed = true;
+    });
+    expect(killed).toBe(true);
+    expect(r.code).toBe(3);
+    expect(r.stdout).toMatch(/^ERROR q1 \[slow\] .*The runner process stopped unexpectedly \(signal SIGKILL\)/m);
+  }, 120_000);
+
+  it('--resume runs only the cases the batch does not have yet', async () => {
+    const f = await files(thread(), '{"id":"q1"}\n{"id":"q2"}\n{"id":"q3"}\n');
+    const first = await evalCli([f.t, '--dataset', f.d, '--out', dir('batches')]);
+    expect(first.code).toBe(0);
+    const [batch] = await readdir(dir('batches'));
+    const results = path.join(dir('batches'), batch, 'results.jsonl');
+    const lines = (await readFile(results, 'utf8')).trim().split('\n');
+    expect(lines).toHaveLength(3);
+    // As if the batch had stopped after its first case, mid-way through writing the second.
+    await writeFile(results, `${lines[0]}\n${lines[1].slice(0, 20)}`);
+    const again = await evalCli(['--resume', path.join(dir('batches'), batch)]);
+    expect(again.code).toBe(0);
+    const ranAgain = again.stdout.split('\n').filter((l) => l.startsWith('PASS '));
+    const kept = JSON.parse(lines[0]).caseId as string;
+    expect(ranAgain.map((l) => l.split(' ')[1]).sort()).toEqual(['q1', 'q2', 'q3'].filter((c) => c !== kept));
+    expect(again.stderr).toContain('1 unreadable result line(s) of the earlier run were skipped');
+    expect(again.stdout).toMatch(/^base: 3\/3 passed/m);
+  }, 120_000);
+});

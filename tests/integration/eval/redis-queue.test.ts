@@ -1,0 +1,134 @@
+/**
+ * Cases through BullMQ on a real redis-server: `stepwise eval --queue` sends them and
+ * `stepwise worker --queue` runs them (both real processes). A worker killed mid-case gets that
+ * case retried once by another worker; killed again, the case ends `error` (exit 3).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { access, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { tempFolder } from '../../support/temp-folder';
+import { startRedis, type RedisServer } from '../../support/redis-server';
+import { runFile } from '../../../main/core/journal/journal';
+
+const ROOT = path.resolve(__dirname, '../../..');
+const dir = tempFolder('stepwise-queue-', 'test');
+let redis: RedisServer;
+beforeAll(async () => {
+  redis = await startRedis();
+}, 30_000);
+afterAll(async () => {
+  await redis?.stop();
+});
+
+interface Proc {
+  child: ChildProcess;
+  out: () => string;
+  done: Promise<number | null>;
+}
+
+function cli(args: string[]): Proc {
+  // Its own process group, so that a kill reaches the CLI process under the wrapper too.
+  const child = spawn(process.execPath, [path.join(ROOT, 'bin/stepwise.mjs'), ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  return { child, out: () => out, done: new Promise((resolve) => child.on('close', (code) => resolve(code))) };
+}
+
+const worker = (name: string) => cli(['worker', '--queue', redis.url, '--name', name, '--lock-ms', '1000', '--home', dir(`home-${name}`)]);
+const killGroup = (p: Proc) => {
+  try {
+    process.kill(-p.child.pid!, 'SIGKILL');
+  } catch {
+    /* gone */
+  }
+};
+async function stop(p: Proc) {
+  if (p.child.exitCode !== null) return;
+  process.kill(-p.child.pid!, 'SIGTERM');
+  await p.done;
+}
+
+async function files(tokensPerSecond: number) {
+  const thread = {
+    version: 1,
+    id: '7b0e4f5e-5d7a-4a53-9a8e-3c1f6f1b0e02',
+    title: 'Queue',
+    model: { provider: 'scripted', id: 'scripted', params: { tokensPerSecond }, script: [{ text: `${'word '.repeat(60)}done` }] },
+    context: { systemPrompt: '', tools: [], messages: [{ id: 'u1', role: 'user', content: [{ type: 'text', text: 'Go' }] }] },
+    runRefs: [],
+  };
+  await writeFile(dir('t.json'), JSON.stringify(thread));
+  await writeFile(dir('d.jsonl'), '{"id":"q1"}\n');
+  await writeFile(dir('a.json'), JSON.stringify([{ type: 'contains', value: 'done' }]));
+}
+
+const evalArgs = () => ['eval', dir('t.json'), '--dataset', dir('d.jsonl'), '--assertions', dir('a.json'), '--queue', redis.url, '--json', dir('r.json'), '--home', dir('home-batch')];
+
+describe('the Redis queue', () => {
+  it('a worker runs the batch\'s case; its thread and run come back to the batch\'s home', async () => {
+    await files(100000);
+    const w = worker('w1');
+    try {
+      const e = cli(evalArgs());
+      expect(await e.done).toBe(0);
+      expect(e.out()).toMatch(/on redis:\/\/127\.0\.0\.1:\d+/);
+      expect(e.out()).toMatch(/^PASS q1 \[base\]/m);
+      const report = JSON.parse(await readFile(dir('r.json'), 'utf8'));
+      const r = report.results[0];
+      expect(r).toMatchObject({ status: 'passed', worker: 'w1', attempts: 1 });
+      const batchDir = report.batch.dir as string;
+      const thread = JSON.parse(await readFile(path.join(batchDir, r.threadFile), 'utf8'));
+      expect(thread.runRefs.map((x: { id: string }) => x.id)).toEqual([r.runId]);
+      await access(runFile(dir('home-batch'), thread.id, r.runId));
+      expect(w.out()).toContain('case q1 [base] of batch');
+    } finally {
+      await stop(w);
+    }
+  }, 180_000);
+
+  it('a worker killed mid-case: the case is retried once on another worker and passes', async () => {
+    await files(20);
+    const a = worker('a');
+    const e = cli(evalArgs());
+    let b: Proc | undefined;
+    try {
+      await expect.poll(() => a.out(), { timeout: 60_000, interval: 100 }).toContain(': started');
+      killGroup(a);
+      b = worker('b');
+      expect(await e.done).toBe(0);
+      const r = JSON.parse(await readFile(dir('r.json'), 'utf8')).results[0];
+      expect(r).toMatchObject({ status: 'passed', worker: 'b', attempts: 2 });
+      expect(b.out()).toContain('started (attempt 2)');
+    } finally {
+      killGroup(a);
+      if (b) await stop(b);
+      killGroup(e);
+    }
+  }, 180_000);
+
+  it('killed twice, the case ends error and eval exits 3', async () => {
+    await files(20);
+    const a = worker('a2');
+    const e = cli(evalArgs());
+    let b: Proc | undefined;
+    let c: Proc | undefined;
+    try {
+      await expect.poll(() => a.out(), { timeout: 60_000, interval: 100 }).toContain(': started');
+      killGroup(a);
+      b = worker('b2');
+      await expect.poll(() => b!.out(), { timeout: 60_000, interval: 100 }).toContain('started (attempt 2)');
+      killGroup(b);
+      c = worker('c2');
+      expect(await e.done).toBe(3);
+      expect(e.out()).toMatch(/^ERROR q1 \[base\] .*its worker stopped while running it, twice/m);
+      expect(c.out()).not.toContain('started');
+    } finally {
+      killGroup(a);
+      if (b) killGroup(b);
+      if (c) await stop(c);
+      killGroup(e);
+    }
+  }, 180_000);
+});
