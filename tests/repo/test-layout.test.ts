@@ -15,7 +15,7 @@ import { REPO_ROOT, repoFilesUnder } from '../support/repo-files';
 
 const TEST_FILE = /\.(?:test|spec)\.[cm]?[jt]sx?$/;
 const TESTS_FOLDERS = ['integration', 'e2e', 'repo', 'support', 'fixtures'];
-const AREAS = ['host', 'web', 'mcp', 'providers', 'thread', 'desktop'];
+const AREAS = ['host', 'web', 'mcp', 'providers', 'thread', 'desktop', 'eval'];
 const SOURCE_ROOTS = ['main', 'agent-runner', 'mcp-host', 'preload', 'renderer', 'shared', 'bench'];
 /** Node modules that start a process or open a server or socket (without `node:`). */
 const PROCESS_OR_SOCKET = new Set(['child_process', 'cluster', 'dgram', 'http', 'http2', 'https', 'net', 'tls', 'ws']);
