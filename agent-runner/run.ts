@@ -69,7 +69,7 @@ async function loadAgentThread(workspaceDir: string, threadPath: string): Promis
   }
   // Its templates, as the host renders a thread before a run (main/core/templates.ts).
   const { renderThread } = await import('../shared/template/thread-render');
-  const { workspaceFileReader } = await import('../shared/template/files.node');
+  const { workspaceFileReader } = await import('../shared/template/files.node.js');
   const r = await renderThread(thread, { read: workspaceFileReader(workspaceDir), workingDirectory: workspaceDir, now: new Date() });
   return r.thread;
 }

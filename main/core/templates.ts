@@ -7,7 +7,7 @@
 import type { Thread } from '../../shared/thread/schema';
 import type { FrozenRenders } from '../../shared/template/frozen';
 import { PlaceError, renderThread, type ThreadRender } from '../../shared/template/thread-render';
-import { workspaceFileReader } from '../../shared/template/files.node';
+import { workspaceFileReader } from '../../shared/template/files.node.js';
 import { readRun } from './journal/run-files';
 import { HostError } from './errors';
 

@@ -7,6 +7,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { resolveInside } from '../workspace/paths.node.js';
 import { fsErrorPhrase, isFsError } from '../fs-errors';
+import { WorkspaceError } from '../workspace/workspace-error';
 import type { FileLookup } from './render';
 import type { TemplateFileReader } from './thread-render';
 
@@ -20,7 +21,10 @@ export function workspaceFileReader(workspaceDir: string): TemplateFileReader {
     try {
       abs = await resolveInside(workspaceDir, relPath);
     } catch (err) {
-      return { kind: 'refused', message: (err as Error).message, exists: false };
+      // Node's own messages carry absolute paths: only the workspace's own errors are passed on.
+      if (err instanceof WorkspaceError) return { kind: 'refused', message: err.message, exists: false };
+      if (isFsError(err) && (err.code === 'ENOENT' || err.code === 'ENOTDIR')) return { kind: 'missing' };
+      return { kind: 'refused', message: isFsError(err) ? fsErrorPhrase(err) : 'it could not be read', exists: false };
     }
     try {
       const s = await stat(abs);
@@ -31,7 +35,7 @@ export function workspaceFileReader(workspaceDir: string): TemplateFileReader {
       return { kind: 'file', text: await readFile(abs, 'utf8') };
     } catch (err) {
       if (isFsError(err) && (err.code === 'ENOENT' || err.code === 'ENOTDIR')) return { kind: 'missing' };
-      return { kind: 'refused', message: isFsError(err) ? fsErrorPhrase(err) : String(err), exists: false };
+      return { kind: 'refused', message: isFsError(err) ? fsErrorPhrase(err) : 'it could not be read', exists: false };
     }
   };
 }
