@@ -89,10 +89,13 @@ export function nameAt(text: string, pos: number): { name: string; from: number;
 
 /** The extension: highlighting, completion and hover over `variables()`. */
 export function templateSupport(variables: () => TemplateVariable[]): Extension {
+  // One source for the editor's life: the completion plugin matches its results to their source by identity.
+  const source = templateCompletions(variables);
+  const data = [{ autocomplete: source }];
   return [
     highlight,
     theme,
-    EditorState.languageData.of(() => [{ autocomplete: templateCompletions(variables) }]),
+    EditorState.languageData.of(() => data),
     hoverTooltip((view, pos) => {
       const line = view.state.doc.lineAt(pos);
       const hit = nameAt(line.text, pos - line.from);
