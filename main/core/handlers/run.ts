@@ -22,6 +22,7 @@ export const runHandlers: DomainHandlers<'run'> = {
     for (const rec of await listRuns(ctx.home, threadId, (runId) => ctx.bridge.run(runId) !== undefined)) {
       const ref: RunRef = { id: rec.runId, startedAt: rec.startedAt, status: rec.status, mode: rec.mode };
       if (rec.endedAt !== undefined) ref.endedAt = rec.endedAt;
+      if (rec.scenario) ref.scenario = rec.scenario;
       refs.set(rec.runId, ref);
     }
     if (ctx.threads.has(threadId)) for (const r of ctx.threads.get(threadId).thread.runRefs) refs.set(r.id, { ...refs.get(r.id), ...r });

@@ -4,31 +4,17 @@
  * a header; a template error exits 2 naming place, line and column; `run --scenario` sends the
  * scenario's values (the run's raw request shows them) and records the scenario on the run.
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunRecord } from '../../../shared/protocol/host-api';
 import type { Thread } from '../../../shared/thread/schema';
 import { scriptedThread, userMessage } from '../../support/threads';
-import { bundledRunner } from '../../support/runner-bundle';
+import { runCliProcess } from '../../support/cli-process';
 import { makeHome } from '../../support/host-harness';
 
-const cli = path.resolve(import.meta.dirname, '../../../main/cli/index.ts');
-
-function runCli(args: string[], home: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', cli, ...args, '--home', home], {
-      env: { ...process.env, STEPWISE_RUNNER_ENTRY: bundledRunner() },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+/** `stepwise <args> --home <home>` as a process. */
+const runCli = (args: string[], home: string) => runCliProcess([...args, '--home', home]);
 
 function setup(mutate: (t: Thread) => void = () => {}): { home: string; file: string; thread: Thread } {
   const home = makeHome();
