@@ -28,7 +28,7 @@ export function workspaceFileReader(workspaceDir: string): TemplateFileReader {
     }
     try {
       const s = await stat(abs);
-      if (!s.isFile()) return { kind: 'refused', message: 'it is not a file', exists: false };
+      if (!s.isFile()) return { kind: 'missing' }; // a folder: nothing to include, and exists() is false
       if (s.size > MAX_TEMPLATE_FILE_BYTES) {
         return { kind: 'refused', message: `the file is ${s.size} bytes; templates read at most ${MAX_TEMPLATE_FILE_BYTES} bytes`, exists: true };
       }

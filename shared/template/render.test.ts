@@ -171,6 +171,12 @@ describe('confinement and sandbox', () => {
   it('no member lookup reaches constructors, and template tags load nothing', async () => {
     expect((await renderError('{{ "".constructor.constructor("return process")() }}')).message).toMatch(/^systemPrompt, line 1, column \d+: Unable to call .*undefined/);
     expect(await render('[{{ "".constructor }}][{{ x.__proto__ }}][{{ x.prototype }}]', { x: '{}' }, { x: 'json' })).toBe('[][][]');
+    // The context object's prototype hands out nothing either: Object.prototype stays as it is.
+    expect(await render('[{{ constructor }}][{{ toString }}]')).toBe('[{{ constructor }}][{{ toString }}]');
+    expect(await render('{% if true %}[{{ constructor }}][{{ toString }}]{% endif %}')).toBe('[][]');
+    const pollute = '{{ constructor.assign(constructor.getPrototypeOf(constructor.getPrototypeOf(range)), { polluted: 1 }) }}';
+    expect((await renderError(pollute)).message).toMatch(/Unable to call/);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect((await renderError('{% include "x" %}')).message).toMatch(/^systemPrompt, line 1, column \d+: .*template not found/);
   });
 });

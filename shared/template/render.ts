@@ -47,9 +47,22 @@ export interface RenderScope {
 // and tool results are rendered too. Every member lookup of compiled templates goes through
 // `runtime.memberLookup`; these keys read as undefined.
 const BLOCKED_MEMBERS = new Set(['constructor', '__proto__', 'prototype', '__defineGetter__', '__defineSetter__', '__lookupGetter__', '__lookupSetter__']);
-const runtime = (nunjucks as unknown as { runtime: { memberLookup(obj: unknown, key: unknown): unknown } }).runtime;
+// A bare name resolves against the context object, whose prototype would hand out `constructor`
+// (Object: `constructor.getPrototypeOf`, `constructor.assign` could reach and change
+// Object.prototype): a name only an object prototype has reads as undefined.
+interface Runtime {
+  memberLookup(obj: unknown, key: unknown): unknown;
+  contextOrFrameLookup(context: { ctx: Record<string, unknown> }, frame: { lookup(name: string): unknown }, name: string): unknown;
+}
+const runtime = (nunjucks as unknown as { runtime: Runtime }).runtime;
 const memberLookup = runtime.memberLookup;
+const nameLookup = runtime.contextOrFrameLookup;
 runtime.memberLookup = (obj, key) => (BLOCKED_MEMBERS.has(String(key)) ? undefined : memberLookup(obj, key));
+runtime.contextOrFrameLookup = (context, frame, name) => {
+  if (!(name in Object.prototype)) return nameLookup(context, frame, name);
+  const local = frame.lookup(name);
+  return local !== undefined ? local : Object.hasOwn(context.ctx, name) ? context.ctx[name] : undefined;
+};
 
 /** Keywords, literals and globals a template may name that must never become `{{name}}` text. */
 const RESERVED = new Set([
@@ -142,7 +155,7 @@ export class TemplateRenderer {
   private substitute(source: string): string {
     return source.replace(PLACEHOLDER_RE, (whole: string, name: string, index: number) => {
       if (!IDENTIFIER_RE.test(name)) return whole;
-      const problem = this.scope.problems[name];
+      const problem = Object.hasOwn(this.scope.problems, name) ? this.scope.problems[name] : undefined;
       if (problem !== undefined) {
         const at = lineColumnAt(source, index);
         throw this.located(problem, at.line, at.column);
@@ -159,7 +172,7 @@ export class TemplateRenderer {
       const inner = (m[1] ?? m[2] ?? '').replace(STRING_RE, ' ');
       for (const [name] of inner.matchAll(NAME_RE)) {
         if (name.startsWith('__') || RESERVED.has(name) || name in Object.prototype || Object.hasOwn(context, name)) continue;
-        const problem = this.scope.problems[name];
+        const problem = Object.hasOwn(this.scope.problems, name) ? this.scope.problems[name] : undefined;
         if (problem !== undefined) {
           const at = lineColumnAt(text, (m.index ?? 0) + 2);
           throw this.located(problem, at.line, at.column);
