@@ -43,6 +43,21 @@ describe('agent tools', () => {
     expect((result.messages.at(-1) as AssistantMessage).content).toEqual([{ type: 'text', text: 'The geographer says Paris.' }]);
   });
 
+  it("renders the agent thread's templates before it runs (docs/architecture.md#templates)", async () => {
+    const sub = scriptedThread([{ text: 'Done.' }], { messages: [], title: 'Helper' });
+    sub.context.systemPrompt = 'You are {{ role }}. {{@include("helper-rules.md")}}';
+    sub.context.variables = { role: 'a helper' };
+    writeFileSync(path.join(ws, 'Helper.json'), JSON.stringify(sub));
+    writeFileSync(path.join(ws, 'helper-rules.md'), 'Answer in {{ "one" | upper }} word.');
+    const main = scriptedThread([{ toolCalls: [{ name: 'ask', arguments: { input: 'go' } }] }, { text: 'ok' }], {
+      tools: [{ type: 'agent', name: 'ask', threadPath: 'Helper.json' }],
+    });
+    const out: RunnerToHost[] = [];
+    await startRun({ runId: 'r-tmpl', threadId: main.id, thread: main, mode: 'react', providers: [], home: ws, workspaceDir: ws }, (m) => out.push(m)).done;
+    const records = out.filter((m) => m.type === 'llm_record') as { request: { system?: string } }[];
+    expect(records.map((r) => r.request.system)).toContain('You are a helper. Answer in ONE word.');
+  });
+
   it('an agent tool called with arguments its schema refuses does not run, and says which', async () => {
     writeFileSync(path.join(ws, 'Geographer.json'), JSON.stringify(scriptedThread([{ text: 'never' }], { messages: [] })));
     const main = scriptedThread([{ toolCalls: [{ name: 'ask', arguments: { task: 'no input field' } }] }], {

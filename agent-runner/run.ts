@@ -49,7 +49,7 @@ function unknownProvider(model: ModelConfig, providers: ProviderConfig[]): Provi
  * Loads the thread an agent tool runs, `threadPath` being relative to the workspace: confined to
  * it (no `..`, no absolute path, no symbolic link leading out), names matched on disk after
  * Unicode NFC, and read like the host reads a thread file (foreign formats imported, older
- * versions migrated, validated). Errors say what is wrong without any absolute path; the agent
+ * versions migrated, validated), its templates rendered. Errors say what is wrong without any absolute path; the agent
  * loop puts `threadPath` before them.
  */
 async function loadAgentThread(workspaceDir: string, threadPath: string): Promise<Thread> {
@@ -61,11 +61,17 @@ async function loadAgentThread(workspaceDir: string, threadPath: string): Promis
     // Node's own message carries the absolute path.
     throw isFsError(err) ? new Error(fsErrorPhrase(err)) : err;
   }
+  let thread: Thread;
   try {
-    return parseThreadText(threadPath, text).thread;
+    thread = parseThreadText(threadPath, text).thread;
   } catch (err) {
     throw err instanceof ThreadFileError ? new Error(err.detail) : err;
   }
+  // Its templates, as the host renders a thread before a run (main/core/templates.ts).
+  const { renderThread } = await import('../shared/template/thread-render');
+  const { workspaceFileReader } = await import('../shared/template/files.node.js');
+  const r = await renderThread(thread, { read: workspaceFileReader(workspaceDir), workingDirectory: workspaceDir, now: new Date() });
+  return r.thread;
 }
 
 export function startRun(spec: RunSpec, post: (m: RunnerToHost) => void, opts: RunOptions = {}): RunHandle {

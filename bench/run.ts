@@ -24,6 +24,7 @@ const BENCHES: Record<string, () => Promise<Bench>> = {
   edits: async () => (await import('./edit-ack')).editAckBench,
   'multi-window': async () => (await import('./multi-window')).multiWindowBench,
   react: async () => (await import('./react')).reactBench,
+  eval: async () => (await import('./eval')).evalBench,
 };
 
 const here = path.dirname(fileURLToPath(import.meta.url));

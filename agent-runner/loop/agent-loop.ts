@@ -14,7 +14,7 @@ import { toAssistantMessage, type LlmCallResult, type Provider } from '../provid
 import type { ToolExecutor, NestedLlmCall } from '../tools/types';
 import type { RunTree } from './tree';
 import { runLlmNode } from './llm-node';
-import { applyVariables, pendingToolCalls, toolSpecs } from './messages';
+import { pendingToolCalls, toolSpecs } from './messages';
 import { runProblem } from '../../shared/thread/tool-calls';
 import { makeToolCallIdsUnique, toolCallIdsOf } from '../../shared/thread/ids';
 import { executeToolCall, type ToolHost } from './tool-call';
@@ -132,7 +132,9 @@ export class AgentLoop {
     const problem = runProblem(this.thread, mode);
     if (problem) return fail(problem.message, problem.code);
     const maxTurns = mode === 'step' ? 1 : Math.max(1, opts.maxTurns ?? this.thread.settings?.maxTurns ?? DEFAULT_MAX_TURNS);
-    const systemPrompt = applyVariables(this.thread.context.systemPrompt, this.thread.context.variables);
+    // Templates are rendered before the loop sees the thread (main/core/templates.ts; agent
+    // threads in run.ts): every text is sent as it stands.
+    const systemPrompt = this.thread.context.systemPrompt;
     const tools = toolSpecs(this.thread.context.tools);
     let finalText = '';
     // Tool call ids are unique across the thread (validate.ts, findDuplicates): a provider that

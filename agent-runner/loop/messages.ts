@@ -27,9 +27,3 @@ export function defaultParameters(type: Tool['type']): Record<string, unknown> {
   }
   return { type: 'object', properties: {} };
 }
-
-/** Replace `{{name}}` with the thread's variables. Unknown names stay as they are. */
-export function applyVariables(text: string, variables: Record<string, string> | undefined): string {
-  if (!variables) return text;
-  return text.replace(/\{\{\s*([\w.-]+)\s*\}\}/g, (whole, name: string) => (name in variables ? variables[name] : whole));
-}

@@ -73,7 +73,8 @@ export function createScriptedProvider(): Provider {
       const rate = req.model.params.tokensPerSecond ?? DEFAULT_TOKENS_PER_SECOND;
       const delay = 1000 / rate;
       const index = pickResponse(script, req.messages);
-      sink.request({ scripted: true, responseIndex: index, messageCount: req.messages.length, tools: req.tools.map((t) => t.name) });
+      // What a real request would carry, so the raw request shows the text sent (rendered templates included).
+      sink.request({ scripted: true, responseIndex: index, messageCount: req.messages.length, tools: req.tools.map((t) => t.name), system: req.systemPrompt, messages: req.messages });
       const result: LlmCallResult = { content: [], toolCalls: [], stopReason: 'stop' };
       if (index < 0) {
         const why = script.length === 0 ? 'the scripted model has no script (model.script is empty)' : `the script is exhausted: none of its ${script.length} responses is unused and matches the last message`;

@@ -6,6 +6,7 @@ import { Command, CommanderError } from 'commander';
 import { registerValidate } from './commands/validate';
 import { registerImport } from './commands/import';
 import { registerRun } from './commands/run';
+import { registerRender } from './commands/render';
 import { registerServe } from './commands/serve';
 import { registerMcp } from './commands/mcp';
 import { registerEval } from './commands/eval';
@@ -19,6 +20,7 @@ const program = new Command('stepwise')
 registerValidate(program);
 registerImport(program);
 registerRun(program);
+registerRender(program);
 registerServe(program);
 registerMcp(program);
 registerEval(program);

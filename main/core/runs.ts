@@ -23,6 +23,7 @@ import { runStopOf } from '../../shared/protocol/stop-reason';
 import { providersForRun, type KeyCodec } from './settings/providers';
 import { HostError } from './errors';
 import { runProblem } from '../../shared/thread/tool-calls';
+import { renderForRun } from './templates';
 
 export interface StartRunParams {
   threadId: string;
@@ -31,10 +32,14 @@ export interface StartRunParams {
   maxTurns?: number;
   /** Apply the run's result to the thread (default true; the CLI's --dry-run says false). */
   apply?: boolean;
+  /** Use this scenario instead of the thread's picked one ('' = none). */
+  scenario?: string;
+  /** Render every place anew instead of reusing the previous run's frozen renders. */
+  fresh?: boolean;
 }
 
 /** What {@link runRefOf} reads of a run: a run file, or a live run's `record()`. */
-export type RunRefSource = Pick<RunRecord, 'runId' | 'startedAt' | 'endedAt' | 'status' | 'mode' | 'nodes'>;
+export type RunRefSource = Pick<RunRecord, 'runId' | 'startedAt' | 'endedAt' | 'status' | 'mode' | 'nodes' | 'scenario'>;
 
 /** A run's light preview: the start of the last LLM text it produced. */
 function preview(run: RunRefSource): string | undefined {
@@ -71,6 +76,7 @@ export function runRefOf(run: RunRefSource): RunRef {
   if (u) ref.usage = u;
   const stopped = runStopOf(root?.attrs);
   if (stopped) ref.stopped = stopped;
+  if (run.scenario) ref.scenario = run.scenario;
   return ref;
 }
 
@@ -102,13 +108,16 @@ export class RunController {
     if (bridge.liveRuns(p.threadId).length) throw new HostError('thread_running', `thread ${p.threadId} already has a run running`);
     const problem = runProblem(thread, p.mode, p.toolCallIds);
     if (problem) throw new HostError(problem.code, problem.message);
+    // Templates first: an error stops the run before a runner starts or a model is called.
+    // A tool step sends nothing to a model: its places are not rendered (nor frozen).
+    const rendered = p.mode === 'tool' ? undefined : await renderForRun(thread, { home: this.deps.home, workspaceDir: this.deps.workspaceDir, scenario: p.scenario, fresh: p.fresh });
     const providers = await providersForRun(this.deps.home, thread.model.provider, this.deps.keys);
     if (bridge.liveRuns(p.threadId).length) throw new HostError('thread_running', `thread ${p.threadId} already has a run running`);
     const runId = randomUUID();
     const spec: RunSpec = {
       runId,
       threadId: p.threadId,
-      thread,
+      thread: rendered?.thread ?? thread,
       mode: p.mode,
       providers,
       home: this.deps.home,
@@ -117,7 +126,15 @@ export class RunController {
     };
     if (p.maxTurns !== undefined) spec.maxTurns = p.maxTurns;
     if (p.toolCallIds) spec.toolCallIds = p.toolCallIds;
-    bridge.openRun({ runId, threadId: p.threadId, mode: p.mode, baseMessageIds: thread.context.messages.map((m) => m.id), dryRun: p.apply === false });
+    bridge.openRun({
+      runId,
+      threadId: p.threadId,
+      mode: p.mode,
+      baseMessageIds: thread.context.messages.map((m) => m.id),
+      dryRun: p.apply === false,
+      ...(rendered && Object.keys(rendered.renders.places).length ? { renders: rendered.renders } : {}),
+      ...(rendered?.scenario ? { scenario: rendered.scenario } : {}),
+    });
     try {
       this.deps.supervisor().start(spec);
     } catch (err) {

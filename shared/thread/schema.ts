@@ -265,6 +265,8 @@ export const RunRefSchema = Type.Object({
    * calls) with tool results still unanswered; Continue runs on. Absent for a run that ended on its own.
    */
   stopped: Type.Optional(Type.Object({ reason: literals('max_turns'), turns: Type.Integer({ minimum: 1 }) })),
+  /** The scenario (`context.scenarios[].name`) whose variables the run used. */
+  scenario: Type.Optional(Type.String()),
 });
 export type RunRef = Static<typeof RunRefSchema>;
 

@@ -3,8 +3,9 @@
  * the host core's supervisor and bridge. Prints a readable live tree (or every envelope as a
  * JSON line with `--events`) and applies the result to the file unless `--dry-run`.
  * MCP tools run through an mcp-host started for the run (settings/mcp.json of the home).
+ * `--scenario NAME` runs with that scenario's variables (docs/architecture.md#templates).
  * Exit codes: 0 completed or waiting for tool input, 1 error/cancelled/interrupted (and, with
- * --execute-tools, a tool that ended in error), 2 bad input. Ctrl-C, SIGTERM, SIGHUP and a
+ * --execute-tools, a tool that ended in error), 2 bad input (a template error among them). Ctrl-C, SIGTERM, SIGHUP and a
  * closed stdout cancel the run cleanly; a second signal stops it at once.
  */
 import path from 'node:path';
@@ -25,6 +26,8 @@ interface RunOptions {
   events?: boolean;
   home?: string;
   dryRun?: boolean;
+  scenario?: string;
+  fresh?: boolean;
 }
 
 class BadInput extends Error {}
@@ -126,7 +129,7 @@ export async function runThreadFile(file: string, o: RunOptions): Promise<number
   for (const s of signals) process.on(s, stop);
   try {
     try {
-      runId = (await core.runs.start({ threadId, ...parsed, apply: !o.dryRun })).runId;
+      runId = (await core.runs.start({ threadId, ...parsed, apply: !o.dryRun, scenario: o.scenario, fresh: o.fresh })).runId;
     } catch (err) {
       process.stderr.write(`stepwise run: ${(err as Error).message}\n`);
       return 2;
@@ -157,6 +160,8 @@ export function registerRun(program: Command): void {
     .option('--execute-tools [toolCallId...]', 'run pending tool calls (all, or the ones named) instead of an LLM step')
     .option('--events', 'print every envelope as one JSON line')
     .option('--home <dir>', 'Stepwise home (default $STEPWISE_HOME or ~/.stepwise)')
+    .option('--scenario <name>', 'use this scenario\'s variables instead of the thread\'s picked one')
+    .option('--fresh', 'render every template anew instead of reusing the last run\'s frozen renders')
     .option('--dry-run', 'do not write the result back to the thread file (by default the run\'s messages are saved into it)')
     .action(async (file: string, opts: RunOptions) => {
       process.exitCode = await runThreadFile(file, opts);

@@ -8,6 +8,7 @@ import type { LlmDelta, NodeSnapshot, NodeUpdate, RunResult, TreeUpdate } from '
 import type { RunRecord } from '../../../shared/protocol/host-api';
 import type { LlmRecord } from '../../../shared/protocol/runner';
 import type { RunMode } from '../../../shared/thread/schema';
+import type { FrozenRenders } from '../../../shared/template/frozen';
 
 /** Identity of a run as the bridge knows it. */
 export interface RunInfo {
@@ -19,6 +20,10 @@ export interface RunInfo {
   baseMessageIds?: string[];
   /** The run's result is not put on its thread (`stepwise run --dry-run`). */
   dryRun?: boolean;
+  /** The rendered text of the templated places the run sends (shared/template/frozen.ts). */
+  renders?: FrozenRenders;
+  /** The scenario whose variables the run uses. */
+  scenario?: string;
 }
 
 function tryParse(raw: string): unknown {
@@ -36,6 +41,8 @@ export class LiveRun {
   readonly startedAt: number;
   readonly baseMessageIds: string[] | undefined;
   readonly dryRun: boolean;
+  readonly renders: FrozenRenders | undefined;
+  readonly scenario: string | undefined;
   endedAt: number | undefined;
   /** When the host last heard from the run's process (or noticed its end); see {@link touch}. */
   lastEventAt: number;
@@ -57,6 +64,8 @@ export class LiveRun {
     this.lastEventAt = this.startedAt;
     this.baseMessageIds = info.baseMessageIds;
     this.dryRun = info.dryRun ?? false;
+    this.renders = info.renders;
+    this.scenario = info.scenario;
     this.replica = new StreamConsumer({});
   }
 
@@ -194,6 +203,8 @@ export class LiveRun {
     if (this.result?.toolOutputs?.length) rec.toolOutputs = this.result.toolOutputs;
     if (this.baseMessageIds) rec.baseMessageIds = this.baseMessageIds;
     if (this.dryRun) rec.dryRun = true;
+    if (this.renders) rec.renders = this.renders;
+    if (this.scenario) rec.scenario = this.scenario;
     return rec;
   }
 }

@@ -6,7 +6,8 @@ import { HostError } from '../errors';
 import type { DomainHandlers } from './types';
 
 export const runHandlers: DomainHandlers<'run'> = {
-  'run.start': async (ctx, _client, p) => ctx.runs.start({ threadId: p.threadId, mode: p.mode, toolCallIds: p.toolCallIds, maxTurns: p.maxTurns }),
+  'run.start': async (ctx, _client, p) =>
+    ctx.runs.start({ threadId: p.threadId, mode: p.mode, toolCallIds: p.toolCallIds, maxTurns: p.maxTurns, scenario: p.scenario, fresh: p.fresh }),
   'run.cancel': async (ctx, _client, p) => {
     if (!ctx.supervisor.cancel(p.runId)) throw new HostError('not_found', `run ${p.runId} is not running`);
     return { ok: true };
@@ -21,6 +22,7 @@ export const runHandlers: DomainHandlers<'run'> = {
     for (const rec of await listRuns(ctx.home, threadId, (runId) => ctx.bridge.run(runId) !== undefined)) {
       const ref: RunRef = { id: rec.runId, startedAt: rec.startedAt, status: rec.status, mode: rec.mode };
       if (rec.endedAt !== undefined) ref.endedAt = rec.endedAt;
+      if (rec.scenario) ref.scenario = rec.scenario;
       refs.set(rec.runId, ref);
     }
     if (ctx.threads.has(threadId)) for (const r of ctx.threads.get(threadId).thread.runRefs) refs.set(r.id, { ...refs.get(r.id), ...r });

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { HostContext } from '../host-context';
 import type { DomainHandlers } from './types';
 import { releaseIfUnheld } from '../store/thread-holders';
+import { renderForRun, TemplateHostError } from '../templates';
 
 function relPath(ctx: HostContext, file: string): string {
   return path.relative(ctx.workspaceDir, file).split(path.sep).join('/');
@@ -25,6 +26,20 @@ export const threadHandlers: DomainHandlers<'thread'> = {
     client.openThreads.delete(p.threadId);
     await releaseIfUnheld(ctx.threads, p.threadId, { clients: ctx.clients, runs: ctx.bridge });
     return { ok: true };
+  },
+  /** A template error is part of the answer (the preview shows it), not a failed call. */
+  'thread.render': async (ctx, _client, p) => {
+    const { thread } = ctx.threads.get(p.threadId);
+    try {
+      const r = await renderForRun(thread, { home: ctx.home, workspaceDir: ctx.workspaceDir, scenario: p.scenario, fresh: p.fresh, only: p.place });
+      const places = Object.entries(r.renders.places).map(([place, f]) => ({ place, text: f.text, frozen: r.reused.includes(place) }));
+      return r.scenario ? { places, scenario: r.scenario } : { places };
+    } catch (err) {
+      if (!(err instanceof TemplateHostError)) throw err;
+      const { place, error } = err.place;
+      const e = { place, message: err.message, ...(error.line !== undefined ? { line: error.line, column: error.column } : {}), ...(error.file ? { file: error.file } : {}) };
+      return { places: [], error: e };
+    }
   },
   'thread.edit': async (ctx, client, p) => ctx.threads.edit(p.threadId, p.baseVersion, p.patches, originOf(client.id), p.editId),
 };

@@ -26,6 +26,7 @@ const RESENDABLE: ReadonlySet<HostMethod> = new Set<HostMethod>([
   'thread.open',
   'thread.close',
   'thread.edit',
+  'thread.render',
   'run.list',
   'run.get',
   'stream.subscribe',

@@ -40,6 +40,8 @@ export function runStartHint(err: unknown): string | undefined {
       return 'Check the provider in Settings → Providers and the model in the playground, then try again.';
     case 'not_open':
       return 'Open the thread again from the workspace tree, then try again.';
+    case 'template_error':
+      return 'Fix the template at the place, line and column named (open its preview to check), or wrap literal braces in {% raw %}…{% endraw %}.';
     case 'runner_failed':
       return 'The runner process could not start: try again, and restart Stepwise if it keeps failing.';
     default:

@@ -43,6 +43,12 @@ describe('a refused run.start says what to try for its error code', () => {
     expect(banner?.hint).not.toMatch(/model|provider/);
   });
 
+  it('a template error: the banner keeps its place, line and column and says how to fix it', async () => {
+    const banner = await bannerFor(new HostCallError('systemPrompt, line 2, column 6: unknown block tag: iff', 'template_error', 'run.start'));
+    expect(JSON.stringify(banner)).toContain('systemPrompt, line 2, column 6: unknown block tag: iff');
+    expect(banner?.hint).toMatch(/Fix the template at the place, line and column named/);
+  });
+
   it('only provider settings problems point at the model and provider', async () => {
     expect(runStartHint(new HostCallError('providers.json: not valid JSON', 'bad_settings'))).toMatch(/provider in Settings → Providers and the model in the playground/);
     for (const code of ['no_pending_tool_calls', 'duplicate_ids', 'thread_running', 'not_open', 'runner_failed', 'disconnected', 'bad_request', undefined]) {

@@ -3,7 +3,7 @@
  * A changed value (another window's edit, undo) is applied as the smallest change, so the
  * cursor stays where it is ({@link CodeEditor}).
  */
-import { useMemo, type CSSProperties, type ReactNode } from 'react';
+import { createContext, useContext, useMemo, useRef, type CSSProperties, type ReactNode } from 'react';
 import { EditorView } from '@codemirror/view';
 import type { BasicSetupOptions } from '@uiw/react-codemirror';
 import { json, jsonParseLinter } from '@codemirror/lang-json';
@@ -11,10 +11,18 @@ import { linter, lintGutter } from '@codemirror/lint';
 import { Box, Button, CopyButton, Group, Text } from '@mantine/core';
 import { useComputedColorScheme } from '@mantine/core';
 import { CodeEditor, type CodeEditorProps } from './code-editor';
+import { templateSupport, type TemplateVariable } from './template-extension';
+
+/**
+ * The template variables prompt editors below complete and show on hover; without a provider
+ * the editors have no template support.
+ */
+export const TemplateVariablesContext = createContext<TemplateVariable[] | null>(null);
 
 const jsonSetup: BasicSetupOptions = { foldGutter: true, lineNumbers: true, highlightActiveLine: true, autocompletion: false, history: false };
 const jsonReadOnlySetup: BasicSetupOptions = { ...jsonSetup, highlightActiveLine: false };
 const promptSetup: BasicSetupOptions = { lineNumbers: false, foldGutter: false, highlightActiveLine: false, autocompletion: false, history: false };
+const templatePromptSetup: BasicSetupOptions = { ...promptSetup, autocompletion: true };
 
 export interface JsonEditorProps {
   value: string;
@@ -83,10 +91,15 @@ export interface PromptEditorProps {
   minHeight?: number;
 }
 
-/** A plain-text prompt editor with wrapping. */
+/** A plain-text prompt editor with wrapping, and template support inside a {@link TemplateVariablesContext}. */
 export function PromptEditor({ value, onChange, readOnly, label, placeholder, minHeight = 40 }: PromptEditorProps) {
+  const variables = useContext(TemplateVariablesContext);
+  const current = useRef(variables);
+  current.current = variables;
+  const templated = variables !== null;
+  const extensions = useMemo(() => (templated ? [...PROMPT_EXTENSIONS, templateSupport(() => current.current ?? [])] : PROMPT_EXTENSIONS), [templated]);
   return (
-    <FramedEditor value={value} onChange={onChange} readOnly={readOnly} label={label} placeholder={placeholder} extensions={PROMPT_EXTENSIONS}
-      minHeight={`${minHeight}px`} maxHeight="420px" basicSetup={promptSetup} style={{ fontSize: 13 }} />
+    <FramedEditor value={value} onChange={onChange} readOnly={readOnly} label={label} placeholder={placeholder} extensions={extensions}
+      minHeight={`${minHeight}px`} maxHeight="420px" basicSetup={templated ? templatePromptSetup : promptSetup} style={{ fontSize: 13 }} />
   );
 }

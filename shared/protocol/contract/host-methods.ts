@@ -12,6 +12,7 @@ import { PatchSchema } from '../envelopes';
 import { literals, method, type MethodTypes } from './define';
 import { ModelPriceSchema } from './runner-channel';
 import { EVAL_METHODS } from './eval-methods';
+import { FrozenRendersSchema } from '../../template/frozen';
 
 const NonEmpty = T.String({ minLength: 1 });
 const Path = T.String({ minLength: 1, maxLength: 4096 });
@@ -58,6 +59,10 @@ export const RunRecordSchema = T.Object({
   baseMessageIds: T.Optional(T.Array(T.String())),
   /** The run's result is not put on its thread (`stepwise run --dry-run`). */
   dryRun: T.Optional(T.Boolean()),
+  /** The rendered text of every templated place the run sent (shared/template/frozen.ts). */
+  renders: T.Optional(FrozenRendersSchema),
+  /** The scenario whose variables the run used. */
+  scenario: T.Optional(T.String()),
   /**
    * Set by the journal repair on a run the host died during: its result goes onto the thread
    * the next time the thread is opened; the flag is then dropped.
@@ -125,6 +130,29 @@ export const HOST_METHODS = {
     }),
     "Open a thread: its document and the store's version; subscribes the client to its patches.",
   ),
+  'thread.render': method(
+    T.Object({
+      threadId: NonEmpty,
+      /** One place (`systemPrompt`, `message:<id>`, `tool:<toolCallId>`); all templated places when absent. */
+      place: T.Optional(T.String({ minLength: 1 })),
+      scenario: T.Optional(T.String()),
+      fresh: T.Optional(T.Boolean()),
+    }),
+    T.Object({
+      /** Each templated place as the next run would send it; `frozen` = the previous run's text, reused. */
+      places: T.Array(T.Object({ place: T.String(), text: T.Array(T.String()), frozen: T.Boolean() })),
+      scenario: T.Optional(T.String()),
+      /** The first template error: its place, 1-based line and column, the included file it is in. */
+      error: T.Optional(T.Object({
+        place: T.String(),
+        message: T.String(),
+        line: T.Optional(T.Integer()),
+        column: T.Optional(T.Integer()),
+        file: T.Optional(T.String()),
+      })),
+    }),
+    'The rendered text of a thread’s places (preview), or the first template error.',
+  ),
   'thread.close': method(T.Object({ threadId: NonEmpty }), Ok, 'Stop receiving a thread’s patches; released when no client holds it.'),
   'thread.edit': method(
     T.Object({
@@ -143,6 +171,10 @@ export const HOST_METHODS = {
       mode: RunModeSchema,
       toolCallIds: T.Optional(T.Array(T.String())),
       maxTurns: T.Optional(T.Integer({ minimum: 1 })),
+      /** The scenario to use instead of the thread's picked one ('' = none). */
+      scenario: T.Optional(T.String()),
+      /** Render every place anew instead of reusing the previous run's frozen renders. */
+      fresh: T.Optional(T.Boolean()),
     }),
     T.Object({ runId: T.String() }),
     'Start a run in its own runner process.',

@@ -3,13 +3,14 @@ import { ActionIcon, Badge, Collapse, Group, Paper, SegmentedControl, Stack, Tex
 import { useState } from 'react';
 import type { Message, Thread } from '../../../../shared/thread/schema';
 import { useApp } from '../../state/context';
-import { useSession } from '../../state/hooks';
+import { useSession, useThreadMeta } from '../../state/hooks';
 import { moveItem, removeAt } from '../../state/array-edits';
 import { applyTyping } from '../../state/text-merge';
 import { distinctKeys } from '../../state/repeated-ids';
 import { PromptEditor } from '../../ui/editors';
 import { foldedThinking, formatMs } from '../../ui/format';
 import { ToolCallEditor } from './ToolCallEditor';
+import { TemplatePreview } from './TemplatePreview';
 import { AddToolCall } from './AddToolCall';
 import { AddImageButton, ImagePreview } from './images';
 
@@ -25,6 +26,7 @@ function withRole(m: Message, role: Message['role']): Message {
 export function MessageCard({ thread, index, readOnly }: { thread: Thread; index: number; readOnly: boolean }) {
   const app = useApp();
   const session = useSession()!;
+  const version = useThreadMeta()?.version ?? 0;
   const m = thread.context.messages[index];
   const [showThinking, setShowThinking] = useState(false);
   const n = thread.context.messages.length;
@@ -85,6 +87,8 @@ export function MessageCard({ thread, index, readOnly }: { thread: Thread; index
         {(m.role === 'user' || textIdx >= 0 || !m.toolCalls?.length) && (
           <PromptEditor label={`Text of message ${index + 1}`} value={text} readOnly={readOnly} placeholder={m.role === 'user' ? 'User message' : 'Assistant reply'} onChange={setText} />
         )}
+        <TemplatePreview threadId={thread.id} place={`message:${m.id}`} label={`message ${index + 1}`} version={version}
+          source={m.content.map((p) => (p.type === 'text' ? p.text : '')).join('\n')} />
         {m.role === 'assistant' && textIdx < 0 && !!m.toolCalls?.length && !readOnly && (
           <Anchor component="button" type="button" size="xs" onClick={() => setText('')} aria-label={`Add text to message ${index + 1}`} style={{ alignSelf: 'flex-start' }}>
             + reply text

@@ -6,7 +6,9 @@ import { useSession, useThread, useThreadMeta } from '../../state/hooks';
 import { newId } from '../../../../shared/thread/ids';
 import { VariablesField } from './VariablesField';
 import { StartPanel } from './StartPanel';
-import { PromptEditor } from '../../ui/editors';
+import { PromptEditor, TemplateVariablesContext } from '../../ui/editors';
+import { TemplatePreview } from './TemplatePreview';
+import { templateVariables } from './template-vars';
 import { ErrorNotice } from '../../ui/ErrorNotice';
 import { ModelSection } from './ModelSection';
 import { ToolsSection } from './ToolsSection';
@@ -52,6 +54,7 @@ export function Playground() {
         {meta.error && <ErrorNotice title="Edit problem" message={meta.error.message} details={meta.error.details} />}
         <DuplicateIdsNotice thread={thread} canEdit={editable} />
       </Stack>
+      <TemplateVariablesContext.Provider value={templateVariables(thread)}>
       <ScrollArea style={{ flex: 1 }} type="auto">
         <Stack gap="md" p="sm">
           <Section title="Model"><ModelSection thread={thread} readOnly={readOnly} /></Section>
@@ -59,6 +62,7 @@ export function Playground() {
           <Section title="System prompt">
             <PromptEditor label="System prompt" value={thread.context.systemPrompt} readOnly={readOnly} placeholder="You are…" minHeight={48}
               onChange={(t, before) => session.edit((d) => void (d.context.systemPrompt = applyTyping(before, t, d.context.systemPrompt)), 'systemPrompt')} />
+            <TemplatePreview threadId={thread.id} place="systemPrompt" label="system prompt" source={thread.context.systemPrompt} version={meta.version} />
             <VariablesField thread={thread} readOnly={readOnly} />
           </Section>
           <Divider />
@@ -74,6 +78,7 @@ export function Playground() {
           </Section>
         </Stack>
       </ScrollArea>
+      </TemplateVariablesContext.Provider>
     </Stack>
   );
 }

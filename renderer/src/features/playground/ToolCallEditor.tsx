@@ -3,11 +3,12 @@ import { useAtomValue } from 'jotai';
 import { ActionIcon, Badge, Button, Checkbox, Group, Paper, Stack, Text, Tooltip } from '@mantine/core';
 import type { Thread, ToolCall } from '../../../../shared/thread/schema';
 import { useApp } from '../../state/context';
-import { useSession } from '../../state/hooks';
+import { useSession, useThreadMeta } from '../../state/hooks';
 import { PromptEditor } from '../../ui/editors';
 import { JsonField } from './JsonField';
 import { checkAgainstSchema, toolSchema } from './schema-check';
 import { ImagePreview } from './images';
+import { TemplatePreview } from './TemplatePreview';
 import { removeToolCall } from './tool-call-edits';
 import { applyTyping, mergeJson } from '../../state/text-merge';
 import { original } from 'immer';
@@ -16,6 +17,7 @@ import { original } from 'immer';
 export function ToolCallEditor({ thread, mi, ci, call, readOnly }: { thread: Thread; mi: number; ci: number; call: ToolCall; readOnly: boolean }) {
   const app = useApp();
   const session = useSession()!;
+  const version = useThreadMeta()?.version ?? 0;
   const tool = thread.context.tools.find((t) => t.name === call.name);
   const schema = toolSchema(tool);
   const out = call.output;
@@ -89,6 +91,7 @@ export function ToolCallEditor({ thread, mi, ci, call, readOnly }: { thread: Thr
         <Text size="xs" c="dimmed">Result {out ? '' : last ? '— type one, or Run tool' : '— type one'}</Text>
         <PromptEditor label={`Result of ${name}`} value={text} readOnly={readOnly} placeholder="Tool result text"
           onChange={(t, before) => setOutput(t, out?.isError ?? false, before)} />
+        <TemplatePreview threadId={thread.id} place={`tool:${call.id}`} label={`result of ${name}`} source={text} version={version} />
         {out?.content.filter((p) => p.type === 'image').map((p, k) => <ImagePreview key={k} part={p as { mimeType: string; data: string }} />)}
         {out && (
           <Checkbox size="xs" label="Mark as error" checked={out.isError} disabled={readOnly} onChange={(e) => setOutput(text, e.currentTarget.checked)} />

@@ -68,6 +68,7 @@ export function RunHistory() {
         <Group key={r.id} gap={6} wrap="nowrap" aria-label={`run ${r.mode}, ${r.status}${r.stopped ? ', stopped at the turn cap' : ''}`} style={{ borderBottom: '1px solid var(--mantine-color-default-border)' }} py={2}>
           <Checkbox size="xs" aria-label={`Pick run ${shortRunId(r.id)} to compare`} checked={picked.includes(r.id)} onChange={(e) => pick(r.id, e.currentTarget.checked)} />
           <StatusBadge status={r.status} />
+          {r.scenario && <Badge size="xs" variant="light" color="grape" style={{ textTransform: 'none' }} title="The scenario whose variables this run used">{r.scenario}</Badge>}
           {r.stopped && <Tooltip label={stopNote(r.stopped.turns)}><Badge size="xs" color="orange" variant="light">turn cap ({r.stopped.turns})</Badge></Tooltip>}
           <Stack gap={0} style={{ flex: 1, minWidth: 0 }}>
             <Text size="xs">{r.mode} · <Text span ff="monospace" size="xs">{shortRunId(r.id)}</Text> · {new Date(r.startedAt).toLocaleString()} · {r.endedAt ? formatMs(r.endedAt - r.startedAt) : '…'}</Text>

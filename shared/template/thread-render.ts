@@ -1,0 +1,136 @@
+/**
+ * Renders every place of a thread before a run (docs/architecture.md#templates): the system
+ * prompt, each message's text parts and each tool result's text parts. Places with no template
+ * syntax are sent as written, byte for byte. A place frozen by an earlier run (frozen.ts) is
+ * sent as it was unless its source or the variables changed, or `fresh` is asked. The first
+ * template error stops the render and names the place, line and column.
+ */
+import type { Thread } from '../thread/schema';
+import { frozenText, placeKey, type FrozenRenders, type Place } from './frozen';
+import { TemplateError, TemplateRenderer, type FileLookup, type RenderScope } from './render';
+import { hasTemplateSyntax } from './syntax';
+import { applyFileVariables, resolveVariables, type VariableSources } from './variables';
+
+/** Most distinct files one render of a thread reads (includes, `exists` and file variables). */
+export const MAX_TEMPLATE_FILES = 100;
+
+/** Reads a workspace-relative path for the templates (shared/template/files.node.ts under Node). */
+export type TemplateFileReader = (relPath: string) => Promise<FileLookup>;
+
+export interface ThreadRenderOptions extends VariableSources {
+  read: TemplateFileReader;
+  /** The renders of the run before, reused where still valid. */
+  frozen?: FrozenRenders;
+  /** Render every place anew, ignoring `frozen`. */
+  fresh?: boolean;
+  /** Render only this place (a place key); the others are left as they are. */
+  only?: string;
+}
+
+/** A template error at a place; `message` reads `<place>, line L, column C: <detail>`. */
+export class PlaceError extends Error {
+  constructor(
+    readonly place: string,
+    readonly error: TemplateError | { detail: string; line?: undefined; column?: undefined; file?: undefined },
+  ) {
+    super(error instanceof TemplateError ? `${place}, ${error.message}` : `${place}: ${error.detail}`);
+    this.name = 'PlaceError';
+  }
+}
+
+/** The rendered thread, the renders to freeze, and which places were sent frozen. */
+export interface ThreadRender {
+  thread: Thread;
+  renders: FrozenRenders;
+  /** Keys of the places whose text came from `frozen`. */
+  reused: string[];
+  scenario?: string;
+}
+
+/** Every place of `thread` with its text parts, in document order. */
+export function placesOf(thread: Thread): { place: Place; texts: { get(): string; set(t: string): void }[] }[] {
+  const out: { place: Place; texts: { get(): string; set(t: string): void }[] }[] = [];
+  const ctx = thread.context;
+  out.push({ place: { kind: 'systemPrompt' }, texts: [{ get: () => ctx.systemPrompt, set: (t) => void (ctx.systemPrompt = t) }] });
+  for (const m of ctx.messages) {
+    const parts = (m.content as { type: string; text?: string }[]).filter((p) => p.type === 'text') as { text: string }[];
+    out.push({ place: { kind: 'message', messageId: m.id }, texts: parts.map((p) => ({ get: () => p.text, set: (t) => void (p.text = t) })) });
+    if (m.role !== 'assistant') continue;
+    for (const c of m.toolCalls ?? []) {
+      const outParts = (c.output?.content ?? []).filter((p) => p.type === 'text') as { text: string }[];
+      out.push({ place: { kind: 'tool', toolCallId: c.id }, texts: outParts.map((p) => ({ get: () => p.text, set: (t) => void (p.text = t) })) });
+    }
+  }
+  return out;
+}
+
+/** Renders one text against `scope`, reading the files it asks for between passes. */
+async function renderWithFiles(renderer: TemplateRenderer, scope: RenderScope, source: string, read: TemplateFileReader): Promise<string> {
+  for (;;) {
+    scope.wanted.clear();
+    let out: string | undefined;
+    let failure: unknown;
+    try {
+      out = renderer.render(source);
+    } catch (err) {
+      failure = err;
+    }
+    // An error while files were still missing may come from the missing text: read, then retry.
+    if (scope.wanted.size === 0) {
+      if (failure !== undefined) throw failure;
+      return out as string;
+    }
+    if (scope.files.size + scope.wanted.size > MAX_TEMPLATE_FILES) {
+      throw new TemplateError(`the templates read more than ${MAX_TEMPLATE_FILES} files`, 1, 1);
+    }
+    await loadFiles(scope, [...scope.wanted], read);
+  }
+}
+
+async function loadFiles(scope: RenderScope, paths: string[], read: TemplateFileReader): Promise<void> {
+  await Promise.all(paths.map(async (p) => scope.files.set(p, await read(p))));
+}
+
+/**
+ * Renders `thread` (not changed; the result is a copy). Throws PlaceError on a template error
+ * (place `variables` for an unknown scenario).
+ */
+export async function renderThread(thread: Thread, opts: ThreadRenderOptions): Promise<ThreadRender> {
+  const copy = structuredClone(thread);
+  let vars;
+  try {
+    vars = resolveVariables(copy, opts);
+  } catch (err) {
+    throw new PlaceError('scenario', { detail: (err as Error).message });
+  }
+  const scope: RenderScope = { values: vars.values, problems: vars.problems, files: new Map(), wanted: new Set() };
+  const fileVars = Object.values(vars.files);
+  if (fileVars.length > MAX_TEMPLATE_FILES) throw new PlaceError('variables', { detail: `more than ${MAX_TEMPLATE_FILES} file variables` });
+  await loadFiles(scope, fileVars, opts.read);
+  applyFileVariables(vars, (p) => scope.files.get(p) ?? { kind: 'missing' });
+  const renderer = new TemplateRenderer(scope);
+  const renders: FrozenRenders = { inputs: vars.inputs, places: {} };
+  const reused: string[] = [];
+  for (const { place, texts } of placesOf(copy)) {
+    const key = placeKey(place);
+    if (opts.only !== undefined && key !== opts.only) continue;
+    const source = texts.map((t) => t.get());
+    if (!source.some(hasTemplateSyntax)) continue;
+    let text = opts.fresh ? undefined : frozenText(opts.frozen, vars.inputs, key, source);
+    if (text) reused.push(key);
+    else {
+      text = [];
+      for (const s of source) {
+        try {
+          text.push(await renderWithFiles(renderer, scope, s, opts.read));
+        } catch (err) {
+          if (err instanceof TemplateError) throw new PlaceError(key, err);
+          throw err;
+        }
+      }
+    }
+    texts.forEach((t, i) => t.set(text[i]));
+    renders.places[key] = { source, text };
+  }
+  return { thread: copy, renders, reused, ...(vars.scenario ? { scenario: vars.scenario } : {}) };
+}
