@@ -21,6 +21,7 @@ import { loadThreadFile, saveThreadFile } from './threads/thread-file';
 import { RunController } from './runs';
 import type { KeyCodec } from './settings/providers';
 import { WorkspaceStore } from './workspace/workspace-store';
+import { listingKey, watchWorkspace } from './workspace/workspace-watch';
 import { HANDLERS, dispatch } from './handlers';
 import { forClient, HostError, withoutHostPaths } from './errors';
 import type { ClientState, HostContext, McpServerCatalog, WorkspaceService } from './host-context';
@@ -57,6 +58,12 @@ export interface HostCoreOptions {
   applyRepairedRuns?: boolean;
   /** Watch open threads' files for edits made outside Stepwise (default true); `debounceMs` default 100. */
   watchThreadFiles?: boolean | { debounceMs?: number };
+  /**
+   * Watch the workspace folder for thread files and folders added, removed or renamed outside
+   * Stepwise and push `workspace_changed` to every client when the tree changed (default false;
+   * the desktop app and the web host say true). `debounceMs` default 150.
+   */
+  watchWorkspace?: boolean | { debounceMs?: number; retryMs?: number };
   log?: (level: LogLevel, message: string) => void;
 }
 
@@ -171,6 +178,8 @@ export async function createHostCore(options: HostCoreOptions = {}): Promise<Hos
   const clean = (err: unknown) => forClient(withoutHostPaths(home, err), folders);
   const request = (client: ClientState, method: string, params: unknown) => dispatch(HANDLERS, ctx, client, method, params, clean);
 
+  const stopWorkspaceWatch = options.watchWorkspace ? followWorkspace(workspace, ctx, options.watchWorkspace, log) : () => {};
+
   const core: HostCore = {
     home,
     workspaceDir,
@@ -197,6 +206,7 @@ export async function createHostCore(options: HostCoreOptions = {}): Promise<Hos
       };
     },
     close: async () => {
+      stopWorkspaceWatch();
       await supervisor.stopAll();
       await bridge.idle(); // results applied, run files written
       await journal.flush();
@@ -205,4 +215,37 @@ export async function createHostCore(options: HostCoreOptions = {}): Promise<Hos
     },
   };
   return core;
+}
+
+/**
+ * Follow the workspace folder (workspace/workspace-watch.ts): after a burst of changes, list it
+ * again and push `workspace_changed` to every client when what the tree shows changed (a save of
+ * an open thread rewrites its file but changes nothing the tree shows). Returns the stop.
+ */
+function followWorkspace(
+  workspace: WorkspaceService,
+  ctx: Pick<HostContext, 'bridge'>,
+  opts: true | { debounceMs?: number; retryMs?: number },
+  log: (level: LogLevel, message: string) => void,
+): () => void {
+  let last: string | undefined;
+  let listing = Promise.resolve();
+  const check = (): void => {
+    listing = listing.then(async () => {
+      let key: string;
+      try {
+        key = listingKey(await workspace.list());
+      } catch (err) {
+        key = `error: ${(err as Error).message}`;
+      }
+      if (key === last) return;
+      last = key;
+      ctx.bridge.broadcast({ type: 'workspace_changed' });
+    });
+  };
+  // The tree as clients first list it: only later changes are pushed.
+  listing = workspace.list().then((e) => void (last = listingKey(e)), () => {});
+  const o = opts === true ? {} : opts;
+  const watch = watchWorkspace(workspace.rootDir, check, { ...o, log: (m) => log('warn', m) });
+  return () => watch.close();
 }
