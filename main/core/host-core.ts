@@ -3,9 +3,10 @@
  * the CLI. Wires the thread store, run supervisor, stream bridge, run journal, settings and
  * the optional workspace and MCP services, and answers every `HostMethods` request.
  */
+import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { HostPush } from '../../shared/protocol/host-api';
+import type { HostPush, WorkspaceEntry } from '../../shared/protocol/host-api';
 import type { ProcessSpawner } from './process/types';
 import { NodeSpawner } from './process/node-spawner';
 import { runnerEntry } from './process/entries';
@@ -220,11 +221,12 @@ export async function createHostCore(options: HostCoreOptions = {}): Promise<Hos
 /**
  * Follow the workspace folder (workspace/workspace-watch.ts): after a burst of changes, list it
  * again and push `workspace_changed` to every client when what the tree shows changed (a save of
- * an open thread rewrites its file but changes nothing the tree shows). Returns the stop.
+ * an open thread rewrites its file but changes nothing the tree shows); an open thread whose file
+ * was renamed or moved outside follows it. Returns the stop.
  */
 function followWorkspace(
   workspace: WorkspaceService,
-  ctx: Pick<HostContext, 'bridge'>,
+  ctx: Pick<HostContext, 'bridge' | 'threads'>,
   opts: true | { debounceMs?: number; retryMs?: number },
   log: (level: LogLevel, message: string) => void,
 ): () => void {
@@ -234,7 +236,9 @@ function followWorkspace(
     listing = listing.then(async () => {
       let key: string;
       try {
-        key = listingKey(await workspace.list());
+        const entries = await workspace.list();
+        key = listingKey(entries);
+        await followRenamed(workspace, ctx.threads, entries);
       } catch (err) {
         key = `error: ${(err as Error).message}`;
       }
@@ -248,4 +252,14 @@ function followWorkspace(
   const o = opts === true ? {} : opts;
   const watch = watchWorkspace(workspace.rootDir, check, { ...o, log: (m) => log('warn', m) });
   return () => watch.close();
+}
+
+/** Open threads whose file is gone while a file with their id is listed elsewhere follow that file. */
+async function followRenamed(workspace: WorkspaceService, threads: ThreadStore, entries: WorkspaceEntry[]): Promise<void> {
+  for (const e of entries) {
+    if (e.kind !== 'thread' || !e.id || !threads.has(e.id)) continue;
+    const abs = await workspace.resolve(e.path);
+    const was = threads.get(e.id).file;
+    if (was !== abs && !existsSync(was)) await threads.moved(e.id, abs);
+  }
 }

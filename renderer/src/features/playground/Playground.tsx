@@ -15,6 +15,7 @@ import { RunBar } from './RunBar';
 import { applyTyping } from '../../state/text-merge';
 import { distinctKeys, repeatedIds } from '../../state/repeated-ids';
 import { DuplicateIdsNotice } from './DuplicateIdsNotice';
+import { FileGoneNotice } from '../workspace/FileGoneNotice';
 
 function Section({ title, children }: { title: string; children: React.ReactNode }) {
   return (
@@ -51,6 +52,7 @@ export function Playground() {
         <RunBar thread={thread} />
         {meta.error && <ErrorNotice title="Edit problem" message={meta.error.message} details={meta.error.details} />}
         <DuplicateIdsNotice thread={thread} canEdit={editable} />
+        <FileGoneNotice />
       </Stack>
       <ScrollArea style={{ flex: 1 }} type="auto">
         <Stack gap="md" p="sm">
