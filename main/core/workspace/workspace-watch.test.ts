@@ -40,6 +40,27 @@ describe('watchWorkspace', () => {
     }
   });
 
+  it('reports a file removed after atomic saves replaced it, and files in a folder made after the start', async () => {
+    fs.mkdirSync(dir('ws'), { recursive: true });
+    fs.writeFileSync(dir('ws', 'a.json'), '{}');
+    const { w, changes } = await watching(dir('ws'));
+    try {
+      for (let i = 0; i < 3; i++) {
+        fs.writeFileSync(dir('ws', `a.json.${i}abc`), `{"v":${i}}`);
+        fs.renameSync(dir('ws', `a.json.${i}abc`), dir('ws', 'a.json'));
+      }
+      await vi.waitFor(() => expect(changes()).toBe(1), { timeout: 3000 });
+      fs.rmSync(dir('ws', 'a.json'));
+      await vi.waitFor(() => expect(changes()).toBe(2), { timeout: 3000 });
+      fs.mkdirSync(dir('ws', 'new'));
+      await vi.waitFor(() => expect(changes()).toBe(3), { timeout: 3000 });
+      fs.writeFileSync(dir('ws', 'new', 'b.json'), '{}');
+      await vi.waitFor(() => expect(changes()).toBe(4), { timeout: 3000 });
+    } finally {
+      w.close();
+    }
+  });
+
   it('ignores hidden entries and the temporary files of atomic writes', async () => {
     fs.mkdirSync(dir('ws'), { recursive: true });
     const { w, changes } = await watching(dir('ws'));
