@@ -47,18 +47,23 @@ test('the open thread deleted outside: a notice says so, and Save it again keeps
   await expect.poll(() => JSON.parse(readFileSync(file, 'utf8')).context.systemPrompt).toBe('Answer briefly. Kept.');
 
   rmSync(file);
-  const notice = page.getByRole('alert').filter({ hasText: "This thread's file was deleted outside Stepwise" });
+  const notice = page.getByRole('alert').filter({ hasText: "This thread's file was deleted" });
   await expect(notice).toBeVisible();
   await expect(notice).toContainText('Precious.json is no longer in the workspace folder');
   await expect(page.getByRole('treeitem', { name: 'thread Precious' })).toHaveCount(0);
   // The window still shows the thread as it was.
   await expect(page.getByRole('heading', { name: 'Precious' })).toBeVisible();
   await expect(prompt).toHaveText('Answer briefly. Kept.');
+  await expect(page.getByText('The host reported an error')).toHaveCount(0);
+  // Edits made meanwhile are kept too.
+  await prompt.click();
+  await page.keyboard.press('ControlOrMeta+End');
+  await page.keyboard.type(' Also.');
 
   await notice.getByRole('button', { name: 'Save it again' }).click();
   await expect(page.getByRole('treeitem', { name: 'thread Precious' })).toBeVisible();
   await expect(notice).toHaveCount(0);
   await expect.poll(() => existsSync(file)).toBe(true);
-  expect(JSON.parse(readFileSync(file, 'utf8')).context.systemPrompt).toBe('Answer briefly. Kept.');
-  await expect(prompt).toHaveText('Answer briefly. Kept.');
+  expect(JSON.parse(readFileSync(file, 'utf8')).context.systemPrompt).toBe('Answer briefly. Kept. Also.');
+  await expect(prompt).toHaveText('Answer briefly. Kept. Also.');
 });

@@ -34,9 +34,9 @@ export function FileGoneNotice() {
     }
   };
   return (
-    <Alert color="orange" variant="light" title="This thread's file was deleted outside Stepwise" role="alert">
+    <Alert color="orange" variant="light" title="This thread's file was deleted" role="alert">
       <Text size="sm">
-        {meta.path} is no longer in the workspace folder. This window still holds the thread as it was — nothing is lost
+        {meta.path} is no longer in the workspace folder (deleted, or moved away outside Stepwise). This window still holds the thread as it was — nothing is lost
         while it stays open. Save it again to write it back as a thread file.
       </Text>
       <Group mt="xs">
