@@ -65,4 +65,19 @@ describe('workspace folder watch', () => {
     fs.writeFileSync(path.join(ws, 'new.json'), JSON.stringify(scriptedThread([{ text: 'x' }], { title: 'new' })));
     await waitFor(() => changes(a) > before, 3000, 'a push for a file in the folder made again');
   });
+
+  it('an open thread whose file is renamed outside follows it: later edits are saved to the new file', async () => {
+    const home = makeHome();
+    const t = scriptedThread([{ text: 'hi' }], { title: 'one' });
+    writeThread(home, 'one.json', t);
+    const { a, ws } = await start(home);
+    const opened = (await conns[0].request('thread.open', { path: 'one.json' })) as { version: number };
+    fs.mkdirSync(path.join(ws, 'moved'));
+    fs.renameSync(path.join(ws, 'one.json'), path.join(ws, 'moved', 'one.json'));
+    await waitFor(() => core!.threads.get(t.id).file === path.join(ws, 'moved', 'one.json'), 3000, 'the open thread following its file');
+    expect(changes(a)).toBeGreaterThanOrEqual(1);
+    await conns[0].request('thread.edit', { threadId: t.id, baseVersion: opened.version, editId: 'e1', patches: [{ op: 'replace', path: ['context', 'systemPrompt'], value: 'after the move' }] });
+    await waitFor(() => fs.readFileSync(path.join(ws, 'moved', 'one.json'), 'utf8').includes('after the move'), 3000, 'the save to the new file');
+    expect(fs.existsSync(path.join(ws, 'one.json'))).toBe(false);
+  });
 });
