@@ -75,7 +75,7 @@ describe('workspace folder watch', () => {
     fs.mkdirSync(path.join(ws, 'moved'));
     fs.renameSync(path.join(ws, 'one.json'), path.join(ws, 'moved', 'one.json'));
     await waitFor(() => core!.threads.get(t.id).file === path.join(ws, 'moved', 'one.json'), 3000, 'the open thread following its file');
-    expect(changes(a)).toBeGreaterThanOrEqual(1);
+    await waitFor(() => changes(a) >= 1, 3000, 'a push for the moved file');
     await conns[0].request('thread.edit', { threadId: t.id, baseVersion: opened.version, editId: 'e1', patches: [{ op: 'replace', path: ['context', 'systemPrompt'], value: 'after the move' }] });
     await waitFor(() => fs.readFileSync(path.join(ws, 'moved', 'one.json'), 'utf8').includes('after the move'), 3000, 'the save to the new file');
     expect(fs.existsSync(path.join(ws, 'one.json'))).toBe(false);
