@@ -105,14 +105,15 @@ export async function runLlmNode(
     };
   }
   if (signal.aborted && !result.error) result = { ...result, cancelled: true, stopReason: 'cancelled' };
-  const timing = { firstTokenMs, durationMs: Math.round(performance.now() - started) };
   emitter.send({ v: 1, type: 'llm_record', runId: tree.runId, nodeId, api: provider.api ?? req.model.provider, request: request ?? null, events });
   tree.close(nodeId, {
     status: result.cancelled ? 'cancelled' : result.error ? 'error' : 'completed',
     output: llmOutput(result),
     error: result.error,
     usage: result.usage,
-    timing,
+    timing: firstTokenMs !== undefined ? { firstTokenMs } : {},
   });
+  // The node's duration as the tree measured it: the message, the node and history agree.
+  const timing = { firstTokenMs, durationMs: tree.get(nodeId)?.durationMs ?? 0 };
   return { nodeId, result, timing };
 }

@@ -37,6 +37,8 @@ export interface CloseNodeOptions {
 export class RunTree {
   private counter = 0;
   readonly nodes = new Map<string, ExecNode>();
+  /** When each open node opened, on the monotonic clock (`performance.now()`). */
+  private readonly opened = new Map<string, number>();
 
   constructor(
     readonly runId: string,
@@ -60,6 +62,7 @@ export class RunTree {
     if (o.toolCallId) node.toolCallId = o.toolCallId;
     if (o.attrs) node.attrs = o.attrs;
     this.nodes.set(id, node);
+    this.opened.set(id, performance.now());
     this.emitter.tree([node]);
     return id;
   }
@@ -90,16 +93,22 @@ export class RunTree {
     this.update(id, { logs: [line] });
   }
 
-  /** Closes a node with its final state. Idempotent: a terminal node stays as it is. */
+  /**
+   * Closes a node with its final state. Idempotent: a terminal node stays as it is. Its duration
+   * is measured here, once, on the monotonic clock (`durationMs`; an LLM node's
+   * `timing.durationMs` is the same number).
+   */
   close(id: string, o: CloseNodeOptions): void {
     const node = this.nodes.get(id);
     if (!node || isTerminal(node.status)) return;
     node.status = o.status;
     node.endedAt = Date.now();
+    node.durationMs = Math.max(0, Math.round(performance.now() - (this.opened.get(id) ?? performance.now())));
+    this.opened.delete(id);
     if (o.output !== undefined) node.output = o.output;
     if (o.error) node.error = o.error;
     if (o.usage) node.usage = o.usage;
-    if (o.timing) node.timing = o.timing;
+    if (o.timing) node.timing = { ...o.timing, durationMs: node.durationMs };
     if (o.attrs) node.attrs = { ...node.attrs, ...o.attrs };
     this.emitter.tree([node]);
   }

@@ -3,9 +3,10 @@
  * the CLI. Wires the thread store, run supervisor, stream bridge, run journal, settings and
  * the optional workspace and MCP services, and answers every `HostMethods` request.
  */
+import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { HostPush } from '../../shared/protocol/host-api';
+import type { HostPush, WorkspaceEntry } from '../../shared/protocol/host-api';
 import type { ProcessSpawner } from './process/types';
 import { NodeSpawner } from './process/node-spawner';
 import { runnerEntry } from './process/entries';
@@ -21,6 +22,7 @@ import { loadThreadFile, saveThreadFile } from './threads/thread-file';
 import { RunController } from './runs';
 import type { KeyCodec } from './settings/providers';
 import { WorkspaceStore } from './workspace/workspace-store';
+import { listingKey, watchWorkspace } from './workspace/workspace-watch';
 import { HANDLERS, dispatch } from './handlers';
 import { forClient, HostError, withoutHostPaths } from './errors';
 import type { ClientState, HostContext, McpServerCatalog, WorkspaceService } from './host-context';
@@ -58,6 +60,12 @@ export interface HostCoreOptions {
   applyRepairedRuns?: boolean;
   /** Watch open threads' files for edits made outside Stepwise (default true); `debounceMs` default 100. */
   watchThreadFiles?: boolean | { debounceMs?: number };
+  /**
+   * Watch the workspace folder for thread files and folders added, removed or renamed outside
+   * Stepwise and push `workspace_changed` to every client when the tree changed (default false;
+   * the desktop app and the web host say true). `debounceMs` default 150.
+   */
+  watchWorkspace?: boolean | { debounceMs?: number; retryMs?: number };
   log?: (level: LogLevel, message: string) => void;
 }
 
@@ -136,9 +144,13 @@ export async function createHostCore(options: HostCoreOptions = {}): Promise<Hos
       // Name the file as the workspace does (relative) when it is in the workspace.
       const rel = path.relative(workspaceDir, file);
       const name = rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : file;
-      const notice: HostPush = problem
-        ? { type: 'notice', level: 'error', message: `${problem.split(file).join(name)} — the thread file no longer loads; Stepwise keeps the open copy and will not save over the file until it is fixed` }
-        : { type: 'notice', level: 'info', message: `${name} loads again; its changes were taken` };
+      // A file deleted outside is not broken: the window says so itself, with Save it again (a warning here).
+      const gone = problem !== undefined && !existsSync(file);
+      const notice: HostPush = gone
+        ? { type: 'notice', level: 'warn', message: `${name} was deleted outside Stepwise; the open copy is kept and not saved until the file is back` }
+        : problem
+          ? { type: 'notice', level: 'error', message: `${problem.split(file).join(name)} — the thread file no longer loads; Stepwise keeps the open copy and will not save over the file until it is fixed` }
+          : { type: 'notice', level: 'info', message: `${name} loads again; its changes were taken` };
       for (const c of clients.values()) if (c.openThreads.has(threadId)) c.stream.push(notice);
     },
   });
@@ -172,6 +184,8 @@ export async function createHostCore(options: HostCoreOptions = {}): Promise<Hos
   const clean = (err: unknown) => forClient(withoutHostPaths(home, err), folders);
   const request = (client: ClientState, method: string, params: unknown) => dispatch(HANDLERS, ctx, client, method, params, clean);
 
+  const stopWorkspaceWatch = options.watchWorkspace ? followWorkspace(workspace, ctx, options.watchWorkspace, log) : () => {};
+
   const core: HostCore = {
     home,
     workspaceDir,
@@ -199,6 +213,7 @@ export async function createHostCore(options: HostCoreOptions = {}): Promise<Hos
     },
     close: async () => {
       ctx.evals?.cancelAll();
+      stopWorkspaceWatch();
       await supervisor.stopAll();
       await bridge.idle(); // results applied, run files written
       await journal.flush();
@@ -208,4 +223,50 @@ export async function createHostCore(options: HostCoreOptions = {}): Promise<Hos
   };
   ctx.evals = new EvalService(core, workspace, (push) => bridge.broadcast(push), (level, m) => log(level, m));
   return core;
+}
+
+/**
+ * Follow the workspace folder (workspace/workspace-watch.ts): after a burst of changes, list it
+ * again and push `workspace_changed` to every client when what the tree shows changed (a save of
+ * an open thread rewrites its file but changes nothing the tree shows); an open thread whose file
+ * was renamed or moved outside follows it. Returns the stop.
+ */
+function followWorkspace(
+  workspace: WorkspaceService,
+  ctx: Pick<HostContext, 'bridge' | 'threads'>,
+  opts: true | { debounceMs?: number; retryMs?: number },
+  log: (level: LogLevel, message: string) => void,
+): () => void {
+  let last: string | undefined;
+  let listing = Promise.resolve();
+  const check = (): void => {
+    listing = listing.then(async () => {
+      let key: string;
+      try {
+        const entries = await workspace.list();
+        key = listingKey(entries);
+        await followRenamed(workspace, ctx.threads, entries);
+      } catch (err) {
+        key = `error: ${(err as Error).message}`;
+      }
+      if (key === last) return;
+      last = key;
+      ctx.bridge.broadcast({ type: 'workspace_changed' });
+    });
+  };
+  // The tree as clients first list it: only later changes are pushed.
+  listing = workspace.list().then((e) => void (last = listingKey(e)), () => {});
+  const o = opts === true ? {} : opts;
+  const watch = watchWorkspace(workspace.rootDir, check, { ...o, log: (m) => log('warn', m) });
+  return () => watch.close();
+}
+
+/** Open threads whose file is gone while a file with their id is listed elsewhere follow that file. */
+async function followRenamed(workspace: WorkspaceService, threads: ThreadStore, entries: WorkspaceEntry[]): Promise<void> {
+  for (const e of entries) {
+    if (e.kind !== 'thread' || !e.id || !threads.has(e.id)) continue;
+    const abs = await workspace.resolve(e.path);
+    const was = threads.get(e.id).file;
+    if (was !== abs && !existsSync(was)) await threads.moved(e.id, abs);
+  }
 }

@@ -20,6 +20,7 @@ import { runFile, type RunJournal } from './journal/journal';
 import { readRun } from './journal/run-files';
 import { salvageResult } from './journal/salvage';
 import { runStopOf } from '../../shared/protocol/stop-reason';
+import { runDurationMs } from '../../shared/protocol/duration';
 import { providersForRun, type KeyCodec } from './settings/providers';
 import { HostError } from './errors';
 import { runProblem } from '../../shared/thread/tool-calls';
@@ -70,6 +71,8 @@ export function runRefOf(run: RunRefSource): RunRef {
   const ref: RunRef = { id: run.runId, startedAt: root?.startedAt ?? run.startedAt, status: run.status, mode: run.mode };
   const endedAt = root?.endedAt ?? run.endedAt;
   if (endedAt !== undefined) ref.endedAt = endedAt;
+  const durationMs = runDurationMs(run);
+  if (endedAt !== undefined && durationMs !== undefined) ref.durationMs = durationMs;
   const p = preview(run);
   if (p) ref.preview = p;
   const u = totalUsage(run);

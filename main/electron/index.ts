@@ -84,7 +84,7 @@ async function start(): Promise<void> {
     log(message);
     late.connections?.broadcast({ type: 'notice', level: 'warn', message });
   });
-  const core = await createHostCore({ home, spawner, runnerEntry: runnerEntry(), mcp, mcpRelay: mcp, workspace, keys: secrets });
+  const core = await createHostCore({ home, spawner, runnerEntry: runnerEntry(), mcp, mcpRelay: mcp, workspace, keys: secrets, watchWorkspace: true });
   const connections = (late.connections = new WindowConnections((send: (push: HostPush) => void) => core.connect(send)));
   registerHostIpc({
     ipcMain: ipcMain as unknown as IpcMainLike,

@@ -43,7 +43,7 @@ export async function launchWebHost(o: LaunchOptions = {}): Promise<Launched> {
   }
   const spawner = new NodeSpawner();
   const mcp = new McpService({ home, spawner, entry: mcpHostEntry() });
-  const core: HostCore = await createHostCore({ home, spawner, mcp, mcpRelay: mcp, workspace });
+  const core: HostCore = await createHostCore({ home, spawner, mcp, mcpRelay: mcp, workspace, watchWorkspace: true });
   const web = await startWebHost({
     core,
     staticDir: rendererDir(),

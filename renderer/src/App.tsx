@@ -5,6 +5,7 @@ import { ActionIcon, Box, Group, Text, Tooltip, useMantineColorScheme, useComput
 import { Group as PanelGroup, Panel, Separator, useDefaultLayout } from 'react-resizable-panels';
 import type { HostServices } from './host/types';
 import { AppState } from './state/app';
+import { followPlace } from './state/place-sync';
 import { AppStateProvider, useApp } from './state/context';
 import { WorkspaceTree } from './features/workspace/WorkspaceTree';
 import { Playground } from './features/playground/Playground';
@@ -17,11 +18,18 @@ import { canEdit, useConnection } from './host/use-connection';
 import type { ConnectionStatus } from './host/types';
 import { ConnectionBanner } from './features/connection/ConnectionBanner';
 
-/** Root component for a host; `initialPath` opens that thread at start (viewer). */
-export function App({ host, initialPath }: { host: HostServices; initialPath?: string }) {
+/**
+ * Root component for a host; `initialPath` opens that thread at start (viewer). An editing host
+ * keeps the window's place in the address (state/place-sync.ts); `placeStorage` also keeps the
+ * last place there, for a window that always starts at the same address (desktop).
+ */
+export function App({ host, initialPath, placeStorage }: { host: HostServices; initialPath?: string; placeStorage?: Storage }) {
   const [app] = useState(() => new AppState(host));
   useEffect(() => {
+    let stopPlace = () => {};
+    let live = true;
     void app.start().then(async () => {
+      if (live && !host.presentational) stopPlace = followPlace(app, window, { storage: placeStorage });
       const first = initialPath ?? (host.presentational ? app.store.get(app.workspaceAtom).entries.find((e) => e.kind === 'thread')?.path : undefined);
       if (first) {
         await app.openThread(first);
@@ -31,8 +39,12 @@ export function App({ host, initialPath }: { host: HostServices; initialPath?: s
         }
       }
     });
-    return () => app.stop();
-  }, [app, host, initialPath]);
+    return () => {
+      live = false;
+      stopPlace();
+      app.stop();
+    };
+  }, [app, host, initialPath, placeStorage]);
   return (
     <AppStateProvider app={app}>
       <JotaiProvider store={app.store}>

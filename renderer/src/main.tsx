@@ -54,6 +54,16 @@ function sessionStorageOrUndefined(): Storage | undefined {
 /** Read once, at load: the URL loses the token as it is read. */
 const pageToken = (window as unknown as { stepwise?: unknown }).stepwise ? undefined : takeToken({ location, history, storage: sessionStorageOrUndefined() });
 
+/** The desktop window's localStorage (kept across starts); undefined in a browser or where refused. */
+function desktopStorage(): Storage | undefined {
+  if (!(window as unknown as { stepwise?: unknown }).stepwise) return undefined;
+  try {
+    return window.localStorage;
+  } catch {
+    return undefined;
+  }
+}
+
 function pickHost(): HostServices | null {
   const w = window as unknown as { stepwise?: StepwisePreloadApi };
   if (w.stepwise) return createDesktopHost(w.stepwise);
@@ -66,7 +76,7 @@ function Root() {
   const [host, setHost] = useState<HostServices | null>(pickHost);
   const [error, setError] = useState<string | null>(null);
   const open = (f: File | null) => f && viewerFromFile(f).then(setHost, (e: Error) => setError(e.message));
-  if (host) return <App host={host} />;
+  if (host) return <App host={host} placeStorage={host.presentational ? undefined : desktopStorage()} />;
   return (
     <Center h="100vh" onDragOver={(e) => e.preventDefault()} onDrop={(e) => { e.preventDefault(); void open(e.dataTransfer.files[0] ?? null); }}>
       <Stack align="center" gap="xs" maw={480}>

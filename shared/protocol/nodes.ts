@@ -63,7 +63,10 @@ export const NodeLogSchema = Type.Object({
 });
 export type NodeLog = Static<typeof NodeLogSchema>;
 
-/** One node of the execution tree. `startedAt`/`endedAt` are epoch milliseconds. */
+/**
+ * One node of the execution tree. `startedAt`/`endedAt` are epoch milliseconds; `durationMs` is
+ * how long the node ran, measured once when it closed on a monotonic clock (duration.ts).
+ */
 export const ExecNodeSchema = Type.Object({
   id: Type.String({ minLength: 1, maxLength: 200 }),
   runId: Type.String({ minLength: 1, maxLength: 200 }),
@@ -73,6 +76,7 @@ export const ExecNodeSchema = Type.Object({
   status: NodeStatusSchema,
   startedAt: Type.Number(),
   endedAt: Type.Optional(Type.Number()),
+  durationMs: Type.Optional(Type.Number({ minimum: 0 })),
   input: Type.Optional(Type.Unknown()),
   output: Type.Optional(Type.Unknown()),
   error: Type.Optional(NodeErrorSchema),

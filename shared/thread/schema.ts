@@ -256,6 +256,8 @@ export const RunRefSchema = Type.Object({
   id: Id,
   startedAt: Type.Number(),
   endedAt: Type.Optional(Type.Number()),
+  /** How long the run ran, in ms: its root node's `durationMs` (shared/protocol/duration.ts). */
+  durationMs: Type.Optional(Type.Number({ minimum: 0 })),
   status: NodeStatusSchema,
   mode: RunModeSchema,
   preview: Type.Optional(Type.String()),

@@ -6,7 +6,8 @@
  */
 import { StreamConsumer } from '../../../shared/stream/consumer';
 import type { StreamEnvelope } from '../../../shared/protocol/envelopes';
-import type { ExecNode } from '../../../shared/protocol/nodes';
+import { isTerminal, type ExecNode } from '../../../shared/protocol/nodes';
+import { formatDuration, nodeDurationMs } from '../../../shared/protocol/duration';
 
 const WORDS: Record<string, string> = {
   pending: 'pending',
@@ -68,7 +69,8 @@ export class LiveTreePrinter {
     this.shownStatus.set(n.id, status);
     this.breakLine();
     let line = `${this.indent(n.id)}${status === 'running' ? '▸' : '•'} ${this.label(n)} — ${WORDS[status] ?? status}`;
-    if (n.endedAt && n.startedAt) line += ` (${((n.endedAt - n.startedAt) / 1000).toFixed(1)}s)`;
+    const ms = isTerminal(status) ? nodeDurationMs(n) : undefined;
+    if (ms !== undefined) line += ` (${formatDuration(ms)})`;
     if (n.kind === 'tool' && status === 'awaiting_input' && n.input !== undefined) line += ` ${JSON.stringify(n.input)}`;
     if (n.error) line += `: ${n.error.message}`;
     this.write(`${line}\n`);

@@ -173,7 +173,8 @@ export class LiveRun {
     for (const node of this.nodes()) {
       if (isTerminal(node.status)) continue;
       if (keepAwaiting && node.status === 'awaiting_input') continue;
-      const next: ExecNode = { ...this.withPartialOutput(node), status, endedAt: now };
+      // The runner did not close it, so it did not measure it: measured here, once.
+      const next: ExecNode = { ...this.withPartialOutput(node), status, endedAt: now, durationMs: Math.max(0, now - node.startedAt) };
       if (error && !node.parentId) next.error = { message: error };
       closed.push(next);
     }

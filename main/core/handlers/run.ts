@@ -19,12 +19,8 @@ export const runHandlers: DomainHandlers<'run'> = {
   /** Stored runs, then the open thread's run refs, then live runs: the later source wins. */
   'run.list': async (ctx, _client, { threadId }) => {
     const refs = new Map<string, RunRef>();
-    for (const rec of await listRuns(ctx.home, threadId, (runId) => ctx.bridge.run(runId) !== undefined)) {
-      const ref: RunRef = { id: rec.runId, startedAt: rec.startedAt, status: rec.status, mode: rec.mode };
-      if (rec.endedAt !== undefined) ref.endedAt = rec.endedAt;
-      if (rec.scenario) ref.scenario = rec.scenario;
-      refs.set(rec.runId, ref);
-    }
+    // A stored run's ref as its thread records it (runRefOf: its root node's times and duration).
+    for (const rec of await listRuns(ctx.home, threadId, (runId) => ctx.bridge.run(runId) !== undefined)) refs.set(rec.runId, runRefOf(rec));
     if (ctx.threads.has(threadId)) for (const r of ctx.threads.get(threadId).thread.runRefs) refs.set(r.id, { ...refs.get(r.id), ...r });
     for (const run of ctx.bridge.liveRuns(threadId)) refs.set(run.runId, runRefOf(run.record()));
     return [...refs.values()].sort((a, b) => a.startedAt - b.startedAt);

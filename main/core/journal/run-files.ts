@@ -7,7 +7,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
-import { isTerminal } from '../../../shared/protocol/nodes';
+import { isTerminal, type ExecNode } from '../../../shared/protocol/nodes';
 import type { RunRecord } from '../../../shared/protocol/host-api';
 import { HostError } from '../errors';
 import { journalFile, runFile, runsDir } from './journal';
@@ -109,7 +109,7 @@ export interface JournalRepair {
 function closeLeftOpen(rec: RunRecord, end: number): void {
   rec.nodes = (rec.nodes ?? []).map((n) => {
     if (isTerminal(n.status)) return n;
-    const next = { ...n, status: 'interrupted' as const, endedAt: end };
+    const next: ExecNode = { ...n, status: 'interrupted' as const, endedAt: end, durationMs: Math.max(0, end - n.startedAt) };
     if (!n.parentId) next.error = { message: 'The host stopped while this run was running.' };
     return next;
   });

@@ -11,6 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { TimingSchema, UsageSchema, type ExecNode, type LlmOutput } from '../../../shared/protocol/nodes';
+import { nodeDurationMs } from '../../../shared/protocol/duration';
 import type { ToolOutputPatch } from '../../../shared/protocol/envelopes';
 import type { RunRecord } from '../../../shared/protocol/host-api';
 import { ToolOutputSchema, type AssistantMessage, type ToolCall, type ToolOutput } from '../../../shared/thread/schema';
@@ -64,7 +65,10 @@ function messageOf(node: ExecNode, tools: ExecNode[], cause: string): AssistantM
   if (typeof node.model === 'string' && node.model) msg.model = node.model;
   if (isUsage.Check(node.usage)) msg.usage = node.usage;
   if (isTiming.Check(node.timing)) msg.timing = node.timing;
-  else if (Number.isFinite(node.endedAt) && Number.isFinite(node.startedAt)) msg.timing = { durationMs: Math.max(0, node.endedAt! - node.startedAt) };
+  else {
+    const durationMs = nodeDurationMs(node);
+    if (Number.isFinite(durationMs)) msg.timing = { durationMs };
+  }
   if (node.status === 'completed') {
     msg.stopReason = typeof out.stopReason === 'string' ? out.stopReason : 'stop';
   } else if (node.status === 'cancelled') {

@@ -3,6 +3,7 @@
  * transport. `presentational: true`; every method that would change something rejects with
  * code `read_only`.
  */
+import { runDurationMs } from '../../../shared/protocol/duration';
 import type { HostMethod, HostParams, HostResult, HostPush, RunRecord } from '../../../shared/protocol/host-api';
 import type { Thread } from '../../../shared/thread/schema';
 import { HostCallError, type HostServices } from './types';
@@ -17,7 +18,7 @@ export function createViewerHost(thread: Thread, runs: RunRecord[] = []): HostSe
     'thread.open': () => ({ thread, version: 0, path }),
     'thread.close': () => ({ ok: true }),
     'run.list': () =>
-      runs.map((r) => ({ id: r.runId, startedAt: r.startedAt, endedAt: r.endedAt, status: r.status, mode: r.mode })),
+      runs.map((r) => ({ id: r.runId, startedAt: r.startedAt, endedAt: r.endedAt, durationMs: r.endedAt !== undefined ? runDurationMs(r) : undefined, status: r.status, mode: r.mode })),
     'run.get': (p) => {
       const r = runs.find((x) => x.runId === p.runId);
       if (!r) throw new HostCallError(`Run ${p.runId} is not in this file.`, 'not_found', 'run.get');

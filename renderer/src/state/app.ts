@@ -160,6 +160,10 @@ export class AppState {
   async refreshWorkspace(): Promise<void> {
     try {
       const entries = await this.host.call('workspace.list', {});
+      // The open thread's file renamed or moved (here or outside): the window follows it.
+      const s = this.session;
+      const moved = s && !entries.some((e) => e.path === s.meta.path) ? entries.find((e) => e.kind === 'thread' && e.id === s.id) : undefined;
+      if (s && moved) s.setPath(moved.path);
       this.store.set(this.workspaceAtom, { entries, loaded: true });
     } catch (err) {
       this.store.set(this.workspaceAtom, { entries: [], loaded: true });

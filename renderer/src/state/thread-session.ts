@@ -159,6 +159,11 @@ export class ThreadSession {
     return false;
   }
 
+  /** The thread's file is now at `path` (workspace-relative): renamed or moved. */
+  setPath(path: string): void {
+    if (this.meta.path !== path) this.setMeta({ path });
+  }
+
   /** Mark a run of this thread as running (read-only) or finished. */
   setRunning(runId: string | undefined): void {
     this.setMeta({ runningRunId: runId });

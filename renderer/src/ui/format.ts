@@ -1,10 +1,9 @@
 /** Small formatting helpers for rows and the detail panel. */
 
-/** `1234` ms → "1.23 s"; under a second in ms. */
-export function formatMs(ms: number | undefined): string {
-  if (ms === undefined || !Number.isFinite(ms)) return '—';
-  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(2)} s`;
-}
+import { formatDuration } from '../../../shared/protocol/duration';
+
+/** `1234` ms → "1.23 s"; under a second in ms (the CLI prints durations the same way). */
+export const formatMs: (ms: number | undefined) => string = formatDuration;
 
 /** Byte count, human readable. */
 export function formatBytes(n: number): string {

@@ -13,6 +13,7 @@ import { StatusBadge } from '../../ui/status';
 import { JsonEditor } from '../../ui/editors';
 import { ErrorNotice } from '../../ui/ErrorNotice';
 import { formatMs, toJson } from '../../ui/format';
+import { nodeDurationMs } from '../../../../shared/protocol/duration';
 import { ImagePreview } from '../playground/images';
 import { toolSections } from './tool-sections';
 import { shortRunId } from '../runs/compare';
@@ -64,7 +65,7 @@ function NodeDetail({ runId, nodeId }: { runId: string; nodeId: string }) {
   if (!view) return <EarlierRun runId={runId} />;
   const n = view.node;
   const llm = Array.isArray(record?.records) ? record.records.find((r) => r.nodeId === nodeId) : undefined;
-  const duration = n?.endedAt !== undefined ? n.endedAt - n.startedAt : n?.timing?.durationMs;
+  const duration = n ? (nodeDurationMs(n) ?? n.timing?.durationMs) : undefined;
   const first = n?.timing?.firstTokenMs;
   const outTok = n?.usage?.outputTokens;
   const genMs = duration !== undefined ? duration - (first ?? 0) : undefined;

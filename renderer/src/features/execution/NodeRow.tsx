@@ -7,6 +7,7 @@ import { memo, useState } from 'react';
 import { useAtomValue } from 'jotai';
 import { Group, Progress, Text } from '@mantine/core';
 import type { NodeKind } from '../../../../shared/protocol/nodes';
+import { nodeDurationMs } from '../../../../shared/protocol/duration';
 import { useApp } from '../../state/context';
 import type { NodeView } from '../../state/stream-store';
 import { StatusBadge, statusWord, statusColor } from '../../ui/status';
@@ -64,7 +65,7 @@ export const NodeRow = memo(function NodeRow(p: RowProps) {
   const status = view?.status ?? 'pending';
   const live = status === 'running' || status === 'pending';
   const isLlm = p.kind === 'llm' || p.kind === 'sampling';
-  const duration = node?.endedAt !== undefined ? node.endedAt - node.startedAt : node?.timing?.durationMs;
+  const duration = node ? (nodeDurationMs(node) ?? node.timing?.durationMs) : undefined;
   const usage = node?.usage;
   const logs = node?.attrs?.logs as { data: unknown }[] | undefined;
   const lastLog = p.kind === 'tool' && logs?.length ? logText(logs[logs.length - 1].data) : undefined;

@@ -17,6 +17,7 @@ import { RunBar } from './RunBar';
 import { applyTyping } from '../../state/text-merge';
 import { distinctKeys, repeatedIds } from '../../state/repeated-ids';
 import { DuplicateIdsNotice } from './DuplicateIdsNotice';
+import { FileGoneNotice } from '../workspace/FileGoneNotice';
 
 function Section({ title, children }: { title: string; children: React.ReactNode }) {
   return (
@@ -53,6 +54,7 @@ export function Playground() {
         <RunBar thread={thread} />
         {meta.error && <ErrorNotice title="Edit problem" message={meta.error.message} details={meta.error.details} />}
         <DuplicateIdsNotice thread={thread} canEdit={editable} />
+        <FileGoneNotice />
       </Stack>
       <TemplateVariablesContext.Provider value={templateVariables(thread)}>
       <ScrollArea style={{ flex: 1 }} type="auto">

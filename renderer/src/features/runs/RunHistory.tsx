@@ -11,6 +11,7 @@ import { useSession } from '../../state/hooks';
 import { StatusBadge } from '../../ui/status';
 import { formatMs } from '../../ui/format';
 import { stopNote } from '../../../../shared/protocol/stop-reason';
+import { runRefDurationMs } from '../../../../shared/protocol/duration';
 
 /** Run history list; a run the turn cap stopped is marked so (RunRef `stopped`). */
 export function RunHistory() {
@@ -71,7 +72,7 @@ export function RunHistory() {
           {r.scenario && <Badge size="xs" variant="light" color="grape" style={{ textTransform: 'none' }} title="The scenario whose variables this run used">{r.scenario}</Badge>}
           {r.stopped && <Tooltip label={stopNote(r.stopped.turns)}><Badge size="xs" color="orange" variant="light">turn cap ({r.stopped.turns})</Badge></Tooltip>}
           <Stack gap={0} style={{ flex: 1, minWidth: 0 }}>
-            <Text size="xs">{r.mode} · <Text span ff="monospace" size="xs">{shortRunId(r.id)}</Text> · {new Date(r.startedAt).toLocaleString()} · {r.endedAt ? formatMs(r.endedAt - r.startedAt) : '…'}</Text>
+            <Text size="xs">{r.mode} · <Text span ff="monospace" size="xs">{shortRunId(r.id)}</Text> · {new Date(r.startedAt).toLocaleString()} · {r.endedAt ? formatMs(runRefDurationMs(r)) : '…'}</Text>
             {r.preview && <Text size="xs" c="dimmed" truncate>{r.preview}</Text>}
           </Stack>
           <Button size="compact-xs" variant="subtle" onClick={() => void app.openRecord(r.id)}>Open</Button>

@@ -5,6 +5,7 @@
  */
 import type { RunRecord } from '../../../../shared/protocol/host-api';
 import type { ExecNode } from '../../../../shared/protocol/nodes';
+import { nodeDurationMs, runDurationMs } from '../../../../shared/protocol/duration';
 
 /** One comparable step of a run. */
 export interface RunStep {
@@ -79,7 +80,7 @@ export function summarizeRun(rec: RunRecord): RunSummary {
       status: n.status,
       text: outputText(n),
       detail: n.kind === 'tool' ? JSON.stringify(n.input ?? {}) : calls?.length ? calls.map((c) => `${c.name}(${JSON.stringify(c.arguments)})`).join(', ') : '',
-      durationMs: n.endedAt !== undefined ? n.endedAt - n.startedAt : undefined,
+      durationMs: nodeDurationMs(n),
     });
   }
   const summary: RunSummary = {
@@ -87,7 +88,8 @@ export function summarizeRun(rec: RunRecord): RunSummary {
     status: rec.status,
     mode: rec.mode,
     startedAt: rec.startedAt,
-    durationMs: rec.endedAt !== undefined ? rec.endedAt - rec.startedAt : undefined,
+    // The run's own measure (its root node), as run history and the execution tree show it.
+    durationMs: rec.endedAt !== undefined ? runDurationMs(rec) : undefined,
     inputTokens,
     outputTokens,
     llmCalls: steps.filter((s) => s.kind === 'llm' || s.kind === 'sampling').length,
