@@ -19,6 +19,8 @@ export interface RunInfo {
   baseMessageIds?: string[];
   /** The run's result is not put on its thread (`stepwise run --dry-run`). */
   dryRun?: boolean;
+  /** A time-travel run: the run and model call it re-ran from. */
+  fromRun?: { runId: string; fromCall: number };
 }
 
 function tryParse(raw: string): unknown {
@@ -35,6 +37,7 @@ export class LiveRun {
   readonly mode: RunMode;
   readonly startedAt: number;
   readonly baseMessageIds: string[] | undefined;
+  readonly fromRun: RunInfo['fromRun'];
   readonly dryRun: boolean;
   endedAt: number | undefined;
   /** When the host last heard from the run's process (or noticed its end); see {@link touch}. */
@@ -56,6 +59,7 @@ export class LiveRun {
     this.startedAt = info.startedAt ?? Date.now();
     this.lastEventAt = this.startedAt;
     this.baseMessageIds = info.baseMessageIds;
+    this.fromRun = info.fromRun;
     this.dryRun = info.dryRun ?? false;
     this.replica = new StreamConsumer({});
   }
@@ -194,6 +198,7 @@ export class LiveRun {
     if (this.result?.toolOutputs?.length) rec.toolOutputs = this.result.toolOutputs;
     if (this.baseMessageIds) rec.baseMessageIds = this.baseMessageIds;
     if (this.dryRun) rec.dryRun = true;
+    if (this.fromRun) rec.fromRun = this.fromRun;
     return rec;
   }
 }

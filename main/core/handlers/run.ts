@@ -6,7 +6,7 @@ import { HostError } from '../errors';
 import type { DomainHandlers } from './types';
 
 export const runHandlers: DomainHandlers<'run'> = {
-  'run.start': async (ctx, _client, p) => ctx.runs.start({ threadId: p.threadId, mode: p.mode, toolCallIds: p.toolCallIds, maxTurns: p.maxTurns }),
+  'run.start': async (ctx, _client, p) => ctx.runs.start({ threadId: p.threadId, mode: p.mode, toolCallIds: p.toolCallIds, maxTurns: p.maxTurns, fromRun: p.fromRun }),
   'run.cancel': async (ctx, _client, p) => {
     if (!ctx.supervisor.cancel(p.runId)) throw new HostError('not_found', `run ${p.runId} is not running`);
     return { ok: true };
