@@ -8,6 +8,7 @@ import { registerImport } from './commands/import';
 import { registerRun } from './commands/run';
 import { registerServe } from './commands/serve';
 import { registerMcp } from './commands/mcp';
+import { registerBranch } from './commands/branch';
 
 const program = new Command('stepwise')
   .description('Stepwise: build and debug LLM agents one step at a time.')
@@ -19,6 +20,7 @@ registerImport(program);
 registerRun(program);
 registerServe(program);
 registerMcp(program);
+registerBranch(program);
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   if (err instanceof CommanderError) {
