@@ -24,6 +24,7 @@ import { providersForRun, type KeyCodec } from './settings/providers';
 import { HostError } from './errors';
 import { runProblem } from '../../shared/thread/tool-calls';
 import { timeTravelStart } from './time-travel';
+import { DEFAULT_MAX_TURNS } from '../../shared/thread/defaults';
 
 export interface StartRunParams {
   threadId: string;
@@ -122,7 +123,11 @@ export class RunController {
     };
     if (p.maxTurns !== undefined) spec.maxTurns = p.maxTurns;
     if (p.toolCallIds) spec.toolCallIds = p.toolCallIds;
-    if (p.fromRun) spec.fromRun = p.fromRun;
+    if (p.fromRun) {
+      spec.fromRun = p.fromRun;
+      // The played-back calls are turns too: the cap leaves call `fromCall` at least one live turn.
+      if (p.mode === 'react') spec.maxTurns = Math.max(spec.maxTurns ?? thread.settings?.maxTurns ?? DEFAULT_MAX_TURNS, p.fromRun.fromCall);
+    }
     const baseMessageIds = (from?.thread ?? thread).context.messages.map((m) => m.id);
     bridge.openRun({ runId, threadId: p.threadId, mode: p.mode, baseMessageIds, dryRun: p.apply === false, ...(p.fromRun ? { fromRun: p.fromRun } : {}) });
     try {

@@ -14,6 +14,7 @@ export async function timeTravelStart(home: string, thread: Thread, mode: RunMod
   if (mode === 'tool') throw new HostError('bad_request', 'Time travel re-runs model calls: use mode step or react, not tool.');
   const rec = await readRun(home, thread.id, from.runId);
   const calls = modelCalls(rec).length;
+  if (mode === 'step' && from.fromCall > 1) throw new HostError('bad_request', `A step makes one model call: re-run call ${from.fromCall} of run ${from.runId} in mode react.`);
   if (from.fromCall > calls) throw new HostError('bad_request', `Run ${from.runId} made ${calls} model call(s); there is no call ${from.fromCall} to re-run from.`);
   const base = rec.baseMessageIds;
   if (!base) throw new HostError('bad_request', `Run ${from.runId} was recorded without the messages it started from, so it cannot be re-run; branch from it instead.`);
