@@ -3,29 +3,15 @@
  * settings/mcp.json, so a thread's MCP tool calls run step by step from the terminal too;
  * a tool step whose tool fails prints why and exits 1.
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { bundledRunner } from '../../support/runner-bundle';
+import { stepwise } from '../../support/cli';
 import { seedMcpConfig } from '../../../main/web/seed';
 
-const cli = path.resolve(import.meta.dirname, '../../../main/cli/index.ts');
-
-function runCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', cli, 'run', ...args], {
-      env: { ...process.env, STEPWISE_RUNNER_ENTRY: bundledRunner() },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+/** `stepwise run <args…>`. */
+const runCli = (args: string[]) => stepwise(['run', ...args]);
 
 describe('stepwise run with MCP tools', () => {
   it('steps through the example: the model calls the tools, --execute-tools runs them against server-everything', async () => {

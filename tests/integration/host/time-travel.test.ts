@@ -92,13 +92,20 @@ function content(thread: Thread): unknown[] {
   return thread.context.messages.map((m) => (m.role === 'user' ? m : { content: m.content, toolCalls: m.toolCalls, stopReason: m.stopReason }));
 }
 
+/** A fresh host core whose `main.json` has made the original run (5 requests to the server, counted from `first`). */
+async function withOriginalRun() {
+  const { home, thread } = setup();
+  const core = await startCore({ home, runnerEntry: bundledRunner() });
+  const w = await watchThreads(core, 'main.json');
+  const first = server.requests.length;
+  server.reply(...ORIGINAL);
+  const original = await run(w, thread.id);
+  return { core, w, thread, original, first };
+}
+
 describe('replay and time travel', () => {
   it('a replay plays call k on turn k: raw requests byte-identical, no provider or tool contacted', async () => {
-    const { home, thread } = setup();
-    const core = await startCore({ home, runnerEntry: bundledRunner() });
-    const w = await watchThreads(core, 'main.json');
-    server.reply(...ORIGINAL);
-    const original = await run(w, thread.id);
+    const { core, w, thread, original } = await withOriginalRun();
     const after = core.threads.get(thread.id).thread;
     // Back to the start, on the replay provider playing the original run.
     await w.conn.request('thread.edit', {
@@ -123,12 +130,7 @@ describe('replay and time travel', () => {
   });
 
   it('time travel from call 2: the provider sees calls 2 and later only, call 2 byte-identical; the thread takes the new run', async () => {
-    const { home, thread } = setup();
-    const core = await startCore({ home, runnerEntry: bundledRunner() });
-    const w = await watchThreads(core, 'main.json');
-    const first = server.requests.length;
-    server.reply(...ORIGINAL);
-    const original = await run(w, thread.id);
+    const { core, w, thread, original, first } = await withOriginalRun();
     const originalBodies = server.requests.slice(first).map((r) => r.body);
     expect(originalBodies).toHaveLength(5); // 3 model calls, 2 runs of the agent tool
     expect(modelCalls(original)).toHaveLength(3);
@@ -162,11 +164,7 @@ describe('replay and time travel', () => {
   });
 
   it('time travel from the last call contacts the provider once; a missing call or a changed thread is refused', async () => {
-    const { home, thread } = setup();
-    const core = await startCore({ home, runnerEntry: bundledRunner() });
-    const w = await watchThreads(core, 'main.json');
-    server.reply(...ORIGINAL);
-    const original = await run(w, thread.id);
+    const { core, w, thread, original } = await withOriginalRun();
     const before = server.requests.length;
     server.reply(says('Done: walk.'));
     const travel = await run(w, thread.id, { fromRun: { runId: original.runId, fromCall: 3 } });
