@@ -96,3 +96,77 @@ test('branch at a tool call, edit its result in the branch, run the branch', asy
   await undo.click(); // the dropped message is back
   await expect(page.getByLabel('assistant message 3', { exact: true }).getByRole('textbox', { name: 'Text of message 3' })).toContainText('Take an umbrella.');
 });
+
+test('re-run a ReAct run from its second model call, and branch at its first', async ({ page, serve }) => {
+  const react: Thread = {
+    ...weather,
+    id: 'react-thread',
+    title: 'Lookup',
+    model: { ...weather.model, script: [{ when: 'Paris', toolCalls: [{ name: 'lookup', arguments: { q: 'Paris' } }] }, { text: 'Answer one.' }, { text: 'Answer two.' }] },
+    context: { systemPrompt: 'Look things up.', tools: [{ type: 'builtin', name: 'lookup', parameters: { type: 'object' } }], messages: [weather.context.messages[0]] },
+    settings: { autoRunTools: true, maxTurns: 4 },
+  };
+  fs.writeFileSync(path.join(serve.home, 'workspace', 'Lookup.json'), JSON.stringify(react, null, 2));
+  await page.goto(serve.url);
+  await page.getByRole('treeitem', { name: 'thread Lookup', exact: true }).click();
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  const llm = page.getByRole('treeitem', { name: 'llm scripted, completed' });
+  await expect(llm).toHaveCount(2, { timeout: 30_000 });
+  await expect(page.getByLabel('assistant message 3', { exact: true }).getByRole('textbox', { name: 'Text of message 3' })).toContainText('Answer one.');
+
+  // Re-run from call 2: call 1 and its tool are played back, call 2 runs live.
+  await llm.nth(1).click();
+  await page.getByRole('button', { name: 'Re-run from this call' }).click();
+  await page.getByRole('tab', { name: 'Run history' }).click();
+  await expect(page.getByText(/re-run of \S+ from call 2/)).toBeVisible({ timeout: 30_000 });
+  await page.getByRole('tab', { name: 'Detail' }).click();
+  await expect(llm).toHaveCount(2, { timeout: 30_000 });
+  await expect(page.getByLabel('assistant message 3', { exact: true }).getByRole('textbox', { name: 'Text of message 3' })).toContainText('Answer one.');
+  await expect(page.getByLabel('assistant message 4', { exact: true })).toHaveCount(0); // replaced, not appended
+  await llm.first().click();
+  await expect(page.getByText(/^Played back from run \S+: its recorded output, no provider contacted\.$/)).toBeVisible();
+  await page.getByRole('treeitem', { name: 'tool lookup, error' }).click();
+  await expect(page.getByText(/^Played back from run \S+: its recorded result, no tool contacted\.$/)).toBeVisible();
+  await llm.nth(1).click();
+  await expect(page.getByText(/^Played back from run/)).toHaveCount(0);
+
+  // Branch at the first model call of the new run: the conversation as it was there.
+  await llm.first().click();
+  await page.getByRole('button', { name: 'Branch from here' }).click();
+  await expect(page.getByLabel('Branches', { exact: true })).toContainText(/Branch of Lookup at run \S+/);
+  await expect(page.getByLabel('assistant message 2', { exact: true })).toBeVisible();
+  await expect(page.getByLabel('assistant message 3', { exact: true })).toHaveCount(0);
+});
+
+test('replay a run picked in the model section: offline, the same conversation', async ({ page, serve }) => {
+  const react: Thread = {
+    ...weather,
+    id: 'replay-thread',
+    title: 'Replayed',
+    model: { ...weather.model, script: [{ when: 'Paris', toolCalls: [{ name: 'lookup', arguments: { q: 'Paris' } }] }, { text: 'Answer one.' }] },
+    context: { systemPrompt: 'Look things up.', tools: [{ type: 'builtin', name: 'lookup', parameters: { type: 'object' } }], messages: [weather.context.messages[0]] },
+    settings: { autoRunTools: true, maxTurns: 4 },
+  };
+  fs.writeFileSync(path.join(serve.home, 'workspace', 'Replayed.json'), JSON.stringify(react, null, 2));
+  await page.goto(serve.url);
+  await page.getByRole('treeitem', { name: 'thread Replayed', exact: true }).click();
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  const llm = page.getByRole('treeitem', { name: 'llm scripted, completed' });
+  await expect(llm).toHaveCount(2, { timeout: 30_000 });
+
+  // The replay provider, playing the run just made: picked from the thread's runs.
+  await page.getByRole('combobox', { name: 'Provider', exact: true }).click();
+  await page.getByRole('option', { name: 'replay', exact: true }).click();
+  await page.getByRole('combobox', { name: 'Replay run', exact: true }).click();
+  await page.getByRole('option', { name: /^react · / }).click();
+  await page.getByRole('button', { name: 'More actions for message 1' }).click();
+  await page.getByRole('menuitem', { name: 'Run from this message' }).click();
+  await page.getByRole('tab', { name: 'Run history' }).click();
+  await expect(page.getByLabel(/^run react, completed/)).toHaveCount(2, { timeout: 30_000 });
+  await page.getByRole('tab', { name: 'Detail' }).click();
+  await expect(llm).toHaveCount(2, { timeout: 30_000 });
+  await expect(page.getByLabel('assistant message 3', { exact: true }).getByRole('textbox', { name: 'Text of message 3' })).toContainText('Answer one.');
+  await expect(page.getByLabel('assistant message 4', { exact: true })).toHaveCount(0);
+  await page.getByRole('treeitem', { name: 'tool lookup, error' }).click();
+  await expect(page.getByText(/^Played back from run \S+: its recorded result, no tool contacted\.$/)).toBeVisible();
+});

@@ -95,6 +95,7 @@ function NodeDetail({ runId, nodeId }: { runId: string; nodeId: string }) {
         <StatusBadge status={status} syncing={view.syncing} />
         {n?.model && <Text size="xs" c="dimmed">{n.model}</Text>}
       </Group>
+      {typeof n?.attrs?.replayedFrom === 'string' && <Text size="xs" c="dimmed">Played back from run {shortRunId(n.attrs.replayedFrom)}: its recorded {n.kind === 'tool' ? 'result' : 'output'}, no {n.kind === 'tool' ? 'tool' : 'provider'} contacted.</Text>}
       {finished && record && <RunNodeActions record={record} nodeId={nodeId} />}
       {stop && <Alert color="orange" variant="light" p="xs" title="Stopped at the turn cap"><Text size="xs">{stopNote(stop.turns)}</Text></Alert>}
       {n?.error && <ErrorNotice title={`${n.kind} ${n.name} failed`} message={n.error.message} hint={n.kind === 'llm' ? 'Check the provider key and model id in Settings, then Run again.' : 'Edit the arguments or type a result, then Continue.'} details={[n.error.code && `code: ${n.error.code}`, n.error.details].filter(Boolean).join('\n') || undefined} />}
