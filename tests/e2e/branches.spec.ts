@@ -97,21 +97,30 @@ test('branch at a tool call, edit its result in the branch, run the branch', asy
   await expect(page.getByLabel('assistant message 3', { exact: true }).getByRole('textbox', { name: 'Text of message 3' })).toContainText('Take an umbrella.');
 });
 
-test('re-run a ReAct run from its second model call, and branch at its first', async ({ page, serve }) => {
+/**
+ * Writes a ReAct thread `title` (Auto-run tools on) into the workspace whose scripted model calls
+ * the built-in tool lookup, then answers "Answer one."; opens it and runs it to its end.
+ */
+async function ranLookupThread(page: Page, serve: { home: string; url: string }, title: string): Promise<Locator> {
   const react: Thread = {
     ...weather,
-    id: 'react-thread',
-    title: 'Lookup',
-    model: { ...weather.model, script: [{ when: 'Paris', toolCalls: [{ name: 'lookup', arguments: { q: 'Paris' } }] }, { text: 'Answer one.' }, { text: 'Answer two.' }] },
+    id: `${title.toLowerCase()}-thread`,
+    title,
+    model: { ...weather.model, script: [{ when: 'Paris', toolCalls: [{ name: 'lookup', arguments: { q: 'Paris' } }] }, { text: 'Answer one.' }] },
     context: { systemPrompt: 'Look things up.', tools: [{ type: 'builtin', name: 'lookup', parameters: { type: 'object' } }], messages: [weather.context.messages[0]] },
     settings: { autoRunTools: true, maxTurns: 4 },
   };
-  fs.writeFileSync(path.join(serve.home, 'workspace', 'Lookup.json'), JSON.stringify(react, null, 2));
+  fs.writeFileSync(path.join(serve.home, 'workspace', `${title}.json`), JSON.stringify(react, null, 2));
   await page.goto(serve.url);
-  await page.getByRole('treeitem', { name: 'thread Lookup', exact: true }).click();
+  await page.getByRole('treeitem', { name: `thread ${title}`, exact: true }).click();
   await page.getByRole('button', { name: 'Run', exact: true }).click();
   const llm = page.getByRole('treeitem', { name: 'llm scripted, completed' });
   await expect(llm).toHaveCount(2, { timeout: 30_000 });
+  return llm;
+}
+
+test('re-run a ReAct run from its second model call, and branch at its first', async ({ page, serve }) => {
+  const llm = await ranLookupThread(page, serve, 'Lookup');
   await expect(page.getByLabel('assistant message 3', { exact: true }).getByRole('textbox', { name: 'Text of message 3' })).toContainText('Answer one.');
 
   // Re-run from call 2: call 1 and its tool are played back, call 2 runs live.
@@ -139,20 +148,7 @@ test('re-run a ReAct run from its second model call, and branch at its first', a
 });
 
 test('replay a run picked in the model section: offline, the same conversation', async ({ page, serve }) => {
-  const react: Thread = {
-    ...weather,
-    id: 'replay-thread',
-    title: 'Replayed',
-    model: { ...weather.model, script: [{ when: 'Paris', toolCalls: [{ name: 'lookup', arguments: { q: 'Paris' } }] }, { text: 'Answer one.' }] },
-    context: { systemPrompt: 'Look things up.', tools: [{ type: 'builtin', name: 'lookup', parameters: { type: 'object' } }], messages: [weather.context.messages[0]] },
-    settings: { autoRunTools: true, maxTurns: 4 },
-  };
-  fs.writeFileSync(path.join(serve.home, 'workspace', 'Replayed.json'), JSON.stringify(react, null, 2));
-  await page.goto(serve.url);
-  await page.getByRole('treeitem', { name: 'thread Replayed', exact: true }).click();
-  await page.getByRole('button', { name: 'Run', exact: true }).click();
-  const llm = page.getByRole('treeitem', { name: 'llm scripted, completed' });
-  await expect(llm).toHaveCount(2, { timeout: 30_000 });
+  const llm = await ranLookupThread(page, serve, 'Replayed');
 
   // The replay provider, playing the run just made: picked from the thread's runs.
   await page.getByRole('combobox', { name: 'Provider', exact: true }).click();
@@ -162,7 +158,7 @@ test('replay a run picked in the model section: offline, the same conversation',
   await page.getByRole('button', { name: 'More actions for message 1' }).click();
   await page.getByRole('menuitem', { name: 'Run from this message' }).click();
   await page.getByRole('tab', { name: 'Run history' }).click();
-  await expect(page.getByLabel(/^run react, completed/)).toHaveCount(2, { timeout: 30_000 });
+  await expect(page.getByRole('button', { name: 'Open', exact: true })).toHaveCount(2, { timeout: 30_000 }); // two runs in the history
   await page.getByRole('tab', { name: 'Detail' }).click();
   await expect(llm).toHaveCount(2, { timeout: 30_000 });
   await expect(page.getByLabel('assistant message 3', { exact: true }).getByRole('textbox', { name: 'Text of message 3' })).toContainText('Answer one.');
