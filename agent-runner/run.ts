@@ -17,6 +17,8 @@ import { RunTree } from './loop/tree';
 import { AgentLoop } from './loop/agent-loop';
 import { createScriptedProvider } from './providers/scripted';
 import { agentToolExecutor, builtinToolExecutor, functionToolExecutor } from './tools/local-executors';
+import { recordedCalls } from './recorded-run';
+import type { LoopResult } from './loop/agent-loop';
 
 export interface RunOptions {
   /** Makes the provider for a model; the default knows the scripted model and the registry. */
@@ -83,27 +85,29 @@ export function startRun(spec: RunSpec, post: (m: RunnerToHost) => void, opts: R
   const providerFor = (model: ModelConfig): Provider =>
     model.provider === 'scripted' ? scripted : (opts.providerFor?.(model, spec.providers) ?? unknownProvider(model, spec.providers));
 
-  const rootId = tree.open({ kind: 'run', name: spec.mode === 'tool' ? 'tool step' : spec.mode === 'react' ? 'react' : 'step', input: { mode: spec.mode, threadId: spec.threadId, toolCallIds: spec.toolCallIds } });
-  const loop = new AgentLoop(
-    {
-      tree,
-      signal: controller.signal,
-      providerFor,
-      executors: [...(opts.executors ?? []), functionToolExecutor, agentToolExecutor, builtinToolExecutor],
-      providerIds: ['scripted', ...spec.providers.map((p) => p.id)],
-      loadThread: (p) => loadAgentThread(spec.workspaceDir, p),
-      waitForInput: (nodeId) =>
-        new Promise((resolve, reject) => {
-          waiters.set(nodeId, resolve);
-          controller.signal.addEventListener('abort', () => reject(new Error('The run was cancelled.')), { once: true });
-        }),
-      newId: () => newId('msg'),
-    },
-    spec.thread,
-    rootId,
-  );
-
+  const rootId = tree.open({ kind: 'run', name: spec.mode === 'tool' ? 'tool step' : spec.mode === 'react' ? 'react' : 'step', input: { mode: spec.mode, threadId: spec.threadId, toolCallIds: spec.toolCallIds, ...(spec.fromRun ? { fromRun: spec.fromRun } : {}) } });
   const done = (async () => {
+    const recorded = await recordedCalls(spec);
+    if (recorded && 'message' in recorded) return finishRun({ status: 'error', messages: [], toolOutputs: [], finalText: '', error: recorded });
+    const loop = new AgentLoop(
+      {
+        tree,
+        signal: controller.signal,
+        providerFor,
+        executors: [...(opts.executors ?? []), functionToolExecutor, agentToolExecutor, builtinToolExecutor],
+        providerIds: ['scripted', ...spec.providers.map((p) => p.id)],
+        loadThread: (p) => loadAgentThread(spec.workspaceDir, p),
+        waitForInput: (nodeId) =>
+          new Promise((resolve, reject) => {
+            waiters.set(nodeId, resolve);
+            controller.signal.addEventListener('abort', () => reject(new Error('The run was cancelled.')), { once: true });
+          }),
+        newId: () => newId('msg'),
+        recorded,
+      },
+      spec.thread,
+      rootId,
+    );
     const r = await loop.run(spec.mode, { maxTurns: spec.maxTurns, toolCallIds: spec.toolCallIds }).catch((err: unknown) => ({
       status: 'error' as const,
       messages: [],
@@ -111,6 +115,10 @@ export function startRun(spec: RunSpec, post: (m: RunnerToHost) => void, opts: R
       finalText: '',
       error: { message: `The agent loop failed: ${err instanceof Error ? err.message : String(err)}`, details: err instanceof Error ? err.stack : undefined },
     }));
+    finishRun(r);
+  })();
+
+  function finishRun(r: LoopResult): void {
     const status = controller.signal.aborted ? 'cancelled' : r.status;
     // Close anything still open (cancel): terminal updates for every node, partials kept.
     for (const n of tree.openNodes()) {
@@ -123,7 +131,7 @@ export function startRun(spec: RunSpec, post: (m: RunnerToHost) => void, opts: R
     tree.close(rootId, { status, error: r.error, output: { messages: r.messages.length, toolOutputs: r.toolOutputs.length } });
     emitter.send({ v: 1, type: 'done', runId: spec.runId });
     emitter.close();
-  })();
+  }
 
   return {
     cancel: () => controller.abort(),

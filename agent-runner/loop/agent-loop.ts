@@ -18,6 +18,7 @@ import { pendingToolCalls, toolSpecs } from './messages';
 import { runProblem } from '../../shared/thread/tool-calls';
 import { makeToolCallIdsUnique, toolCallIdsOf } from '../../shared/thread/ids';
 import { executeToolCall, type ToolHost } from './tool-call';
+import type { RecordedCalls } from './recorded';
 
 /** Agent tools may nest agents; this bounds runaway recursion. */
 const MAX_AGENT_DEPTH = 5;
@@ -34,6 +35,8 @@ export interface LoopDeps {
   waitForInput(nodeId: string): Promise<unknown>;
   /** A new message id (`newId('msg')` of shared/thread/ids.ts in a run). */
   newId(): string;
+  /** Model calls and tool results reused from an earlier run (time travel, replay). */
+  recorded?: RecordedCalls;
 }
 
 export interface LoopResult {
@@ -143,7 +146,11 @@ export class AgentLoop {
     for (let turn = 0; turn < maxTurns; turn++) {
       if (this.deps.signal.aborted) return { status: 'cancelled', messages: added, toolOutputs: [], finalText };
       const model = this.thread.model;
-      const { nodeId, result, timing } = await runLlmNode(this.deps.tree, this.deps.providerFor(model), this.deps.signal, {
+      // Only the run's own calls are reused; an agent tool's nested loop always runs live.
+      const recorded = this.depth === 0 ? this.deps.recorded : undefined;
+      const replayed = recorded?.call(turn);
+      const messageId = this.deps.newId();
+      const { nodeId, result, timing } = await runLlmNode(this.deps.tree, replayed ?? this.deps.providerFor(model), this.deps.signal, {
         kind: 'llm',
         name: model.id || model.provider,
         parentId: this.parentId,
@@ -151,10 +158,12 @@ export class AgentLoop {
         systemPrompt,
         messages,
         tools,
+        messageId,
+        ...(replayed ? { replayedFrom: recorded!.runId } : {}),
       });
       finalText = textOf(result);
       const hasOutput = result.content.length > 0 || result.toolCalls.length > 0;
-      const assistant: AssistantMessage = toAssistantMessage(this.deps.newId(), result, `${model.provider}/${model.id}`, timing);
+      const assistant: AssistantMessage = toAssistantMessage(messageId, result, `${model.provider}/${model.id}`, timing);
       makeToolCallIdsUnique(assistant.toolCalls ?? [], takenCallIds);
       if (hasOutput) {
         messages.push(assistant);
@@ -167,7 +176,8 @@ export class AgentLoop {
         this.deps.tree.update(this.parentId, { attrs: { note: 'The response was cut by the token limit: its tool calls were not executed.' } });
         return { status: 'completed', messages: added, toolOutputs: [], finalText };
       }
-      const waiting = await this.handleToolCalls(mode, assistant, nodeId);
+      const reuse = recorded ? (id: string) => recorded.toolOutput(turn, id) : undefined;
+      const waiting = await this.handleToolCalls(mode, assistant, nodeId, reuse);
       if (waiting) return { status: 'completed', messages: added, toolOutputs: [], finalText };
       if (this.deps.signal.aborted) return { status: 'cancelled', messages: added, toolOutputs: [], finalText };
     }
@@ -183,7 +193,7 @@ export class AgentLoop {
    * Step mode: every call waits (`awaiting_input`). ReAct: runs the calls that need no approval
    * in parallel, writing outputs into `assistant`; returns true when any call waits for the user.
    */
-  private async handleToolCalls(mode: RunMode, assistant: AssistantMessage, llmNodeId: string): Promise<boolean> {
+  private async handleToolCalls(mode: RunMode, assistant: AssistantMessage, llmNodeId: string, reuse?: (toolCallId: string) => ToolOutput | undefined): Promise<boolean> {
     const { tree } = this.deps;
     const calls = assistant.toolCalls ?? [];
     const waitOn = (c: ToolCall) =>
@@ -200,6 +210,14 @@ export class AgentLoop {
     await Promise.all(
       auto.map(async (c) => {
         if (this.deps.signal.aborted) return;
+        const recorded = reuse?.(c.id);
+        if (recorded) {
+          // The earlier run's result, as it recorded it: the tool is not contacted.
+          const id = tree.open({ kind: 'tool', name: c.name, parentId: llmNodeId, toolCallId: c.id, input: c.arguments, attrs: { replayedFrom: this.deps.recorded!.runId } });
+          tree.close(id, { status: recorded.isError ? 'error' : 'completed', output: recorded });
+          c.output = structuredClone(recorded);
+          return;
+        }
         c.output = await executeToolCall(host, c, llmNodeId);
       }),
     );

@@ -17,6 +17,10 @@ export interface LlmNodeRequest {
   systemPrompt: string;
   messages: Message[];
   tools: ToolSpec[];
+  /** The id of the assistant message this call writes (recorded in the node's input). */
+  messageId?: string;
+  /** The call is played back from this earlier run's recording (recorded in the node's attrs). */
+  replayedFrom?: string;
 }
 
 export interface LlmNodeResult {
@@ -55,7 +59,9 @@ export async function runLlmNode(
       messageCount: req.messages.length,
       lastMessage: last ? messageText(last).slice(0, 2000) : '',
       tools: req.tools.map((t) => t.name),
+      ...(req.messageId ? { messageId: req.messageId } : {}),
     },
+    ...(req.replayedFrom ? { attrs: { replayedFrom: req.replayedFrom } } : {}),
   });
   const emitter = tree.emitter;
   const started = performance.now();

@@ -3,7 +3,8 @@
  * node through the same handler the live provider of that API uses, so the sink calls and the
  * result are the same as the original call's. The run is `$home/runs/<threadId>/<runId>.json`
  * (a `RunRecord`); `model.replay = { runId, nodeId? }` picks it. Without `nodeId`, the k-th call
- * on one provider instance plays the run's k-th record (a ReAct run replays turn by turn).
+ * on one provider instance plays the run's k-th own model call (a ReAct run replays turn by
+ * turn; the runner keeps one instance per run, agent-runner/providers/factory.ts).
  *
  * Pace: recorded gaps are kept, scaled by `model.params.extra.replaySpeed` (default 1; 0 plays
  * at once), each gap capped at 2 s.
@@ -11,8 +12,9 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { RunRecord } from '../../shared/protocol/host-api';
-import type { NodeError } from '../../shared/protocol/nodes';
-import type { LlmCallResult, Provider } from './types';
+import type { ExecNode, NodeError } from '../../shared/protocol/nodes';
+import { modelCalls } from '../../shared/thread/run-points';
+import type { LlmCallResult, LlmRequest, Provider, StreamSink } from './types';
 import { BaseHandler, failingProvider, type StreamHandlerClass } from './live';
 import type { ErrorContext } from './errors';
 import { OpenAIChatHandler } from './openai-chat';
@@ -111,6 +113,51 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 
 const MAX_GAP_MS = 2000;
 
+/**
+ * Plays one recorded model call back through the handler of its wire API: the recorded request
+ * goes to the sink as the call's raw request, each recorded event in order (gaps kept, scaled by
+ * `speed`, 0 = at once), and the call ends as its node ended (cancelled, error, interrupted).
+ */
+export async function playRecording(rec: Recorded, node: ExecNode | undefined, req: LlmRequest, sink: StreamSink, speed: number): Promise<LlmCallResult> {
+  const api = recordApi(rec);
+  if (!api) return failingProvider(replayError(`Replay: the recorded call of node ${rec.nodeId} uses api "${rec.api}", which cannot be replayed.`)).stream();
+  const recordedModel = (rec.request as { model?: unknown } | null)?.model;
+  const ctx: ErrorContext = { provider: rec.api, model: typeof recordedModel === 'string' ? recordedModel : req.model.id, baseUrl: '(replay)' };
+  const handler = new HANDLERS[api](sink, ctx);
+  try {
+    sink.request(rec.request);
+    let last = 0;
+    for (const { t, data } of rec.events) {
+      if (speed > 0) await sleep(Math.min(MAX_GAP_MS, (t - last) / speed), req.signal);
+      last = t;
+      if (req.signal.aborted) return handler.cancel();
+      sink.event(data);
+      handler.event(data);
+      if (handler.failed) break;
+    }
+  } catch (err) {
+    return handler.fail(replayError(`Replay failed: ${(err as Error).message}`));
+  }
+  if (req.signal.aborted) return handler.cancel();
+  // How the original call ended, as its node recorded it (HTTP and network errors leave no event).
+  if (node?.status === 'cancelled') return handler.cancel();
+  if (node?.status === 'error' && node.error) return handler.fail(node.error);
+  if (node?.status === 'interrupted') return handler.fail(replayError('The recorded call was interrupted (the app stopped while it streamed).'));
+  return handler.finish();
+}
+
+/**
+ * The recorded call the k-th call (0-based) of a replay plays: the run's k-th own model call
+ * (modelCalls in shared/thread/run-points.ts; calls nested under tools are not counted, as a
+ * replay reuses the tools' recorded results), or its k-th record when the run has no nodes.
+ */
+function recordForCall(run: RunRecord, k: number): Recorded | undefined {
+  const calls = modelCalls(run);
+  if (!calls.length) return run.records[k];
+  const node = calls[k];
+  return node && run.records.find((r) => r.nodeId === node.id);
+}
+
 /** Creates the replay provider reading runs under `home`. */
 export function createReplayProvider(home: string): Provider {
   const calls = new Map<string, number>();
@@ -127,36 +174,12 @@ export function createReplayProvider(home: string): Provider {
       } else {
         const k = calls.get(ref.runId) ?? 0;
         calls.set(ref.runId, k + 1);
-        rec = run.records[k];
-        if (!rec) return failingProvider(replayError(`Replay: run ${ref.runId} has ${run.records.length} recorded LLM call(s); this is call ${k + 1}.`)).stream();
+        rec = recordForCall(run, k);
+        const total = modelCalls(run).length || run.records.length;
+        if (!rec) return failingProvider(replayError(`Replay: run ${ref.runId} has ${total} recorded LLM call(s); this is call ${k + 1}.`)).stream();
       }
-      const api = recordApi(rec);
-      if (!api) return failingProvider(replayError(`Replay: the recorded call of node ${rec.nodeId} uses api "${rec.api}", which cannot be replayed.`)).stream();
-      const recordedModel = (rec.request as { model?: unknown } | null)?.model;
-      const ctx: ErrorContext = { provider: rec.api, model: typeof recordedModel === 'string' ? recordedModel : req.model.id, baseUrl: '(replay)' };
-      const handler = new HANDLERS[api](sink, ctx);
       const speed = Number(req.model.params.extra?.replaySpeed ?? 1);
-      const node = run.nodes?.find((n) => n.id === rec.nodeId);
-      try {
-        sink.request(rec.request);
-        let last = 0;
-        for (const { t, data } of rec.events) {
-          if (speed > 0) await sleep(Math.min(MAX_GAP_MS, (t - last) / speed), req.signal);
-          last = t;
-          if (req.signal.aborted) return handler.cancel();
-          sink.event(data);
-          handler.event(data);
-          if (handler.failed) break;
-        }
-      } catch (err) {
-        return handler.fail(replayError(`Replay failed: ${(err as Error).message}`));
-      }
-      if (req.signal.aborted) return handler.cancel();
-      // How the original call ended, as its node recorded it (HTTP and network errors leave no event).
-      if (node?.status === 'cancelled') return handler.cancel();
-      if (node?.status === 'error' && node.error) return handler.fail(node.error);
-      if (node?.status === 'interrupted') return handler.fail(replayError('The recorded call was interrupted (the app stopped while it streamed).'));
-      return handler.finish();
+      return playRecording(rec, run.nodes?.find((n) => n.id === rec.nodeId), req, sink, speed);
     },
   };
 }

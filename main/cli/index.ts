@@ -11,6 +11,7 @@ import { registerServe } from './commands/serve';
 import { registerMcp } from './commands/mcp';
 import { registerEval } from './commands/eval';
 import { registerWorker } from './commands/worker';
+import { registerBranch } from './commands/branch';
 
 const program = new Command('stepwise')
   .description('Stepwise: build and debug LLM agents one step at a time.')
@@ -25,6 +26,7 @@ registerServe(program);
 registerMcp(program);
 registerEval(program);
 registerWorker(program);
+registerBranch(program);
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   if (err instanceof CommanderError) {

@@ -25,6 +25,8 @@ import { providersForRun, type KeyCodec } from './settings/providers';
 import { HostError } from './errors';
 import { runProblem } from '../../shared/thread/tool-calls';
 import { renderForRun } from './templates';
+import { timeTravelStart } from './time-travel';
+import { DEFAULT_MAX_TURNS } from '../../shared/thread/defaults';
 
 export interface StartRunParams {
   threadId: string;
@@ -37,10 +39,12 @@ export interface StartRunParams {
   scenario?: string;
   /** Render every place anew instead of reusing the previous run's frozen renders. */
   fresh?: boolean;
+  /** Time travel: re-run run `runId` of the thread from its model call `fromCall` (1-based). */
+  fromRun?: { runId: string; fromCall: number };
 }
 
 /** What {@link runRefOf} reads of a run: a run file, or a live run's `record()`. */
-export type RunRefSource = Pick<RunRecord, 'runId' | 'startedAt' | 'endedAt' | 'status' | 'mode' | 'nodes' | 'scenario'>;
+export type RunRefSource = Pick<RunRecord, 'runId' | 'startedAt' | 'endedAt' | 'status' | 'mode' | 'nodes' | 'scenario' | 'fromRun'>;
 
 /** A run's light preview: the start of the last LLM text it produced. */
 function preview(run: RunRefSource): string | undefined {
@@ -80,6 +84,7 @@ export function runRefOf(run: RunRefSource): RunRef {
   const stopped = runStopOf(root?.attrs);
   if (stopped) ref.stopped = stopped;
   if (run.scenario) ref.scenario = run.scenario;
+  if (run.fromRun) ref.from = { runId: run.fromRun.runId, call: run.fromRun.fromCall };
   return ref;
 }
 
@@ -109,18 +114,19 @@ export class RunController {
     const { thread } = threads.get(p.threadId);
     if (!['step', 'react', 'tool'].includes(p.mode)) throw new HostError('bad_request', `mode must be step, react or tool, not ${JSON.stringify(p.mode)}`);
     if (bridge.liveRuns(p.threadId).length) throw new HostError('thread_running', `thread ${p.threadId} already has a run running`);
-    const problem = runProblem(thread, p.mode, p.toolCallIds);
+    const from = p.fromRun ? await timeTravelStart(this.deps.home, thread, p.mode, p.fromRun) : undefined;
+    const problem = runProblem(from?.thread ?? thread, p.mode, p.toolCallIds);
     if (problem) throw new HostError(problem.code, problem.message);
     // Templates first: an error stops the run before a runner starts or a model is called.
     // A tool step sends nothing to a model: its places are not rendered (nor frozen).
-    const rendered = p.mode === 'tool' ? undefined : await renderForRun(thread, { home: this.deps.home, workspaceDir: this.deps.workspaceDir, scenario: p.scenario, fresh: p.fresh });
+    const rendered = p.mode === 'tool' ? undefined : await renderForRun(from?.thread ?? thread, { home: this.deps.home, workspaceDir: this.deps.workspaceDir, scenario: p.scenario, fresh: p.fresh });
     const providers = await providersForRun(this.deps.home, thread.model.provider, this.deps.keys);
     if (bridge.liveRuns(p.threadId).length) throw new HostError('thread_running', `thread ${p.threadId} already has a run running`);
     const runId = randomUUID();
     const spec: RunSpec = {
       runId,
       threadId: p.threadId,
-      thread: rendered?.thread ?? thread,
+      thread: rendered?.thread ?? from?.thread ?? thread,
       mode: p.mode,
       providers,
       home: this.deps.home,
@@ -129,14 +135,20 @@ export class RunController {
     };
     if (p.maxTurns !== undefined) spec.maxTurns = p.maxTurns;
     if (p.toolCallIds) spec.toolCallIds = p.toolCallIds;
+    if (p.fromRun) {
+      spec.fromRun = p.fromRun;
+      // The played-back calls are turns too: the cap leaves call `fromCall` at least one live turn.
+      if (p.mode === 'react') spec.maxTurns = Math.max(spec.maxTurns ?? thread.settings?.maxTurns ?? DEFAULT_MAX_TURNS, p.fromRun.fromCall);
+    }
     bridge.openRun({
       runId,
       threadId: p.threadId,
       mode: p.mode,
-      baseMessageIds: thread.context.messages.map((m) => m.id),
+      baseMessageIds: (from?.thread ?? thread).context.messages.map((m) => m.id),
       dryRun: p.apply === false,
       ...(rendered && Object.keys(rendered.renders.places).length ? { renders: rendered.renders } : {}),
       ...(rendered?.scenario ? { scenario: rendered.scenario } : {}),
+      ...(p.fromRun ? { fromRun: p.fromRun } : {}),
     });
     try {
       this.deps.supervisor().start(spec);
@@ -177,7 +189,7 @@ export class RunController {
     }
     const record = run.record();
     if (!run.dryRun && threads.has(run.threadId)) {
-      this.applyToThread(run.threadId, run.runId, run.result, runRefOf(record));
+      this.applyToThread(run.threadId, run.runId, run.result, runRefOf(record), record);
       // The thread file first, then the final run file: a host that dies between the two leaves
       // a run file the next start repairs, whose result the thread then already has (the ref
       // says so). The other order could lose the result from the thread file.
@@ -187,10 +199,10 @@ export class RunController {
   }
 
   /** One patch with the run's result and ref; when the result does not apply, the ref alone. */
-  private applyToThread(threadId: string, runId: string, result: Pick<RunResult, 'messages' | 'toolOutputs'> | undefined, ref: RunRef): void {
+  private applyToThread(threadId: string, runId: string, result: Pick<RunResult, 'messages' | 'toolOutputs'> | undefined, ref: RunRef, rec: Pick<RunRecord, 'fromRun' | 'baseMessageIds'>): void {
     const { threads } = this.deps;
     try {
-      threads.applyRunResult(threadId, result, ref);
+      threads.applyRunResult(threadId, result, ref, rec.fromRun ? rec.baseMessageIds : undefined);
     } catch (err) {
       this.deps.log('error', `run ${runId}: its result could not be applied (${(err as Error).message}); keeping only the run ref`);
       try {
@@ -236,7 +248,7 @@ export class RunController {
       }
       if (!threads.get(threadId).thread.runRefs.some((r) => r.id === runId)) {
         const result = { messages: (rec.messages ?? []) as RunResult['messages'], toolOutputs: (rec.toolOutputs ?? []) as RunResult['toolOutputs'] };
-        this.applyToThread(threadId, runId, result, runRefOf(rec));
+        this.applyToThread(threadId, runId, result, runRefOf(rec), rec);
       }
       delete rec.resultPending;
       await writeFileAtomic(runFile(home, threadId, runId), JSON.stringify(rec)).catch((err: unknown) =>

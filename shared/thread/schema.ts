@@ -269,8 +269,27 @@ export const RunRefSchema = Type.Object({
   stopped: Type.Optional(Type.Object({ reason: literals('max_turns'), turns: Type.Integer({ minimum: 1 }) })),
   /** The scenario (`context.scenarios[].name`) whose variables the run used. */
   scenario: Type.Optional(Type.String()),
+  /**
+   * A time-travel run: re-ran run `runId` from its model call `call` (1-based), its recorded
+   * model outputs and tool results before that call reused, the rest live.
+   */
+  from: Type.Optional(Type.Object({ runId: Id, call: Type.Integer({ minimum: 1 }) })),
 });
 export type RunRef = Static<typeof RunRefSchema>;
+
+/**
+ * Where a branch came from: the source thread and the message it was cut after, or the run and
+ * node it was cut at (then `messageId` is that node's message when the run recorded one).
+ */
+export const BranchOfSchema = Type.Object({
+  threadId: Id,
+  /** The source's title when the branch was made (shown when the source is gone). */
+  title: Type.Optional(Type.String()),
+  messageId: Type.Optional(Id),
+  runId: Type.Optional(Id),
+  nodeId: Type.Optional(Id),
+});
+export type BranchOf = Static<typeof BranchOfSchema>;
 
 /** A template variable's name: a JavaScript-style identifier, as Nunjucks/Jinja accept. */
 export const VARIABLE_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -323,5 +342,7 @@ export const ThreadSchema = Type.Object({
     reviewSampling: Type.Optional(Type.Boolean()),
   })),
   runRefs: Type.Array(RunRefSchema),
+  /** Set on a branch ("Branch from here"): the point of the source thread it starts from. */
+  branchOf: Type.Optional(BranchOfSchema),
 });
 export type Thread = Static<typeof ThreadSchema>;

@@ -7,6 +7,9 @@
  * Exit codes: 0 completed or waiting for tool input, 1 error/cancelled/interrupted (and, with
  * --execute-tools, a tool that ended in error), 2 bad input (a template error among them). Ctrl-C, SIGTERM, SIGHUP and a
  * closed stdout cancel the run cleanly; a second signal stops it at once.
+ * `--from-run <runId> --from-call <n>` is time travel (docs/architecture.md#branches-and-time-travel):
+ * the run's model calls before n are played back from its record and their tools' results
+ * reused; the thread's messages after the ones that run started from become the new run's.
  */
 import path from 'node:path';
 import type { Command } from 'commander';
@@ -28,11 +31,13 @@ interface RunOptions {
   dryRun?: boolean;
   scenario?: string;
   fresh?: boolean;
+  fromRun?: string;
+  fromCall?: string;
 }
 
 class BadInput extends Error {}
 
-function parseOptions(o: RunOptions): { mode: RunMode; maxTurns?: number; toolCallIds?: string[] } {
+function parseOptions(o: RunOptions): { mode: RunMode; maxTurns?: number; toolCallIds?: string[]; fromRun?: { runId: string; fromCall: number } } {
   let mode: RunMode;
   if (o.executeTools) mode = 'tool';
   else if (o.mode === 'step' || o.mode === 'react') mode = o.mode;
@@ -43,7 +48,12 @@ function parseOptions(o: RunOptions): { mode: RunMode; maxTurns?: number; toolCa
     if (!Number.isInteger(maxTurns) || maxTurns < 1) throw new BadInput(`--max-turns must be a positive integer, not ${JSON.stringify(o.maxTurns)}`);
   }
   const toolCallIds = Array.isArray(o.executeTools) && o.executeTools.length ? o.executeTools : undefined;
-  return { mode, maxTurns, toolCallIds };
+  if ((o.fromRun === undefined) !== (o.fromCall === undefined)) throw new BadInput('--from-run and --from-call go together: the run to re-run and the model call (1, 2, …) to run live from');
+  if (o.fromRun === undefined) return { mode, maxTurns, toolCallIds };
+  const fromCall = Number(o.fromCall);
+  if (!Number.isInteger(fromCall) || fromCall < 1) throw new BadInput(`--from-call must be a positive integer (1 = the run's first model call), not ${JSON.stringify(o.fromCall)}`);
+  if (mode === 'tool') throw new BadInput('--from-run re-runs model calls; it does not go with --execute-tools');
+  return { mode, maxTurns, toolCallIds, fromRun: { runId: o.fromRun, fromCall } };
 }
 
 /** Run one thread file; resolves with the exit code. */
@@ -163,6 +173,8 @@ export function registerRun(program: Command): void {
     .option('--scenario <name>', 'use this scenario\'s variables instead of the thread\'s picked one')
     .option('--fresh', 'render every template anew instead of reusing the last run\'s frozen renders')
     .option('--dry-run', 'do not write the result back to the thread file (by default the run\'s messages are saved into it)')
+    .option('--from-run <runId>', 'time travel: re-run this earlier run of the thread (with --from-call); its calls before that one are played back, not sent')
+    .option('--from-call <n>', 'time travel: the model call of --from-run to run live from (1 = its first)')
     .action(async (file: string, opts: RunOptions) => {
       process.exitCode = await runThreadFile(file, opts);
     });

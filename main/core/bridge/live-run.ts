@@ -24,6 +24,8 @@ export interface RunInfo {
   renders?: FrozenRenders;
   /** The scenario whose variables the run uses. */
   scenario?: string;
+  /** A time-travel run: the run and model call it re-ran from. */
+  fromRun?: { runId: string; fromCall: number };
 }
 
 function tryParse(raw: string): unknown {
@@ -40,6 +42,7 @@ export class LiveRun {
   readonly mode: RunMode;
   readonly startedAt: number;
   readonly baseMessageIds: string[] | undefined;
+  readonly fromRun: RunInfo['fromRun'];
   readonly dryRun: boolean;
   readonly renders: FrozenRenders | undefined;
   readonly scenario: string | undefined;
@@ -63,6 +66,7 @@ export class LiveRun {
     this.startedAt = info.startedAt ?? Date.now();
     this.lastEventAt = this.startedAt;
     this.baseMessageIds = info.baseMessageIds;
+    this.fromRun = info.fromRun;
     this.dryRun = info.dryRun ?? false;
     this.renders = info.renders;
     this.scenario = info.scenario;
@@ -206,6 +210,7 @@ export class LiveRun {
     if (this.dryRun) rec.dryRun = true;
     if (this.renders) rec.renders = this.renders;
     if (this.scenario) rec.scenario = this.scenario;
+    if (this.fromRun) rec.fromRun = this.fromRun;
     return rec;
   }
 }

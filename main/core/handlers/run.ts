@@ -7,7 +7,7 @@ import type { DomainHandlers } from './types';
 
 export const runHandlers: DomainHandlers<'run'> = {
   'run.start': async (ctx, _client, p) =>
-    ctx.runs.start({ threadId: p.threadId, mode: p.mode, toolCallIds: p.toolCallIds, maxTurns: p.maxTurns, scenario: p.scenario, fresh: p.fresh }),
+    ctx.runs.start({ threadId: p.threadId, mode: p.mode, toolCallIds: p.toolCallIds, maxTurns: p.maxTurns, scenario: p.scenario, fresh: p.fresh, fromRun: p.fromRun }),
   'run.cancel': async (ctx, _client, p) => {
     if (!ctx.supervisor.cancel(p.runId)) throw new HostError('not_found', `run ${p.runId} is not running`);
     return { ok: true };

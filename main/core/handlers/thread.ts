@@ -4,6 +4,7 @@ import type { HostContext } from '../host-context';
 import type { DomainHandlers } from './types';
 import { releaseIfUnheld } from '../store/thread-holders';
 import { renderForRun, TemplateHostError } from '../templates';
+import { branchThread } from '../branches';
 
 function relPath(ctx: HostContext, file: string): string {
   return path.relative(ctx.workspaceDir, file).split(path.sep).join('/');
@@ -21,6 +22,11 @@ export const threadHandlers: DomainHandlers<'thread'> = {
     const running = ctx.bridge.liveRuns(thread.id)[0]?.runId;
     const origin = originOf(client.id);
     return running ? { thread, version, path: relPath(ctx, file), running, origin } : { thread, version, path: relPath(ctx, file), origin };
+  },
+  'thread.branch': async (ctx, _client, p) => {
+    const entry = await branchThread(ctx, p);
+    ctx.bridge.broadcast({ type: 'workspace_changed' });
+    return entry;
   },
   'thread.close': async (ctx, client, p) => {
     client.openThreads.delete(p.threadId);

@@ -221,11 +221,20 @@ export class ThreadStore {
    * with origin `run:<runId>`, on the current version. Without `result` only the run ref is
    * recorded. Tool outputs naming a missing message or call, or a call that has a result by
    * now (typed into the file while a crashed run waited to be settled), are skipped and logged.
+   * With `replaceAfter` (a time-travel run: the ids of the messages it started from), the
+   * messages after those are dropped first, in the same patch; throws when the thread no longer
+   * starts with them.
    */
-  applyRunResult(threadId: string, result: Pick<RunResult, 'messages' | 'toolOutputs'> | undefined, runRef: RunRef): { version: number } {
+  applyRunResult(threadId: string, result: Pick<RunResult, 'messages' | 'toolOutputs'> | undefined, runRef: RunRef, replaceAfter?: string[]): { version: number } {
     const t = this.entry(threadId);
     const [, patches] = produceWithPatches(t.doc, (draft) => {
       if (result) {
+        if (replaceAfter) {
+          // A time-travel run: the messages after the ones it started from are replaced by its own.
+          const ids = draft.context.messages.map((m) => m.id);
+          if (replaceAfter.some((id, i) => ids[i] !== id)) throw new Error('the thread no longer starts with the messages the run started from');
+          draft.context.messages.splice(replaceAfter.length);
+        }
         for (const m of result.messages) draft.context.messages.push(m);
         for (const out of result.toolOutputs ?? []) {
           const msg = draft.context.messages.find((m) => m.id === out.messageId);

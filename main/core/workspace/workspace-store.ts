@@ -105,7 +105,7 @@ export class WorkspaceStore {
       this.broken.delete(rel);
       // The thread's own title, the name the playground's header shows; the file name only
       // when the title is empty (a file written by hand). A rename makes both agree again.
-      entry = { path: rel, kind: 'thread', title: thread.title.trim() ? thread.title : stem, id: thread.id };
+      entry = { path: rel, kind: 'thread', title: thread.title.trim() ? thread.title : stem, id: thread.id, ...(thread.branchOf ? { branchOf: thread.branchOf } : {}) };
     } catch (err) {
       if (!(err instanceof ThreadFileError)) throw err;
       this.broken.add(rel);
@@ -158,10 +158,11 @@ export class WorkspaceStore {
         context: partial.context ?? { systemPrompt: '', tools: [], messages: [] },
         ...(partial.settings ? { settings: partial.settings } : {}),
         runRefs: [],
+        ...(partial.branchOf ? { branchOf: partial.branchOf } : {}),
       };
       const rel = join(dir.rel, await uniqueName(dir.abs, safeStem(title), EXT));
       await this.write(rel, thread);
-      return { path: rel, kind: 'thread', title, id: thread.id };
+      return { path: rel, kind: 'thread', title, id: thread.id, ...(thread.branchOf ? { branchOf: thread.branchOf } : {}) };
     });
   }
 

@@ -6,7 +6,7 @@
  * one handler in main/core/handlers/.
  */
 import { Type as T } from '@sinclair/typebox';
-import { RunModeSchema, RunRefSchema, ThreadSchema } from '../../thread/schema';
+import { BranchOfSchema, RunModeSchema, RunRefSchema, ThreadSchema } from '../../thread/schema';
 import { ExecNodeSchema, NodeStatusSchema } from '../nodes';
 import { PatchSchema } from '../envelopes';
 import { literals, method, type MethodTypes } from './define';
@@ -28,7 +28,12 @@ export const WorkspaceEntrySchema = T.Object({
   id: T.Optional(T.String()),
   /** Load error of a malformed file, shown in the tree instead of hiding the file. */
   error: T.Optional(T.String()),
+  /** A branch's source (its thread's `branchOf`): a thread's branches are the entries naming it. */
+  branchOf: T.Optional(BranchOfSchema),
 });
+
+/** Where a time-travel run starts: run `runId`'s model call `fromCall` (1-based). */
+export const FromRunSchema = T.Object({ runId: NonEmpty, fromCall: T.Integer({ minimum: 1 }) });
 
 /** The raw request and stream of one LLM node, as a run record keeps it. */
 export const StoredLlmRecordSchema = T.Object({
@@ -63,6 +68,8 @@ export const RunRecordSchema = T.Object({
   renders: T.Optional(FrozenRendersSchema),
   /** The scenario whose variables the run used. */
   scenario: T.Optional(T.String()),
+  /** A time-travel run: the run and model call it re-ran from (docs/architecture.md#branches-and-time-travel). */
+  fromRun: T.Optional(FromRunSchema),
   /**
    * Set by the journal repair on a run the host died during: its result goes onto the thread
    * the next time the thread is opened; the flag is then dropped.
@@ -153,6 +160,18 @@ export const HOST_METHODS = {
     }),
     'The rendered text of a thread’s places (preview), or the first template error.',
   ),
+  'thread.branch': method(
+    T.Object({
+      threadId: NonEmpty,
+      /** Cut after this message of the open thread… */
+      messageId: T.Optional(NonEmpty),
+      /** …or at node `nodeId` of the thread's run `runId` (the conversation as it was there). */
+      runId: T.Optional(NonEmpty),
+      nodeId: T.Optional(NonEmpty),
+    }),
+    WorkspaceEntrySchema,
+    'Branch an open thread: a new thread file beside it holding everything up to the given message or run node, with `branchOf` naming the point.',
+  ),
   'thread.close': method(T.Object({ threadId: NonEmpty }), Ok, 'Stop receiving a thread’s patches; released when no client holds it.'),
   'thread.edit': method(
     T.Object({
@@ -175,6 +194,12 @@ export const HOST_METHODS = {
       scenario: T.Optional(T.String()),
       /** Render every place anew instead of reusing the previous run's frozen renders. */
       fresh: T.Optional(T.Boolean()),
+      /**
+       * Time travel: re-run this earlier run of the thread from its model call `fromCall`. The
+       * thread must still start with the messages that run started from; when the new run ends,
+       * the messages after those are replaced by the new run's (one patch).
+       */
+      fromRun: T.Optional(FromRunSchema),
     }),
     T.Object({ runId: T.String() }),
     'Start a run in its own runner process.',

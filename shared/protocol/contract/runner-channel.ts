@@ -82,6 +82,12 @@ export const RunSpecSchema = T.Object({
    * through the host, or a brokered `port`. Default `relay`.
    */
   mcpTransport: T.Optional(literals('relay', 'port')),
+  /**
+   * Time travel: re-run run `runId` from its model call `fromCall` (1-based). Its calls before
+   * that one are played back from their recordings and their tools' recorded results reused;
+   * the rest runs live (docs/architecture.md#branches-and-time-travel).
+   */
+  fromRun: T.Optional(T.Object({ runId: RunId, fromCall: T.Integer({ minimum: 1 }) })),
 });
 export type RunSpec = Static<typeof RunSpecSchema>;
 

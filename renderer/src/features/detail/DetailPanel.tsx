@@ -18,6 +18,7 @@ import { ImagePreview } from '../playground/images';
 import { toolSections } from './tool-sections';
 import { shortRunId } from '../runs/compare';
 import { runStopOf, stopNote } from '../../../../shared/protocol/stop-reason';
+import { RunNodeActions } from './RunNodeActions';
 
 /** The offline models (`scripted/…`, `replay/…`) cost nothing: no cost line for them. */
 function isOffline(model: string | undefined): boolean {
@@ -95,6 +96,8 @@ function NodeDetail({ runId, nodeId }: { runId: string; nodeId: string }) {
         <StatusBadge status={status} syncing={view.syncing} />
         {n?.model && <Text size="xs" c="dimmed">{n.model}</Text>}
       </Group>
+      {typeof n?.attrs?.replayedFrom === 'string' && <Text size="xs" c="dimmed">Played back from run {shortRunId(n.attrs.replayedFrom)}: its recorded {n.kind === 'tool' ? 'result' : 'output'}, no {n.kind === 'tool' ? 'tool' : 'provider'} contacted.</Text>}
+      {finished && record && <RunNodeActions record={record} nodeId={nodeId} />}
       {stop && <Alert color="orange" variant="light" p="xs" title="Stopped at the turn cap"><Text size="xs">{stopNote(stop.turns)}</Text></Alert>}
       {n?.error && <ErrorNotice title={`${n.kind} ${n.name} failed`} message={n.error.message} hint={n.kind === 'llm' ? 'Check the provider key and model id in Settings, then Run again.' : 'Edit the arguments or type a result, then Continue.'} details={[n.error.code && `code: ${n.error.code}`, n.error.details].filter(Boolean).join('\n') || undefined} />}
       <Table withRowBorders={false} verticalSpacing={2} fz="xs">

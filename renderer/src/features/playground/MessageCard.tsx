@@ -1,5 +1,8 @@
-/** One message: role, text, images (user), thinking and tool calls (assistant, added by hand too); reorder, delete. */
-import { ActionIcon, Badge, Collapse, Group, Paper, SegmentedControl, Stack, Text, Anchor } from '@mantine/core';
+/**
+ * One message: role, text, images (user), thinking and tool calls (assistant, added by hand too);
+ * reorder, delete; Branch from here, Run from this message.
+ */
+import { ActionIcon, Badge, Collapse, Group, Menu, Paper, SegmentedControl, Stack, Text, Anchor } from '@mantine/core';
 import { useState } from 'react';
 import type { Message, Thread } from '../../../../shared/thread/schema';
 import { useApp } from '../../state/context';
@@ -13,6 +16,7 @@ import { ToolCallEditor } from './ToolCallEditor';
 import { TemplatePreview } from './TemplatePreview';
 import { AddToolCall } from './AddToolCall';
 import { AddImageButton, ImagePreview } from './images';
+import { branchFrom, runFromMessage } from '../../state/branching';
 
 /** Convert a message to the other role, keeping what that role can hold. */
 function withRole(m: Message, role: Message['role']): Message {
@@ -63,6 +67,17 @@ export function MessageCard({ thread, index, readOnly }: { thread: Thread; index
         {m.role === 'assistant' && m.usage && <Text size="xs" c="dimmed">{m.usage.inputTokens}→{m.usage.outputTokens} tok</Text>}
         {m.role === 'assistant' && m.timing?.durationMs !== undefined && <Text size="xs" c="dimmed">{formatMs(m.timing.durationMs)}</Text>}
         <div style={{ flex: 1 }} />
+        {!app.host.presentational && (
+          <Menu position="bottom-end" withinPortal>
+            <Menu.Target>
+              <ActionIcon size="sm" variant="subtle" aria-label={`More actions for message ${index + 1}`}>⋯</ActionIcon>
+            </Menu.Target>
+            <Menu.Dropdown>
+              <Menu.Item onClick={() => void branchFrom(app, { messageId: m.id })}>Branch from here</Menu.Item>
+              <Menu.Item disabled={readOnly} onClick={() => void runFromMessage(app, m.id)}>Run from this message</Menu.Item>
+            </Menu.Dropdown>
+          </Menu>
+        )}
         {!readOnly && (
           <Group gap={2} wrap="nowrap">
             <ActionIcon size="sm" variant="subtle" aria-label={`Move message ${index + 1} up`} disabled={index === 0} onClick={() => move(-1)}>↑</ActionIcon>

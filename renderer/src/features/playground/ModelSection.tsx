@@ -1,6 +1,7 @@
 /**
  * Model picker (provider profile + model id, with the ids the provider lists), parameters
- * (ModelControls.tsx for the ones beyond temperature and max tokens), and the scripted model's script.
+ * (ModelControls.tsx for the ones beyond temperature and max tokens), the scripted model's
+ * script, and the replay model's run.
  */
 import { useEffect, useState } from 'react';
 import { useAtomValue } from 'jotai';
@@ -11,6 +12,7 @@ import { useApp } from '../../state/context';
 import { useSession } from '../../state/hooks';
 import { JsonField } from './JsonField';
 import { ModelControls } from './ModelControls';
+import { shortRunId } from '../runs/compare';
 
 const BUILTINS = ['scripted', 'openai', 'anthropic', 'replay'];
 
@@ -45,6 +47,7 @@ export function ModelSection({ thread, readOnly }: { thread: Thread; readOnly: b
     if (app.host.presentational) return;
     app.host.call('settings.providers', {}).then((r) => setProviders(Array.isArray(r) ? r : []), () => setProviders(null));
   }, [app, settingsOpen]);
+  const runs = useAtomValue(app.runRefsAtom);
   const m = thread.model;
   const names = Object.fromEntries((providers ?? []).filter((p) => p.name).map((p) => [p.id, p.name!]));
   const { options, missing } = providerOptions(providers?.map((p) => p.id) ?? null, m.provider, names);
@@ -68,6 +71,15 @@ export function ModelSection({ thread, readOnly }: { thread: Thread; readOnly: b
         <Alert color="yellow" variant="light" p={6} role="status" aria-label="Provider not configured">
           <Text size="xs">Provider “{m.provider}” is not configured, so runs of this thread will fail. Add it in Settings → Providers, or pick another provider.</Text>
         </Alert>
+      )}
+      {m.provider === 'replay' && (
+        <Group gap="xs" align="flex-end" wrap="wrap">
+          <Select label="Replay run" size="xs" w={320} disabled={readOnly} allowDeselect={false} placeholder={runs.length ? 'Pick a run of this thread' : 'No runs yet'}
+            data={runs.map((r) => ({ value: r.id, label: `${r.mode} · ${shortRunId(r.id)} · ${new Date(r.startedAt).toLocaleString()}${r.preview ? ` · ${r.preview.slice(0, 40)}` : ''}` }))}
+            value={m.replay?.runId ?? null}
+            onChange={(v) => v && session.edit((d) => void (d.model.replay = { runId: v }))} />
+          <Text size="xs" c="dimmed" maw={320}>Plays the run back exactly, offline: its model calls in order and its tools' recorded results; no provider or tool is contacted.</Text>
+        </Group>
       )}
       {m.provider === 'scripted' && (
         <Stack gap={2}>

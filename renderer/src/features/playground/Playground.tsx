@@ -18,6 +18,7 @@ import { applyTyping } from '../../state/text-merge';
 import { distinctKeys, repeatedIds } from '../../state/repeated-ids';
 import { DuplicateIdsNotice } from './DuplicateIdsNotice';
 import { FileGoneNotice } from '../workspace/FileGoneNotice';
+import { BranchLinks } from './BranchLinks';
 
 function Section({ title, children }: { title: string; children: React.ReactNode }) {
   return (
@@ -51,6 +52,7 @@ export function Playground() {
           {repeats && !meta.runningRunId && <Badge color="orange" variant="light">repeated ids — read-only</Badge>}
           <Text size="xs" c="dimmed" ff="monospace" title="Document version">v{meta.version}</Text>
         </Group>
+        <BranchLinks thread={thread} />
         <RunBar thread={thread} />
         {meta.error && <ErrorNotice title="Edit problem" message={meta.error.message} details={meta.error.details} />}
         <DuplicateIdsNotice thread={thread} canEdit={editable} />

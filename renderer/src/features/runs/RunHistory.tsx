@@ -73,6 +73,7 @@ export function RunHistory() {
           {r.stopped && <Tooltip label={stopNote(r.stopped.turns)}><Badge size="xs" color="orange" variant="light">turn cap ({r.stopped.turns})</Badge></Tooltip>}
           <Stack gap={0} style={{ flex: 1, minWidth: 0 }}>
             <Text size="xs">{r.mode} · <Text span ff="monospace" size="xs">{shortRunId(r.id)}</Text> · {new Date(r.startedAt).toLocaleString()} · {r.endedAt ? formatMs(runRefDurationMs(r)) : '…'}</Text>
+            {r.from && <Text size="xs" c="dimmed">re-run of {shortRunId(r.from.runId)} from call {r.from.call}</Text>}
             {r.preview && <Text size="xs" c="dimmed" truncate>{r.preview}</Text>}
           </Stack>
           <Button size="compact-xs" variant="subtle" onClick={() => void app.openRecord(r.id)}>Open</Button>
