@@ -7,6 +7,7 @@ import { Type as T } from '@sinclair/typebox';
 import { RunModeSchema } from '../../thread/schema';
 import { NodeStatusSchema } from '../nodes';
 import { NodeSnapshotSchema, RUNNER_ENVELOPES, ThreadPatchSchema } from '../envelopes';
+import { McpServerInfoSchema } from './host-methods';
 import { literals, messageProblem, unionOf, type MessageOf } from './define';
 
 /** Host events besides envelopes, by `type`. */
@@ -15,6 +16,8 @@ export const HOST_EVENTS = {
   workspace_changed: T.Object({ type: T.Literal('workspace_changed') }),
   run_started: T.Object({ type: T.Literal('run_started'), runId: T.String(), threadId: T.String(), mode: RunModeSchema }),
   run_ended: T.Object({ type: T.Literal('run_ended'), runId: T.String(), threadId: T.String(), status: NodeStatusSchema }),
+  /** An MCP server's connection status changed (connecting, connected, error with the reason). */
+  mcp_server_status: T.Object({ type: T.Literal('mcp_server_status'), server: McpServerInfoSchema }),
   /** Something a person should read (a repaired journal, a settings file that does not load). */
   notice: T.Object({
     type: T.Literal('notice'),
