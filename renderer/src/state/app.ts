@@ -67,6 +67,8 @@ export class AppState {
   readonly runRefsAtom: PrimitiveAtom<RunRef[]> = atom<RunRef[]>([]);
   readonly errorAtom: PrimitiveAtom<ErrorNoticeProps | null> = atom<ErrorNoticeProps | null>(null);
   readonly settingsOpenAtom: PrimitiveAtom<boolean> = atom(false);
+  /** A malformed thread file the user opened: the playground shows its whole load error instead of the thread. */
+  readonly brokenEntryAtom: PrimitiveAtom<WorkspaceEntry | null> = atom<WorkspaceEntry | null>(null);
   /** MCP server statuses as the host pushed them (`mcp_server_status`), each with the push's sequence number. */
   readonly mcpStatusAtom: PrimitiveAtom<McpStatusLog> = atom<McpStatusLog>({ seq: 0, latest: {} });
   /** Editors whose text does not parse yet (keyed by field): runs wait until they do. */

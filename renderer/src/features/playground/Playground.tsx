@@ -1,5 +1,5 @@
 /** Middle panel: the open thread — model, tools, system prompt, messages, run actions. */
-import { Badge, Button, Divider, Group, ScrollArea, Stack, Text } from '@mantine/core';
+import { Badge, Button, Group, Stack, Text } from '@mantine/core';
 import { ThreadTitle } from './ThreadTitle';
 import { useApp } from '../../state/context';
 import { useSession, useThread, useThreadMeta } from '../../state/hooks';
@@ -15,6 +15,7 @@ import { RunBar } from './RunBar';
 import { applyTyping } from '../../state/text-merge';
 import { distinctKeys, repeatedIds } from '../../state/repeated-ids';
 import { DuplicateIdsNotice } from './DuplicateIdsNotice';
+import { PlaygroundBody } from './PlaygroundBody';
 
 function Section({ title, children }: { title: string; children: React.ReactNode }) {
   return (
@@ -52,8 +53,8 @@ export function Playground() {
         {meta.error && <ErrorNotice title="Edit problem" message={meta.error.message} details={meta.error.details} />}
         <DuplicateIdsNotice thread={thread} canEdit={editable} />
       </Stack>
-      <ScrollArea style={{ flex: 1 }} type="auto">
-        <Stack gap="md" p="sm">
+      <PlaygroundBody
+        settings={<>
           <Section title="Model"><ModelSection thread={thread} readOnly={readOnly} /></Section>
           <Section title="Tools"><ToolsSection thread={thread} readOnly={readOnly} /></Section>
           <Section title="System prompt">
@@ -61,7 +62,8 @@ export function Playground() {
               onChange={(t, before) => session.edit((d) => void (d.context.systemPrompt = applyTyping(before, t, d.context.systemPrompt)), 'systemPrompt')} />
             <VariablesField thread={thread} readOnly={readOnly} />
           </Section>
-          <Divider />
+        </>}
+        messages={
           <Section title={`Messages (${thread.context.messages.length})`}>
             {thread.context.messages.length === 0 && <Text size="sm" c="dimmed">No messages — add a user message, then Run.</Text>}
             {thread.context.messages.map((m, i) => <MessageCard key={keys[i]} thread={thread} index={i} readOnly={readOnly} />)}
@@ -72,8 +74,8 @@ export function Playground() {
               </Group>
             )}
           </Section>
-        </Stack>
-      </ScrollArea>
+        }
+      />
     </Stack>
   );
 }
