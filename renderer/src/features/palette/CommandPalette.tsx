@@ -39,7 +39,7 @@ export function CommandPalette({ env }: { env: ActionEnv }) {
             {actions.map((a) => {
               const keys = SHORTCUTS.find((s) => s.action === a.id)?.keys[0];
               return (
-                <Command.Item key={a.id} value={a.label} onSelect={then(a.run)}>
+                <Command.Item key={a.id} value={a.label} onSelect={then(a.run)} aria-label={a.label}>
                   <span>{a.label}</span>
                   {keys && <Kbd size="xs">{keyLabel(keys, mod)}</Kbd>}
                 </Command.Item>
@@ -48,7 +48,7 @@ export function CommandPalette({ env }: { env: ActionEnv }) {
           </Command.Group>
           <Command.Group heading="Threads">
             {threads.map((e) => (
-              <Command.Item key={e.path} value={`thread ${e.path}`} keywords={[e.title]} onSelect={then(() => openEntry(app, e))}>
+              <Command.Item key={e.path} value={`thread ${e.path}`} keywords={[e.title]} onSelect={then(() => openEntry(app, e))} aria-label={`thread ${e.title}${e.error ? ', does not load' : ''}`}>
                 <span>{e.title}</span>
                 <Text span size="xs" c={e.error ? 'red' : 'dimmed'}>{e.error ? 'does not load' : e.path.includes('/') ? e.path.slice(0, e.path.lastIndexOf('/')) : ''}</Text>
               </Command.Item>
