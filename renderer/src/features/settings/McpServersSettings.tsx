@@ -95,7 +95,7 @@ export function McpServersSettings() {
           </Stack>
         );
       })}
-      <McpServerForm servers={list} onSaved={(call) => listed(call).catch((e) => setError(errorProps('Could not list MCP servers', e)))} onError={(title, e) => setError(errorProps(title, e))} />
+      <McpServerForm servers={list} onSaved={listed} onError={(title, e) => setError(errorProps(title, e))} />
     </Stack>
   );
 }
