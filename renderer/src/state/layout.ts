@@ -10,5 +10,5 @@ export type PlaygroundLayout = 'stacked' | 'side-by-side';
 /** The local storage key of {@link playgroundLayoutAtom}. */
 export const PLAYGROUND_LAYOUT_KEY = 'stepwise.playgroundLayout';
 
-/** The chosen layout; read at start, written on each change. */
-export const playgroundLayoutAtom = atomWithStorage<PlaygroundLayout>(PLAYGROUND_LAYOUT_KEY, 'stacked', createJSONStorage<PlaygroundLayout>(() => localStorage), { getOnInit: true });
+/** The chosen layout; read at start, written on each change (kept in memory where there is no local storage, as in unit tests). */
+export const playgroundLayoutAtom = atomWithStorage<PlaygroundLayout>(PLAYGROUND_LAYOUT_KEY, 'stacked', createJSONStorage<PlaygroundLayout>(() => globalThis.localStorage), { getOnInit: true });
