@@ -5,6 +5,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { scriptedThread } from '../support/threads';
 import { test, expect, type ServeProcess } from './fixtures';
 
 /** A thread file whose eight messages each break the schema: an eight-line load error. */
@@ -36,14 +37,7 @@ test('the whole schema error of a malformed thread shows on hover and on open', 
 });
 
 test('run bar tooltips open below the bar, off the thread title, and close when their button is pressed', async ({ page, serve }) => {
-  const thread = {
-    version: 1,
-    id: crypto.randomUUID(),
-    title: 'Tooltip check',
-    model: { provider: 'scripted', id: 'scripted', params: { tokensPerSecond: 400 }, script: [{ text: 'First answer.' }, { text: 'Second answer.' }] },
-    context: { systemPrompt: '', tools: [], messages: [{ id: crypto.randomUUID(), role: 'user', content: [{ type: 'text', text: 'Hello.' }] }] },
-    runRefs: [],
-  };
+  const thread = scriptedThread([{ text: 'First answer.' }, { text: 'Second answer.' }], { title: 'Tooltip check', tokensPerSecond: 400 });
   writeFileSync(path.join(serve.home, 'workspace', 'Tooltip check.json'), JSON.stringify(thread));
   await page.goto(serve.url);
   await page.getByRole('tree', { name: 'Workspace' }).getByRole('treeitem', { name: 'thread Tooltip check', exact: true }).click();

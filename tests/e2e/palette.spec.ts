@@ -6,6 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
+import { scriptedThread } from '../support/threads';
 import { test, expect } from './fixtures';
 
 async function palette(page: Page) {
@@ -16,14 +17,7 @@ async function palette(page: Page) {
 }
 
 test('Mod+K reaches the actions and switches threads by a fuzzy title; ? lists the shortcuts it binds', async ({ page, serve }) => {
-  const thread = {
-    version: 1,
-    id: crypto.randomUUID(),
-    title: 'Palette check',
-    model: { provider: 'scripted', id: 'scripted', params: { tokensPerSecond: 400 }, script: [{ text: 'First answer.' }, { text: 'Second answer.' }] },
-    context: { systemPrompt: '', tools: [], messages: [{ id: crypto.randomUUID(), role: 'user', content: [{ type: 'text', text: 'Hello.' }] }] },
-    runRefs: [],
-  };
+  const thread = scriptedThread([{ text: 'First answer.' }, { text: 'Second answer.' }], { title: 'Palette check', tokensPerSecond: 400 });
   writeFileSync(path.join(serve.home, 'workspace', 'Palette check.json'), JSON.stringify(thread));
   await page.goto(serve.url);
   await page.getByRole('tree', { name: 'Workspace' }).getByRole('treeitem', { name: 'thread Palette check', exact: true }).click();
