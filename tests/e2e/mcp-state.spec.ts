@@ -5,7 +5,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { test, expect } from './fixtures';
+import { test, expect, shot } from './fixtures';
 
 test('Settings and the import dialog show each server connected or failed (with why) before any Test; the import dialog picks the first server', async ({ page, serve }) => {
   const file = path.join(serve.home, 'settings', 'mcp.json');
@@ -22,6 +22,7 @@ test('Settings and the import dialog show each server connected or failed (with 
   // The reason is there to read, not only a red word.
   await expect(dialog.getByText(/stepwise-no-such-command-xyz.*command not found|command not found.*stepwise-no-such-command-xyz/)).toBeVisible();
   await expect(dialog.getByText('disconnected')).toHaveCount(0);
+  await shot(page, '73-mcp-server-states');
   await page.keyboard.press('Escape');
   await expect(dialog).toHaveCount(0);
 

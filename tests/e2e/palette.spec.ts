@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { scriptedThread } from '../support/threads';
-import { test, expect } from './fixtures';
+import { test, expect, shot } from './fixtures';
 
 async function palette(page: Page) {
   await page.keyboard.press('ControlOrMeta+K');
@@ -39,6 +39,7 @@ test('Mod+K reaches the actions and switches threads by a fuzzy title; ? lists t
   dialog = await palette(page);
   await dialog.getByRole('combobox', { name: 'Command' }).fill('rct lp tls');
   await expect(dialog.getByRole('option').first()).toContainText('ReAct loop with tools');
+  await page.screenshot({ path: 'test-results/screens/71-command-palette.png' });
   await page.keyboard.press('Enter');
   await expect(page.getByRole('heading', { name: 'ReAct loop with tools', exact: true })).toBeVisible();
 
@@ -63,6 +64,7 @@ test('Mod+K reaches the actions and switches threads by a fuzzy title; ? lists t
   await page.keyboard.press('?');
   const sheet = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
   await expect(sheet).toBeVisible();
+  await shot(page, '72-shortcut-sheet');
   const mod = process.platform === 'darwin' ? '⌘' : 'Ctrl';
   for (const [label, keys] of [
     ['Run / Continue', `${mod}+Enter`],

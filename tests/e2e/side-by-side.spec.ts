@@ -6,7 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
-import { test, expect } from './fixtures';
+import { test, expect, shot } from './fixtures';
 
 async function openLong(page: Page): Promise<void> {
   await page.getByRole('tree', { name: 'Workspace' }).getByRole('treeitem', { name: 'thread Long talk', exact: true }).click();
@@ -38,6 +38,7 @@ test('settings and messages side by side, each scrolling on its own; the choice 
   await expect(list.getByText('Message number 39.', { exact: true })).toBeInViewport();
   await expect(list.getByText('Message number 0.', { exact: true })).not.toBeInViewport();
   await expect(settings.getByText('Model', { exact: true })).toBeInViewport();
+  await shot(page, '70-side-by-side');
 
   // Remembered.
   await page.reload();
