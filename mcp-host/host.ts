@@ -195,16 +195,16 @@ export class McpHost {
     for (const [name, config] of Object.entries(servers)) {
       if (this.sessions.has(name)) continue;
       const session = new ServerSession(name, config, {
-          serverRequest: (callId, kind, params, signal) => this.serverRequest(callId, kind, params, signal),
-          log: (callId, level, logger, data) => {
-            const c = callId ? this.findCall(callId) : undefined;
-            if (c) this.toRunner(c.runId, { type: 'log', callId: c.callId, level, logger, data });
-          },
-          toolsChanged: () => this.port.post({ type: 'tools_changed', server: name }),
-          statusChanged: (info) => {
-            if (this.sessions.get(name) === session) this.port.post({ type: 'server_status', server: info });
-          },
-        });
+        serverRequest: (callId, kind, params, signal) => this.serverRequest(callId, kind, params, signal),
+        log: (callId, level, logger, data) => {
+          const c = callId ? this.findCall(callId) : undefined;
+          if (c) this.toRunner(c.runId, { type: 'log', callId: c.callId, level, logger, data });
+        },
+        toolsChanged: () => this.port.post({ type: 'tools_changed', server: name }),
+        statusChanged: (info) => {
+          if (this.sessions.get(name) === session) this.port.post({ type: 'server_status', server: info });
+        },
+      });
       this.sessions.set(name, session);
       added.push(session);
     }
