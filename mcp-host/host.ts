@@ -148,10 +148,20 @@ export class McpHost {
   private readonly handlers: Handlers = {
     configure: async (p) => {
       this.notice = p.notice || undefined;
-      await this.configure(p.servers);
+      const added = await this.configure(p.servers);
+      // Connect in the background: the state is pushed (`server_status`), a failure says why there.
+      if (p.connect) for (const s of added) s.connect().catch(() => {});
       return { ok: true };
     },
     servers: async () => [...this.sessions.values()].map((s) => s.info()),
+    probe: async (p) => {
+      const sessions = [...this.sessions.values()];
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<void>((r) => (timer = setTimeout(r, p.timeoutMs)));
+      await Promise.race([Promise.allSettled(sessions.map((s) => s.connect())), timeout]);
+      clearTimeout(timer);
+      return sessions.map((s) => s.info());
+    },
     tools: async (p) => this.session(p.server).listTools(),
     test: async (p) => this.test(this.session(p.server)),
     serverLog: async (p) => {
@@ -166,8 +176,12 @@ export class McpHost {
     return s;
   }
 
-  /** Replaces the configuration; sessions whose config changed are closed and reopened lazily. */
-  private async configure(servers: Record<string, McpServerConfig>): Promise<void> {
+  /**
+   * Replaces the configuration; sessions whose config changed are closed and reopened lazily.
+   * Resolves with the sessions it created.
+   */
+  private async configure(servers: Record<string, McpServerConfig>): Promise<ServerSession[]> {
+    const added: ServerSession[] = [];
     const closing: Promise<void>[] = [];
     for (const [name, s] of this.sessions) {
       const next = servers[name];
@@ -180,19 +194,22 @@ export class McpHost {
     // turn on an old session move on to the new one.
     for (const [name, config] of Object.entries(servers)) {
       if (this.sessions.has(name)) continue;
-      this.sessions.set(
-        name,
-        new ServerSession(name, config, {
-          serverRequest: (callId, kind, params, signal) => this.serverRequest(callId, kind, params, signal),
-          log: (callId, level, logger, data) => {
-            const c = callId ? this.findCall(callId) : undefined;
-            if (c) this.toRunner(c.runId, { type: 'log', callId: c.callId, level, logger, data });
-          },
-          toolsChanged: () => this.port.post({ type: 'tools_changed', server: name }),
-        }),
-      );
+      const session = new ServerSession(name, config, {
+        serverRequest: (callId, kind, params, signal) => this.serverRequest(callId, kind, params, signal),
+        log: (callId, level, logger, data) => {
+          const c = callId ? this.findCall(callId) : undefined;
+          if (c) this.toRunner(c.runId, { type: 'log', callId: c.callId, level, logger, data });
+        },
+        toolsChanged: () => this.port.post({ type: 'tools_changed', server: name }),
+        statusChanged: (info) => {
+          if (this.sessions.get(name) === session) this.port.post({ type: 'server_status', server: info });
+        },
+      });
+      this.sessions.set(name, session);
+      added.push(session);
     }
     await Promise.all(closing);
+    return added;
   }
 
   private async test(s: ServerSession): Promise<{ ok: boolean; message: string; stderr?: string }> {

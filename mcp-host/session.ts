@@ -54,6 +54,8 @@ export interface SessionHooks {
   serverRequest(callId: string, kind: 'sampling' | 'elicitation', params: Record<string, unknown>, signal: AbortSignal): Promise<unknown>;
   log(callId: string | undefined, level: string, logger: string | undefined, data: unknown): void;
   toolsChanged(): void;
+  /** The session's status changed (connecting, connected, error with its reason, disconnected). */
+  statusChanged?(info: McpServerInfo): void;
 }
 
 /** Thrown for a failed connect; `diagnosis` says why. */
@@ -96,6 +98,15 @@ export class ServerSession {
     return i;
   }
 
+  /** Sets the status (and the reason of an `error`) and tells the owner when it changed. */
+  private setStatus(status: McpServerInfo['status'], error?: string): void {
+    const changed = status !== this.status || (status === 'error' && error !== this.lastError);
+    this.status = status;
+    if (status === 'error') this.lastError = error;
+    else if (status === 'connected') this.lastError = undefined;
+    if (changed && !this.closed) this.hooks.statusChanged?.(this.info());
+  }
+
   stderr(): string {
     return this.stderrBuf;
   }
@@ -115,12 +126,11 @@ export class ServerSession {
   }
 
   private async open(): Promise<Client> {
-    this.status = 'connecting';
+    this.setStatus('connecting');
     this.tools = undefined;
     const refused = diagnoseBeforeConnect(this.name, this.config);
     if (refused) {
-      this.status = 'error';
-      this.lastError = refused.message;
+      this.setStatus('error', refused.message);
       throw new ConnectError(refused);
     }
     const client = new Client(
@@ -136,8 +146,7 @@ export class ServerSession {
     } catch (err) {
       await client.close().catch(() => {});
       const d = diagnoseConnect(this.name, this.config, err, connectTimeout, this.stderrBuf.slice(stderrStart));
-      this.status = 'error';
-      this.lastError = d.message;
+      this.setStatus('error', d.message);
       throw new ConnectError(d);
     }
     if (this.closed) {
@@ -148,12 +157,11 @@ export class ServerSession {
       if (this.client !== client) return;
       this.client = undefined;
       this.tools = undefined;
-      this.status = 'disconnected';
+      this.setStatus('disconnected');
     };
     client.onerror = (err) => this.onTransportError(err);
     this.client = client;
-    this.status = 'connected';
-    this.lastError = undefined;
+    this.setStatus('connected');
     return client;
   }
 

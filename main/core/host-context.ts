@@ -21,6 +21,8 @@ export interface McpServerCatalog {
   servers(): Promise<McpServerInfo[]> | McpServerInfo[];
   tools(server: string): Promise<McpToolInfo[]>;
   test(server: string): Promise<{ ok: boolean; message: string; stderr?: string }>;
+  /** Calls `listener` each time a server's connection status changes; returns the unsubscribe. */
+  onStatus?(listener: (info: McpServerInfo) => void): () => void;
 }
 
 /**

@@ -24,7 +24,7 @@ import type { KeyCodec } from './settings/providers';
 import { WorkspaceStore } from './workspace/workspace-store';
 import { listingKey, watchWorkspace } from './workspace/workspace-watch';
 import { HANDLERS, dispatch } from './handlers';
-import { forClient, HostError, withoutHostPaths } from './errors';
+import { forClient, HostError, withoutHostPaths, withoutPrivatePaths } from './errors';
 import type { ClientState, HostContext, McpServerCatalog, WorkspaceService } from './host-context';
 import { releaseIfUnheld } from './store/thread-holders';
 import { EvalService } from './eval/eval-service';
@@ -183,6 +183,11 @@ export async function createHostCore(options: HostCoreOptions = {}): Promise<Hos
   const folders = { workspaceDir, home, userHome: os.homedir() };
   const clean = (err: unknown) => forClient(withoutHostPaths(home, err), folders);
   const request = (client: ClientState, method: string, params: unknown) => dispatch(HANDLERS, ctx, client, method, params, clean);
+  // MCP servers' states as they change (connected in the background): to every client, paths hidden like answers.
+  const offMcpStatus = options.mcp?.onStatus?.((info) => {
+    const server = info.error === undefined ? info : { ...info, error: withoutPrivatePaths(info.error, folders) };
+    bridge.broadcast({ type: 'mcp_server_status', server });
+  });
 
   const stopWorkspaceWatch = options.watchWorkspace ? followWorkspace(workspace, ctx, options.watchWorkspace, log) : () => {};
 
@@ -214,6 +219,7 @@ export async function createHostCore(options: HostCoreOptions = {}): Promise<Hos
     close: async () => {
       ctx.evals?.cancelAll();
       stopWorkspaceWatch();
+      offMcpStatus?.();
       await supervisor.stopAll();
       await bridge.idle(); // results applied, run files written
       await journal.flush();

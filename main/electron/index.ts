@@ -77,7 +77,7 @@ async function start(): Promise<void> {
   });
   // Packaged, the app cannot run scripts as Node (runAsNode fuse off): the mcp-host refuses a
   // stdio server that would try, with a diagnosis, instead of starting a second copy of the app.
-  const mcp = new McpService({ home, spawner, entry: mcpHostEntry(), ...(app.isPackaged ? { appExecutable: process.execPath } : {}) });
+  const mcp = new McpService({ home, spawner, entry: mcpHostEntry(), connectInBackground: true, ...(app.isPackaged ? { appExecutable: process.execPath } : {}) });
   // Declared before the core so provider keys are encrypted from the first save on.
   const late: { connections?: WindowConnections } = {};
   const secrets = createSecretBox(safeStorage, (message) => {

@@ -42,7 +42,7 @@ export async function launchWebHost(o: LaunchOptions = {}): Promise<Launched> {
     if (ex) await workspace.seedExamples(ex).catch((err: Error) => log(`[stepwise] could not copy the examples: ${err.message}`));
   }
   const spawner = new NodeSpawner();
-  const mcp = new McpService({ home, spawner, entry: mcpHostEntry() });
+  const mcp = new McpService({ home, spawner, entry: mcpHostEntry(), connectInBackground: true });
   const core: HostCore = await createHostCore({ home, spawner, mcp, mcpRelay: mcp, workspace, watchWorkspace: true });
   const web = await startWebHost({
     core,

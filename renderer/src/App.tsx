@@ -1,6 +1,6 @@
 /** The window: header, and the three resizable panels (workspace · playground · execution). */
-import { useCallback, useEffect, useState } from 'react';
-import { Provider as JotaiProvider, useAtom } from 'jotai';
+import { useEffect, useMemo, useState } from 'react';
+import { Provider as JotaiProvider, useAtom, useSetAtom } from 'jotai';
 import { ActionIcon, Box, Group, Text, Tooltip, useMantineColorScheme, useComputedColorScheme } from '@mantine/core';
 import { Group as PanelGroup, Panel, Separator, useDefaultLayout } from 'react-resizable-panels';
 import type { HostServices } from './host/types';
@@ -8,11 +8,16 @@ import { AppState } from './state/app';
 import { followPlace } from './state/place-sync';
 import { AppStateProvider, useApp } from './state/context';
 import { WorkspaceTree } from './features/workspace/WorkspaceTree';
-import { Playground } from './features/playground/Playground';
+import { PlaygroundPane } from './features/playground/PlaygroundPane';
+import { CommandPalette } from './features/palette/CommandPalette';
+import { ShortcutsHelp } from './features/palette/ShortcutsHelp';
+import { playgroundLayoutAtom } from './state/layout';
+import { paletteOpenAtom } from './state/overlays';
 import { ExecutionPanel } from './features/execution/ExecutionPanel';
 import { SettingsModal } from './features/settings/SettingsModal';
 import { ErrorNotice } from './ui/ErrorNotice';
 import { useShortcuts } from './shortcuts';
+import { modKey } from './ui/format';
 import { PanelBoundary } from './ui/ErrorBoundary';
 import { canEdit, useConnection } from './host/use-connection';
 import type { ConnectionStatus } from './host/types';
@@ -60,8 +65,11 @@ function Shell() {
   const { setColorScheme } = useMantineColorScheme();
   const computed = useComputedColorScheme('light');
   const layout = useDefaultLayout({ id: 'stepwise-main', storage: localStorage });
-  const newThread = useCallback(() => void app.newThread(), [app]);
-  useShortcuts(app, newThread);
+  const nextTheme = computed === 'dark' ? 'light' : 'dark';
+  const env = useMemo(() => ({ nextTheme, toggleTheme: () => setColorScheme(nextTheme) }) as const, [nextTheme, setColorScheme]);
+  useShortcuts(app, env);
+  const [layoutChoice, setLayoutChoice] = useAtom(playgroundLayoutAtom);
+  const openPalette = useSetAtom(paletteOpenAtom);
   const connection = useConnection(app.host);
   const ended = connection.state === 'ended';
   useEffect(() => {
@@ -78,6 +86,13 @@ function Shell() {
         {app.host.presentational && <Text size="xs" c="orange">read-only viewer</Text>}
         <div style={{ flex: 1 }} />
         <Connection status={connection} />
+        <Tooltip label={`Command palette (${modKey()}+K) — actions and threads; ? lists the shortcuts`}>
+          <ActionIcon variant="subtle" aria-label="Command palette" onClick={() => openPalette(true)}>⌕</ActionIcon>
+        </Tooltip>
+        <Tooltip label={layoutChoice === 'side-by-side' ? 'Stack settings above the messages' : 'Settings and messages side by side, each scrolling on its own'}>
+          <ActionIcon variant={layoutChoice === 'side-by-side' ? 'light' : 'subtle'} aria-label="Side-by-side layout" aria-pressed={layoutChoice === 'side-by-side'}
+            onClick={() => setLayoutChoice(layoutChoice === 'side-by-side' ? 'stacked' : 'side-by-side')}>◫</ActionIcon>
+        </Tooltip>
         <Tooltip label={`Switch to ${computed === 'dark' ? 'light' : 'dark'} theme`}>
           <ActionIcon variant="subtle" aria-label="Toggle theme" onClick={() => setColorScheme(computed === 'dark' ? 'light' : 'dark')}>{computed === 'dark' ? '☀' : '☾'}</ActionIcon>
         </Tooltip>
@@ -103,7 +118,7 @@ function Shell() {
           <Separator className="sw-sep" aria-label="Resize workspace panel" />
           <Panel id="playground" defaultSize="44%" minSize="25%">
             <div inert={paused} aria-disabled={paused || undefined} style={{ height: '100%', opacity: paused ? 0.7 : undefined }}>
-              <PanelBoundary name="playground"><Playground /></PanelBoundary>
+              <PanelBoundary name="playground"><PlaygroundPane /></PanelBoundary>
             </div>
           </Panel>
           <Separator className="sw-sep" aria-label="Resize execution panel" />
@@ -113,6 +128,8 @@ function Shell() {
         </PanelGroup>
       </Box>
       <SettingsModal />
+      <CommandPalette env={env} />
+      <ShortcutsHelp env={env} />
     </Box>
   );
 }

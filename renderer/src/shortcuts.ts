@@ -1,13 +1,56 @@
 /**
- * Window shortcuts (docs/architecture.md#interface-conventions): Mod+Enter Run/Continue, Mod+Shift+Enter Run all tools, Esc Stop
- * (not while typing in a field or an editor), Mod+Z / Mod+Shift+Z Undo/Redo (also inside
- * editors: the thread's history is the one history),
- * Mod+N New thread. Mod is Ctrl, or Cmd on macOS. None of the Mod shortcuts act while the
- * host is out of reach (the playground is read-only then).
+ * Window shortcuts, from one table ({@link SHORTCUTS}): the key handler binds exactly these and
+ * the help sheet (`?`) lists exactly these, so the two cannot disagree. Mod is Ctrl, or Cmd on
+ * macOS. Esc (Stop) and `?` (help) do not act while typing in a field or an editor; the Mod
+ * shortcuts do (Undo / Redo inside editors too: the thread's history is the one history), but
+ * Undo, Redo and Esc leave an open dialog alone, and what needs the host waits while it is out
+ * of reach (actions.ts `enabled`).
  */
 import { useEffect } from 'react';
 import type { AppState } from './state/app';
-import { runOffer } from './features/playground/run-state';
+import { appActions, type ActionEnv, type ActionId } from './actions';
+
+/** One binding: the action it runs, its keys (`Mod+Shift+Enter`, `Ctrl+Y`, `Escape`, `?`), when it applies. */
+export interface Shortcut {
+  action: ActionId;
+  keys: readonly string[];
+  /** Also while typing in a field or an editor. */
+  whileTyping: boolean;
+  /** Also while a dialog is open. */
+  inDialogs: boolean;
+}
+
+/** Every window shortcut, in the order the help sheet lists them. */
+export const SHORTCUTS: readonly Shortcut[] = [
+  { action: 'run', keys: ['Mod+Enter'], whileTyping: true, inDialogs: true },
+  { action: 'runAllTools', keys: ['Mod+Shift+Enter'], whileTyping: true, inDialogs: true },
+  { action: 'stop', keys: ['Escape'], whileTyping: false, inDialogs: false },
+  { action: 'undo', keys: ['Mod+Z'], whileTyping: true, inDialogs: false },
+  { action: 'redo', keys: ['Mod+Shift+Z', 'Ctrl+Y'], whileTyping: true, inDialogs: false },
+  { action: 'newThread', keys: ['Mod+N'], whileTyping: true, inDialogs: true },
+  { action: 'palette', keys: ['Mod+K'], whileTyping: true, inDialogs: true },
+  { action: 'help', keys: ['?'], whileTyping: false, inDialogs: false },
+];
+
+/**
+ * Whether `e` is the key combination `combo` (`Mod+Shift+Enter`): the named modifiers down and
+ * no other (Shift is not checked for a printed symbol such as `?`, which needs it on some layouts).
+ */
+export function matchesKey(combo: string, e: Pick<KeyboardEvent, 'key' | 'ctrlKey' | 'metaKey' | 'shiftKey' | 'altKey'>): boolean {
+  const parts = combo.split('+');
+  const key = parts.pop()!;
+  const mods = new Set(parts);
+  const symbol = key.length === 1 && !/[a-z0-9]/i.test(key);
+  if (e.altKey) return false;
+  if (mods.has('Mod') ? !(e.ctrlKey || e.metaKey) : mods.has('Ctrl') ? !e.ctrlKey || e.metaKey : e.ctrlKey || e.metaKey) return false;
+  if (!symbol && mods.has('Shift') !== e.shiftKey) return false;
+  return key.length === 1 ? e.key.toLowerCase() === key.toLowerCase() : e.key === key;
+}
+
+/** `combo` as the help sheet shows it, Mod spelled for this platform (`Ctrl+Shift+Enter`, `⌘+K`). */
+export function keyLabel(combo: string, mod: string): string {
+  return combo.split('+').map((p) => (p === 'Mod' ? mod : p === 'Escape' ? 'Esc' : p)).join('+');
+}
 
 /**
  * Esc inside a text field, an editor or an open dropdown belongs to that field (close the
@@ -20,46 +63,20 @@ function editing(target: EventTarget | null): boolean {
   return !!el.closest('input, textarea, select, [contenteditable="true"], [role="combobox"], [role="listbox"]');
 }
 
-/** Install the window shortcuts; `newThread` is the workspace's create action. */
-export function useShortcuts(app: AppState, newThread: () => void): void {
+/** Install the window shortcuts of {@link SHORTCUTS}; `env` gives the actions what lives outside the AppState. */
+export function useShortcuts(app: AppState, env: ActionEnv): void {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      const mod = e.ctrlKey || e.metaKey;
-      const s = app.session;
-      const key = e.key.toLowerCase();
-      const modalOpen = !!document.querySelector('[role="dialog"]');
-      if (e.key === 'Escape' && !modalOpen && s?.meta.runningRunId && !editing(e.target)) {
-        e.preventDefault();
-        void app.cancelRun();
-        return;
-      }
-      if (!mod || e.altKey) return;
-      // Out of reach of the host (reconnecting, session ended): no edit, run or new thread.
-      if ((app.host.connection?.().state ?? 'open') !== 'open') return;
-      if (key === 'z' && s && !modalOpen) {
-        e.preventDefault();
-        if (e.shiftKey) s.redo();
-        else s.undo();
-      } else if (key === 'y' && e.ctrlKey && s && !modalOpen) {
-        e.preventDefault();
-        s.redo();
-      } else if (e.key === 'Enter' && s && !s.readOnly) {
-        e.preventDefault();
-        if (app.store.get(app.invalidFieldsAtom).size > 0) return; // an edited field does not parse yet
-        const t = s.thread;
-        const offer = runOffer(t);
-        if (e.shiftKey) {
-          if (offer.pending.length) void app.startRun('tool', { toolCallIds: offer.pending.map((c) => c.id) });
-        } else if (offer.canPrimary) {
-          const auto = !!t.settings?.autoRunTools;
-          void app.startRun(auto ? 'react' : 'step', auto ? { maxTurns: t.settings?.maxTurns } : {});
-        }
-      } else if (key === 'n' && !e.shiftKey && !app.host.presentational) {
-        e.preventDefault();
-        newThread();
-      }
+      const hit = SHORTCUTS.find((s) => s.keys.some((k) => matchesKey(k, e)));
+      if (!hit) return;
+      if (!hit.whileTyping && editing(e.target)) return;
+      if (!hit.inDialogs && document.querySelector('[role="dialog"]')) return;
+      const action = appActions(app, env).find((a) => a.id === hit.action);
+      if (!action?.enabled) return;
+      e.preventDefault();
+      action.run();
     };
     window.addEventListener('keydown', onKey, true);
     return () => window.removeEventListener('keydown', onKey, true);
-  }, [app, newThread]);
+  }, [app, env]);
 }

@@ -35,6 +35,10 @@ test('a host restart ends the open tab plainly; while the host is away the playg
     await page.keyboard.type(' Lost?');
     await page.keyboard.press('ControlOrMeta+Enter'); // Run: nothing to run against
     await expect(prompt).toHaveText(saved);
+    // No field took the keys, so the window did: its `?` opened the shortcut sheet. Close it.
+    await expect(page.getByRole('dialog', { name: 'Keyboard shortcuts' })).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('dialog')).toHaveCount(0);
     await shot(page, '40-host-disconnected');
 
     // A new launch on the same address: the old token is refused; the page says so and stops.

@@ -60,7 +60,7 @@ test('a broken mcp.json is said as broken with what to do; saving names the line
   await dialog.getByRole('button', { name: 'Test nothere' }).click();
   const failed = dialog.getByText(/^Failed: /);
   await expect(failed).toBeVisible({ timeout: 30_000 });
-  await expect(dialog.getByText('error', { exact: true })).toBeVisible(); // the status badge
+  await expect(dialog.getByLabel('nothere: failed')).toBeVisible(); // the status badge
   const why = (await failed.innerText()).slice('Failed: '.length).split('\n')[0].slice(0, 60);
   await expect(dialog.getByText(why)).toHaveCount(1);
 

@@ -86,6 +86,9 @@ function printOutput(out: ToolOutput): void {
   if (out.structuredContent !== undefined) process.stdout.write(`structuredContent: ${JSON.stringify(out.structuredContent, null, 2)}\n`);
 }
 
+/** How long `mcp list` waits for the servers to connect by default (ms). */
+const LIST_PROBE_MS = 5000;
+
 /** Registers `stepwise mcp`. */
 export function registerMcp(program: Command): void {
   const mcp = program.command('mcp').description('MCP servers from settings/mcp.json: list, tools, call, test, import.');
@@ -93,12 +96,15 @@ export function registerMcp(program: Command): void {
 
   mcp
     .command('list')
-    .description('List configured MCP servers (exit 2 when an entry is broken; it is listed with its error).')
+    .description('List configured MCP servers with their state, connecting to each (exit 2 when an entry is broken; it is listed with its error).')
     .option(...homeOpt)
     .option('--json', 'print JSON')
-    .action((o: HomeOpts) =>
+    .option('--timeout <ms>', 'how long to wait for the servers to connect; one still connecting then reads "connecting"', String(LIST_PROBE_MS))
+    .action((o: HomeOpts & { timeout: string }) =>
       withService(o, async (svc, config) => {
-        const servers = await svc.servers();
+        const timeoutMs = Number(o.timeout);
+        if (!Number.isInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > 120_000) throw new ExitError(`--timeout must be a whole number of ms from 1 to 120000 (got ${JSON.stringify(o.timeout)})`, 2);
+        const servers = await svc.servers({ timeoutMs });
         if (o.json) process.stdout.write(JSON.stringify(servers, null, 2) + '\n');
         else if (!servers.length) process.stdout.write(`No MCP servers configured in ${config.file}.\n`);
         else for (const s of servers) process.stdout.write(`${s.name}\t${s.transport}\t${s.status}${s.error ? `\t${s.error}` : ''}\n`);

@@ -27,6 +27,12 @@ export interface McpServiceOptions {
   /** Environment for `$ENV` references. Default process.env. */
   env?: NodeJS.ProcessEnv;
   onToolsChanged?: (server: string) => void;
+  /**
+   * Connect the configured servers as soon as the mcp-host is configured, in the background,
+   * so their real state (connecting, connected, error with the reason) shows before anyone
+   * tests them; each change reaches the listeners of {@link McpService.onStatus}.
+   */
+  connectInBackground?: boolean;
   backoffMs?: { initial: number; max: number };
   /** Where messages that break the MCP channel contract are logged (default stderr). */
   gate?: GateOptions;
@@ -66,6 +72,7 @@ export class McpService implements McpRelay {
   private readonly fromRun: MessageGate<RunnerToMcp>;
   /** What a run may send on its `mcp` channel when its ports are brokered (RUNNER_TO_HOST_MCP_CONTROL). */
   private readonly fromRunControl: MessageGate<RunnerToHostMcpControl>;
+  private readonly statusListeners = new Set<(info: McpServerInfo) => void>();
 
   constructor(private readonly opts: McpServiceOptions) {
     this.supervisor = new McpSupervisor({
@@ -73,6 +80,9 @@ export class McpService implements McpRelay {
       entry: opts.entry,
       config: () => this.hostConfig(),
       onToolsChanged: opts.onToolsChanged,
+      onServerStatus: (info) => {
+        for (const l of this.statusListeners) l(info);
+      },
       backoffMs: opts.backoffMs,
       gate: opts.gate,
       ...(opts.appExecutable ? { env: { [APP_EXECUTABLE_ENV]: opts.appExecutable } } : {}),
@@ -123,13 +133,20 @@ export class McpService implements McpRelay {
    * those of its last valid version, with a notice the mcp-host logs on every tool call;
    * rejects if it was never valid.
    */
-  private async hostConfig(): Promise<{ servers: Record<string, McpServerConfig>; notice?: string }> {
+  private async hostConfig(): Promise<{ servers: Record<string, McpServerConfig>; notice?: string; connect?: boolean }> {
     await this.refresh();
     this.sentVersion = this.version;
     const r = this.read!;
-    if (r.config) return { servers: r.config.servers };
+    const connect = this.opts.connectInBackground ? { connect: true } : {};
+    if (r.config) return { servers: r.config.servers, ...connect };
     if (!this.lastValid) throw r.error!;
-    return { servers: this.lastValid.servers, notice: staleNotice(this.lastValid, r.error!) };
+    return { servers: this.lastValid.servers, notice: staleNotice(this.lastValid, r.error!), ...connect };
+  }
+
+  /** Calls `listener` with a server's info each time its connection status changes; returns the unsubscribe. */
+  onStatus(listener: (info: McpServerInfo) => void): () => void {
+    this.statusListeners.add(listener);
+    return () => this.statusListeners.delete(listener);
   }
 
   private async known(server: string): Promise<void> {
@@ -141,10 +158,14 @@ export class McpService implements McpRelay {
     }
   }
 
-  /** Every configured server with its connection status; broken entries show their error. */
-  async servers(): Promise<McpServerInfo[]> {
+  /**
+   * Every configured server with its connection status; broken entries show their error. With
+   * `probe`, each server is connected first, for at most `probe.timeoutMs` ms (one still
+   * connecting then says `connecting`).
+   */
+  async servers(probe?: { timeoutMs: number }): Promise<McpServerInfo[]> {
     const c = await this.loadConfig();
-    const live = Object.keys(c.servers).length ? await this.supervisor.request('servers', {}) : [];
+    const live = !Object.keys(c.servers).length ? [] : probe ? await this.supervisor.request('probe', probe) : await this.supervisor.request('servers', {});
     const out: McpServerInfo[] = [...live];
     for (const [name, error] of Object.entries(c.errors)) {
       out.push({ name, transport: c.transports[name] ?? 'stdio', status: 'error', error });

@@ -11,6 +11,7 @@ import { messageGate, type GateOptions, type MessageGate } from '../../../shared
 import { fromWire } from '../../../shared/protocol/contract/errors';
 import { toolErrorOutput } from '../../../shared/thread/tool-output';
 import { HostError } from '../errors';
+import type { McpServerInfo } from '../../../shared/protocol/host-api';
 
 export interface McpSupervisorOptions {
   spawner: ProcessSpawner;
@@ -25,6 +26,8 @@ export interface McpSupervisorOptions {
   backoffMs?: { initial: number; max: number };
   /** A tool list changed (`notifications/tools/list_changed`). */
   onToolsChanged?: (server: string) => void;
+  /** A server's connection status changed (the mcp-host's `server_status`). */
+  onServerStatus?: (info: McpServerInfo) => void;
   env?: Record<string, string | undefined>;
   /** Where messages from the mcp-host that break the contract are logged (default stderr). */
   gate?: GateOptions;
@@ -184,6 +187,8 @@ export class McpSupervisor {
       this.runners.get(m.runId)?.(m.msg);
     } else if (m.type === 'tools_changed') {
       this.opts.onToolsChanged?.(m.server);
+    } else if (m.type === 'server_status') {
+      this.opts.onServerStatus?.(m.server);
     } else if (m.type === 'server_pids') {
       this.serverPids = m.pids;
     }

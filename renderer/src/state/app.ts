@@ -3,7 +3,7 @@
  * selected node, and the loop that routes host pushes to the stream store and the session.
  */
 import { atom, createStore, type PrimitiveAtom } from 'jotai';
-import type { HostPush, RunRecord, WorkspaceEntry } from '../../../shared/protocol/host-api';
+import type { HostPush, McpServerInfo, RunRecord, WorkspaceEntry } from '../../../shared/protocol/host-api';
 import type { RunMode, RunRef } from '../../../shared/thread/schema';
 import { isTerminal } from '../../../shared/protocol/nodes';
 import type { HostServices } from '../host/types';
@@ -13,6 +13,12 @@ import { errorProps, type ErrorNoticeProps } from '../ui/ErrorNotice';
 import { openThreadHint } from './open-thread-hint';
 
 export type JotaiStore = ReturnType<typeof createStore>;
+
+/** Pushed MCP server statuses: the newest per server, numbered in arrival order (`seq` is the last number given). */
+export interface McpStatusLog {
+  seq: number;
+  latest: Record<string, { info: McpServerInfo; seq: number }>;
+}
 
 /** The node whose detail is shown. */
 export interface Selection {
@@ -63,6 +69,10 @@ export class AppState {
   readonly runRefsAtom: PrimitiveAtom<RunRef[]> = atom<RunRef[]>([]);
   readonly errorAtom: PrimitiveAtom<ErrorNoticeProps | null> = atom<ErrorNoticeProps | null>(null);
   readonly settingsOpenAtom: PrimitiveAtom<boolean> = atom(false);
+  /** A malformed thread file the user opened: the playground shows its whole load error instead of the thread. */
+  readonly brokenEntryAtom: PrimitiveAtom<WorkspaceEntry | null> = atom<WorkspaceEntry | null>(null);
+  /** MCP server statuses as the host pushed them (`mcp_server_status`), each with the push's sequence number. */
+  readonly mcpStatusAtom: PrimitiveAtom<McpStatusLog> = atom<McpStatusLog>({ seq: 0, latest: {} });
   /** Editors whose text does not parse yet (keyed by field): runs wait until they do. */
   readonly invalidFieldsAtom: PrimitiveAtom<ReadonlySet<string>> = atom<ReadonlySet<string>>(new Set<string>());
 
@@ -148,6 +158,9 @@ export class AppState {
         return;
       case 'workspace_changed':
         void this.refreshWorkspace();
+        return;
+      case 'mcp_server_status':
+        this.store.set(this.mcpStatusAtom, (log) => ({ seq: log.seq + 1, latest: { ...log.latest, [push.server.name]: { info: push.server, seq: log.seq + 1 } } }));
         return;
       case 'notice':
         if (push.level === 'error') this.store.set(this.errorAtom, { title: 'The host reported an error', message: push.message });

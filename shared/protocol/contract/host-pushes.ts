@@ -7,6 +7,7 @@ import { Type as T } from '@sinclair/typebox';
 import { RunModeSchema } from '../../thread/schema';
 import { NodeStatusSchema } from '../nodes';
 import { NodeSnapshotSchema, RUNNER_ENVELOPES, ThreadPatchSchema } from '../envelopes';
+import { McpServerInfoSchema } from './host-methods';
 import { literals, messageProblem, unionOf, type MessageOf } from './define';
 import { BatchProgressSchema, CaseResultSchema } from './eval-methods';
 
@@ -25,6 +26,8 @@ export const HOST_EVENTS = {
     /** The batch ended (every case finished, or it was cancelled). */
     ended: T.Optional(T.Boolean()),
   }),
+  /** An MCP server's connection status changed (connecting, connected, error with the reason). */
+  mcp_server_status: T.Object({ type: T.Literal('mcp_server_status'), server: McpServerInfoSchema }),
   /** Something a person should read (a repaired journal, a settings file that does not load). */
   notice: T.Object({
     type: T.Literal('notice'),

@@ -116,11 +116,16 @@ export type McpToRunner = MessageOf<typeof MCP_TO_RUNNER>;
 /** Host → mcp-host requests (UI and CLI), answered by a `response`. */
 export const MCP_HOST_METHODS = {
   configure: method(
-    T.Object({ servers: T.Record(T.String(), McpServerConfigSchema), notice: T.Optional(T.String()) }),
+    T.Object({ servers: T.Record(T.String(), McpServerConfigSchema), notice: T.Optional(T.String()), connect: T.Optional(T.Boolean()) }),
     T.Object({ ok: T.Literal(true) }),
-    'Replace the servers; `notice` (mcp.json invalid, last valid servers used) is logged on every call.',
+    'Replace the servers; `notice` (mcp.json invalid, last valid servers used) is logged on every call; `connect`: connect new servers now, in the background (their state is pushed as `server_status`).',
   ),
   servers: method(T.Object({}), T.Array(McpServerInfoSchema), 'The servers and their status.'),
+  probe: method(
+    T.Object({ timeoutMs: T.Integer({ minimum: 1, maximum: 120_000 }) }),
+    T.Array(McpServerInfoSchema),
+    'Connect every server (in parallel) and answer their status after at most `timeoutMs` ms (servers still connecting say `connecting`).',
+  ),
   tools: method(T.Object({ server: T.String({ minLength: 1 }) }), T.Array(McpToolInfoSchema), 'A server’s tools.'),
   test: method(
     T.Object({ server: T.String({ minLength: 1 }) }),
@@ -163,6 +168,8 @@ export const MCP_HOST_TO_HOST = {
   runner: T.Object({ type: T.Literal('runner'), runId: RunId, msg: McpToRunnerSchema }),
   /** A server's tool list changed (`notifications/tools/list_changed`). */
   tools_changed: T.Object({ type: T.Literal('tools_changed'), server: T.String() }),
+  /** A server's connection status changed (connecting, connected, error with its reason, disconnected). */
+  server_status: T.Object({ type: T.Literal('server_status'), server: McpServerInfoSchema }),
   /** The PIDs of the stdio servers running now (the host ends them if the mcp-host is killed). */
   server_pids: T.Object({ type: T.Literal('server_pids'), pids: T.Array(T.Integer({ minimum: 1 })) }),
   ready: T.Object({ type: T.Literal('ready') }),

@@ -22,12 +22,29 @@ function cliIn(home: string, ...args: string[]) {
 
 describe('stepwise mcp', () => {
   it('list, tools and call', { timeout: 90_000 }, () => {
-    expect(cli('list').out).toMatch(/everything\tstdio\tdisconnected/);
+    expect(cli('list').out).toMatch(/^everything\tstdio\tconnected$/m);
     const tools = cli('tools', 'everything');
     expect(tools.code).toBe(0);
     expect(tools.out).toMatch(/^get-sum\t/m);
     const sum = cli('call', 'everything', 'get-sum', '--args', '{"a":1,"b":2}');
     expect(sum).toMatchObject({ code: 0, out: 'The sum of 1 and 2 is 3.\n' });
+  });
+
+  it('list shows each server\'s real state: connected, failed with the reason, still connecting after --timeout', { timeout: 90_000 }, () => {
+    const states = makeHome({
+      everything: { command: process.execPath, args: [EVERYTHING, 'stdio'] },
+      missing: { command: 'stepwise-no-such-command-xyz' },
+      // A process that never answers the handshake: still connecting when the probe's time is up.
+      silent: { command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'] },
+    });
+    const list = cliIn(states, 'list', '--timeout', '3000');
+    expect(list.code).toBe(0);
+    expect(list.out).toMatch(/^everything\tstdio\tconnected$/m);
+    expect(list.out).toMatch(/^missing\tstdio\terror\t.*command not found/m);
+    expect(list.out).toMatch(/^silent\tstdio\tconnecting$/m);
+    const json = JSON.parse(cliIn(states, 'list', '--json', '--timeout', '3000').out) as { name: string; status: string; error?: string }[];
+    expect(json.find((s) => s.name === 'missing')).toMatchObject({ status: 'error', error: expect.stringContaining('stepwise-no-such-command-xyz') });
+    expect(cliIn(states, 'list', '--timeout', 'soon')).toMatchObject({ code: 2, err: expect.stringContaining('--timeout must be a whole number') });
   });
 
   it('exit 1 for a tool error, 2 for bad input, 3 for a connection failure', { timeout: 90_000 }, () => {

@@ -94,7 +94,7 @@ describe('the mcp-host refuses what breaks the contract', () => {
     const noParams = await h.request('tools', undefined);
     expect(noParams.error).toMatchObject({ code: 'bad_request' });
     const unknown = await h.request('launch', {});
-    expect(unknown.error).toEqual({ code: 'unknown_method', message: expect.stringContaining('unknown mcp-host method "launch" (expected configure, servers, tools, test, serverLog)') });
+    expect(unknown.error).toEqual({ code: 'unknown_method', message: expect.stringContaining('unknown mcp-host method "launch" (expected configure, servers, probe, tools, test, serverLog)') });
     const notFound = await h.request('tools', { server: 'nope' });
     expect(notFound.error).toEqual({ code: 'not_found', message: expect.stringContaining('unknown MCP server "nope"') });
     const cannotStart = await h.request('tools', { server: 'missing' });

@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import { useAtomValue } from 'jotai';
 import { Badge, Button, Group, Select, Stack, Tabs, Text } from '@mantine/core';
 import { Group as PanelGroup, Panel, Separator, useDefaultLayout } from 'react-resizable-panels';
+import { compareRequestAtom } from '../../state/overlays';
 import { useApp } from '../../state/context';
 import { useSession, useThreadMeta } from '../../state/hooks';
 import { StatusBadge } from '../../ui/status';
@@ -24,6 +25,11 @@ export function ExecutionPanel() {
   const meta = useThreadMeta();
   const undone = !!shown && !!meta?.undoneRuns.includes(shown);
   const [tab, setTab] = useState<string>('detail');
+  // The palette's Compare runs shows Run history (where the runs are ticked).
+  const compareRequest = useAtomValue(compareRequestAtom);
+  useEffect(() => {
+    if (compareRequest) setTab('history');
+  }, [compareRequest]);
   // Selecting a row shows its detail, even when Run history was the open tab.
   useEffect(() => {
     if (selected) setTab('detail');

@@ -1,5 +1,5 @@
 /** Middle panel: the open thread — model, tools, system prompt, messages, run actions. */
-import { Badge, Button, Divider, Group, ScrollArea, Stack, Text } from '@mantine/core';
+import { Badge, Button, Group, Stack, Text } from '@mantine/core';
 import { ThreadTitle } from './ThreadTitle';
 import { useApp } from '../../state/context';
 import { useSession, useThread, useThreadMeta } from '../../state/hooks';
@@ -19,6 +19,7 @@ import { distinctKeys, repeatedIds } from '../../state/repeated-ids';
 import { DuplicateIdsNotice } from './DuplicateIdsNotice';
 import { FileGoneNotice } from '../workspace/FileGoneNotice';
 import { BranchLinks } from './BranchLinks';
+import { PlaygroundBody } from './PlaygroundBody';
 
 function Section({ title, children }: { title: string; children: React.ReactNode }) {
   return (
@@ -59,8 +60,8 @@ export function Playground() {
         <FileGoneNotice />
       </Stack>
       <TemplateVariablesContext.Provider value={templateVariables(thread)}>
-      <ScrollArea style={{ flex: 1 }} type="auto">
-        <Stack gap="md" p="sm">
+      <PlaygroundBody
+        settings={<>
           <Section title="Model"><ModelSection thread={thread} readOnly={readOnly} /></Section>
           <Section title="Tools"><ToolsSection thread={thread} readOnly={readOnly} /></Section>
           <Section title="System prompt">
@@ -69,7 +70,8 @@ export function Playground() {
             <TemplatePreview threadId={thread.id} place="systemPrompt" label="system prompt" source={thread.context.systemPrompt} version={meta.version} />
             <VariablesField thread={thread} readOnly={readOnly} />
           </Section>
-          <Divider />
+        </>}
+        messages={
           <Section title={`Messages (${thread.context.messages.length})`}>
             {thread.context.messages.length === 0 && <Text size="sm" c="dimmed">No messages — add a user message, then Run.</Text>}
             {thread.context.messages.map((m, i) => <MessageCard key={keys[i]} thread={thread} index={i} readOnly={readOnly} />)}
@@ -80,8 +82,8 @@ export function Playground() {
               </Group>
             )}
           </Section>
-        </Stack>
-      </ScrollArea>
+        }
+      />
       </TemplateVariablesContext.Provider>
     </Stack>
   );

@@ -10,6 +10,7 @@ import { DEFAULT_MAX_TURNS } from '../../../../shared/thread/defaults';
 import { useApp } from '../../state/context';
 import { useSession, useThreadMeta } from '../../state/hooks';
 import { modKey } from '../../ui/format';
+import { BarTooltip } from '../../ui/BarTooltip';
 import { runOffer } from './run-state';
 import { repeatedIds } from '../../state/repeated-ids';
 import { stopNote } from '../../../../shared/protocol/stop-reason';
@@ -39,25 +40,25 @@ export function RunBar({ thread }: { thread: Thread }) {
     );
   return (
     <Group gap={6} wrap="wrap">
-      <Tooltip label={offer.reason ?? `${offer.primary} (${mod}+Enter)`}>
+      <BarTooltip label={offer.reason ?? `${offer.primary} (${mod}+Enter)`}>
         <Button size="xs" disabled={running || !offer.canPrimary} aria-keyshortcuts="Control+Enter Meta+Enter"
           onClick={() => void app.startRun(auto ? 'react' : 'step', auto ? { maxTurns: thread.settings?.maxTurns } : {})}>
           {offer.primary}
         </Button>
-      </Tooltip>
+      </BarTooltip>
       <Button size="xs" color="red" variant="light" disabled={!running} onClick={() => void app.cancelRun()} aria-keyshortcuts="Escape">
         Stop
       </Button>
-      <Tooltip label={`Execute every pending tool call in parallel (${mod}+Shift+Enter)`}>
+      <BarTooltip label={`Execute every pending tool call in parallel (${mod}+Shift+Enter)`}>
         <Button size="xs" variant="default" disabled={running || invalid || offer.pending.length === 0} aria-keyshortcuts="Control+Shift+Enter Meta+Shift+Enter" aria-label="Run all tools"
           onClick={() => void app.startRun('tool', { toolCallIds: offer.pending.map((c) => c.id) })}>
           Run all tools{offer.pending.length > 0 ? ` (${offer.pending.length})` : ''}
         </Button>
-      </Tooltip>
+      </BarTooltip>
       <Switch size="xs" label="Auto-run tools" checked={auto} disabled={frozen}
         onChange={(e) => { const on = e.currentTarget.checked; session.edit((d) => { d.settings = { ...(d.settings ?? {}), autoRunTools: on }; }); }} />
       {auto && (
-        <Tooltip label="Auto-run stops after this many model calls; Continue runs on from there">
+        <Tooltip label="Auto-run stops after this many model calls; Continue runs on from there" position="bottom">
           <Group gap={4} wrap="nowrap">
             <Text component="label" htmlFor={turnsId} size="xs">Max turns</Text>
             <NumberInput id={turnsId} size="xs" w={70} min={1} max={100} allowDecimal={false} value={thread.settings?.maxTurns ?? DEFAULT_MAX_TURNS} disabled={frozen}
@@ -66,13 +67,13 @@ export function RunBar({ thread }: { thread: Thread }) {
         </Tooltip>
       )}
       {auto && (
-        <Tooltip label="Let Auto-run tools call MCP tools marked destructive without stopping for you">
+        <Tooltip label="Let Auto-run tools call MCP tools marked destructive without stopping for you" position="bottom">
           <Checkbox size="xs" label="Allow destructive tools" checked={!!thread.settings?.allowDestructive} disabled={frozen}
             onChange={(e) => { const on = e.currentTarget.checked; session.edit((d) => { d.settings = { ...(d.settings ?? {}), allowDestructive: on }; }); }} />
         </Tooltip>
       )}
       {thread.context.tools.some((t) => t.type === 'mcp') && (
-        <Tooltip label="Stop at each MCP sampling request so you can read, edit, approve or reject it before the model runs">
+        <Tooltip label="Stop at each MCP sampling request so you can read, edit, approve or reject it before the model runs" position="bottom">
           <Checkbox size="xs" label="Review sampling" checked={!!thread.settings?.reviewSampling} disabled={frozen}
             onChange={(e) => { const on = e.currentTarget.checked; session.edit((d) => { d.settings = { ...(d.settings ?? {}), reviewSampling: on }; }); }} />
         </Tooltip>

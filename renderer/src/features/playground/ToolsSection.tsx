@@ -3,7 +3,8 @@ import { useEffect, useState } from 'react';
 import { useAtomValue } from 'jotai';
 import { Badge, Button, Checkbox, Group, Modal, Paper, Select, Stack, Text, TextInput, ActionIcon, Collapse, Loader } from '@mantine/core';
 import { toolNameProblem, type Thread, type Tool } from '../../../../shared/thread/schema';
-import type { McpServerInfo, McpToolInfo } from '../../../../shared/protocol/host-api';
+import type { McpToolInfo } from '../../../../shared/protocol/host-api';
+import { useMcpServers } from '../settings/use-mcp-servers';
 import { useApp } from '../../state/context';
 import { useSession } from '../../state/hooks';
 import { removeAt } from '../../state/array-edits';
@@ -93,14 +94,22 @@ export function ToolsSection({ thread, readOnly }: { thread: Thread; readOnly: b
 
 function McpImport({ existing, onClose, onAdd }: { existing: Tool[]; onClose: () => void; onAdd: (t: Tool[]) => void }) {
   const app = useApp();
-  const [servers, setServers] = useState<McpServerInfo[] | null>(null);
+  const live = useMcpServers();
+  const [failed, setFailed] = useState(false);
+  const servers = live.servers ?? (failed ? [] : null);
   const [server, setServer] = useState<string | null>(null);
   const [tools, setTools] = useState<McpToolInfo[] | null>(null);
   const [picked, setPicked] = useState<string[]>([]);
   const [error, setError] = useState<ErrorNoticeProps | null>(null);
+  const { track } = live;
   useEffect(() => {
-    app.host.call('mcp.servers', {}).then(setServers, (err) => { setServers([]); setError(errorProps('Could not list MCP servers', err, 'Add servers in Settings → MCP servers.')); });
-  }, [app]);
+    // The first server is picked at once: its tools show without a click.
+    track(() => app.host.call('mcp.servers', {})).then(
+      (l) => l[0] && choose(l[0].name),
+      (err) => { setFailed(true); setError(errorProps('Could not list MCP servers', err, 'Add servers in Settings → MCP servers.')); },
+    );
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once per opening
+  }, [app, track]);
   const choose = (name: string | null) => {
     setServer(name);
     setTools(null);
@@ -113,7 +122,7 @@ function McpImport({ existing, onClose, onAdd }: { existing: Tool[]; onClose: ()
     <Modal opened onClose={onClose} title="Import tools from an MCP server" size="lg">
       <Stack gap="xs">
         {servers === null ? <Loader size="sm" /> : servers.length === 0 ? <Text size="sm" c="dimmed">No MCP servers configured — add one in Settings → MCP servers.</Text> : (
-          <Select label="Server" data={servers.map((s) => ({ value: s.name, label: `${s.name} (${s.transport}, ${s.status})` }))} value={server} onChange={choose} />
+          <Select label="Server" data={servers.map((s) => ({ value: s.name, label: `${s.name} (${s.transport}, ${s.status === 'error' ? `failed: ${s.error ?? 'unknown reason'}` : s.status})` }))} value={server} onChange={choose} />
         )}
         {error && <ErrorNotice {...error} />}
         {server && tools === null && <Loader size="sm" />}

@@ -1,9 +1,10 @@
 /** Past runs of the open thread (`run.list`): open read-only, restore messages, delete. */
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useAtomValue } from 'jotai';
 import { Badge, Button, Checkbox, Group, Modal, Stack, Text, Tooltip } from '@mantine/core';
 import type { RunRecord } from '../../../../shared/protocol/host-api';
 import { CompareRuns } from './CompareRuns';
+import { compareRequestAtom } from '../../state/overlays';
 import { shortRunId } from './compare';
 import { restorePlan } from './restore';
 import { useApp } from '../../state/context';
@@ -23,6 +24,15 @@ export function RunHistory() {
   // Runs ticked for Compare, per thread (a thread's ticks stay with it when another is opened).
   const [pickedBy, setPickedBy] = useState<Readonly<Record<string, string[]>>>({});
   const [comparing, setComparing] = useState<[RunRecord, RunRecord] | null>(null);
+  // The palette's Compare runs: compares the two ticked runs, if two are.
+  const compareRequest = useAtomValue(compareRequestAtom);
+  const answered = useRef(compareRequest);
+  useEffect(() => {
+    if (compareRequest === answered.current) return;
+    answered.current = compareRequest;
+    const two = session ? (pickedBy[session.id] ?? []).filter((id) => refs.some((r) => r.id === id)) : [];
+    if (two.length === 2) void Promise.all(two.map((id) => app.record(id))).then(([x, y]) => x && y && setComparing([x, y]));
+  }, [compareRequest, session, pickedBy, refs, app]);
   if (!session) return <Text size="sm" c="dimmed" p="xs">Open a thread to see its runs.</Text>;
   const viewer = app.host.presentational;
   const threadId = session.id;

@@ -26,7 +26,7 @@ export function parsePairs(text: string): Record<string, string> | string {
  * The add-a-server and import form. `servers` is the current list (to ask before a save
  * replaces an entry of the same name); `onSaved` gets the list after a save or an import.
  */
-export function McpServerForm({ servers, onSaved, onError }: { servers: McpServerInfo[] | null; onSaved(list: McpServerInfo[]): void; onError(title: string, err: unknown): void }) {
+export function McpServerForm({ servers, onSaved, onError }: { servers: McpServerInfo[] | null; onSaved(call: () => Promise<McpServerInfo[]>): Promise<unknown>; onError(title: string, err: unknown): void }) {
   const app = useApp();
   const [f, setF] = useState({ name: '', transport: 'stdio', command: '', args: '', url: '', pairs: '' });
   const [file, setFile] = useState('');
@@ -50,8 +50,8 @@ export function McpServerForm({ servers, onSaved, onError }: { servers: McpServe
       ? { command: f.command.trim(), args: args.ok ? args.args : [], ...(Object.keys(pairs).length ? { env: pairs } : {}) }
       : { type: f.transport, url: f.url.trim(), ...(Object.keys(pairs).length ? { headers: pairs } : {}) };
     try {
-      onSaved(await app.host.call('mcp.saveServer', { name, entry }));
-      setNote(`Saved "${name}". Press Test to connect.`);
+      await onSaved(() => app.host.call('mcp.saveServer', { name, entry }));
+      setNote(`Saved "${name}"; it connects in the background — its state shows above.`);
       setF({ ...f, name: '', command: '', args: '', url: '', pairs: '' });
     } catch (err) {
       onError('Could not save the MCP server', err);
@@ -61,7 +61,7 @@ export function McpServerForm({ servers, onSaved, onError }: { servers: McpServe
     try {
       const r = await app.host.call('mcp.import', { file: file.trim() });
       setNote(`${r.added.length ? `Added ${r.added.join(', ')}.` : 'Nothing added.'}${r.notes.length ? ` ${r.notes.join(' ')}` : ''}`);
-      onSaved(await app.host.call('mcp.servers', {}));
+      await onSaved(() => app.host.call('mcp.servers', {}));
     } catch (err) {
       onError('Could not import the MCP configuration', err);
     }

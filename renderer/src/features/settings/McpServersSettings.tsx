@@ -10,6 +10,8 @@ import { useApp } from '../../state/context';
 import { ErrorNotice, errorProps, type ErrorNoticeProps } from '../../ui/ErrorNotice';
 import { McpServerForm } from './McpServerForm';
 import { ConfirmRow } from '../../ui/ConfirmRow';
+import { useMcpServers } from './use-mcp-servers';
+import { McpStatusBadge } from './McpStatusBadge';
 
 type TestResult = { ok: boolean; message: string; stderr?: string };
 
@@ -24,27 +26,26 @@ export function listErrorProps(err: unknown): ErrorNoticeProps {
 /** The MCP servers tab of Settings. */
 export function McpServersSettings() {
   const app = useApp();
-  const [list, setList] = useState<McpServerInfo[] | null>(null);
+  const { servers, track } = useMcpServers();
   /** Why the server list could not be read (shown instead of the empty state). */
   const [listError, setListError] = useState<ErrorNoticeProps | null>(null);
+  const list = servers ?? (listError ? [] : null);
   const [tests, setTests] = useState<Record<string, TestResult | 'testing'>>({});
   const [error, setError] = useState<ErrorNoticeProps | null>(null);
   /** The server whose Remove waits for confirmation. */
   const [removing, setRemoving] = useState<string | null>(null);
-  const listed = (l: McpServerInfo[]) => {
-    setList(l);
-    setListError(null);
-  };
+  const listed = (call: () => Promise<McpServerInfo[]>) => track(call).then(() => setListError(null));
   const remove = async (name: string) => {
     setRemoving(null);
     try {
-      listed(await app.host.call('mcp.removeServer', { name }));
+      await listed(() => app.host.call('mcp.removeServer', { name }));
     } catch (e) {
       setError(errorProps(`Could not remove ${name}`, e));
     }
   };
   useEffect(() => {
-    app.host.call('mcp.servers', {}).then(listed, (e) => { setList([]); setListError(listErrorProps(e)); });
+    listed(() => app.host.call('mcp.servers', {})).catch((e) => setListError(listErrorProps(e)));
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once per opening
   }, [app]);
   const test = async (name: string) => {
     setTests((t) => ({ ...t, [name]: 'testing' }));
@@ -52,7 +53,7 @@ export function McpServersSettings() {
       const r = await app.host.call('mcp.test', { server: name });
       setTests((t) => ({ ...t, [name]: r }));
       // The test connected (or failed to): show the server's status as it is now.
-      app.host.call('mcp.servers', {}).then(listed, () => {});
+      listed(() => app.host.call('mcp.servers', {})).catch(() => {});
     } catch (e) {
       setTests((t) => ({ ...t, [name]: { ok: false, message: (e as Error).message } }));
     }
@@ -71,7 +72,7 @@ export function McpServersSettings() {
             <Group gap={6}>
               <Text ff="monospace" fw={600} size="sm">{s.name}</Text>
               <Badge size="xs" variant="outline">{s.transport}</Badge>
-              <Badge size="xs" variant="light" color={s.status === 'connected' ? 'teal' : s.status === 'error' ? 'red' : 'gray'}>{s.status}</Badge>
+              <McpStatusBadge info={s} />
               <div style={{ flex: 1 }} />
               <Button size="compact-xs" variant="light" loading={t === 'testing'} onClick={() => void test(s.name)} aria-label={`Test ${s.name}`}>Test</Button>
               {!app.host.presentational && removing !== s.name && (

@@ -9,6 +9,7 @@ import { ActionIcon, Box, Button, Group, Menu, Modal, ScrollArea, Select, Stack,
 import type { WorkspaceEntry } from '../../../../shared/protocol/host-api';
 import { useApp } from '../../state/context';
 import { useThreadMeta } from '../../state/hooks';
+import { openEntry } from '../../state/open-entry';
 import { exampleThread } from '../../sample-thread';
 
 type Dialog =
@@ -122,10 +123,11 @@ export function WorkspaceTree() {
               aria-label={`${e.kind === 'folder' ? 'folder' : 'thread'} ${e.title}${e.error ? ', malformed' : ''}`}
               aria-expanded={e.kind === 'folder' ? !collapsed.has(e.path) : undefined}
               style={{ borderRadius: 4, background: meta?.path === e.path ? 'var(--mantine-color-default-hover)' : undefined }}>
+              <Tooltip label={e.error} disabled={!e.error} multiline w={480} position="right" openDelay={300} withinPortal>
               <UnstyledButton
                 style={{ flex: 1, minWidth: 0, padding: '3px 6px' }}
-                onClick={() => (e.kind === 'folder' ? toggleFolder(e.path) : !e.error ? void app.openThread(e.path) : undefined)}
-                title={e.error ?? e.path}
+                onClick={() => (e.kind === 'folder' ? toggleFolder(e.path) : openEntry(app, e))}
+                title={e.error ? undefined : e.path}
               >
                 <Text size="sm" truncate fw={e.kind === 'folder' ? 600 : 400} c={e.error ? 'red' : undefined}>
                   {e.kind === 'folder' ? (collapsed.has(e.path) && !filter.trim() ? '▸ ' : '▾ ') : ''}
@@ -137,6 +139,7 @@ export function WorkspaceTree() {
                   </Text>
                 )}
               </UnstyledButton>
+              </Tooltip>
               {!readOnly && (
                 <Menu position="bottom-end" withinPortal>
                   <Menu.Target>

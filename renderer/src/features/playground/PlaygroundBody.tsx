@@ -1,0 +1,43 @@
+/**
+ * The playground below its header, in the chosen layout (state/layout.ts): stacked — the
+ * thread's settings, then the messages, in one scroll — or side by side, settings and messages
+ * in two resizable panels that scroll on their own (their split is remembered).
+ */
+import { Divider, ScrollArea, Stack } from '@mantine/core';
+import { useAtomValue } from 'jotai';
+import { Group as PanelGroup, Panel, Separator, useDefaultLayout } from 'react-resizable-panels';
+import { playgroundLayoutAtom } from '../../state/layout';
+
+/** `settings`: the model, tools, system prompt and variables sections; `messages`: the message list section. */
+export function PlaygroundBody({ settings, messages }: { settings: React.ReactNode; messages: React.ReactNode }) {
+  const layout = useAtomValue(playgroundLayoutAtom);
+  const split = useDefaultLayout({ id: 'stepwise-playground-split', storage: localStorage });
+  if (layout !== 'side-by-side') {
+    return (
+      <ScrollArea style={{ flex: 1 }} type="auto">
+        <Stack gap="md" p="sm">
+          {settings}
+          <Divider />
+          {messages}
+        </Stack>
+      </ScrollArea>
+    );
+  }
+  return (
+    <div style={{ flex: 1, minHeight: 0 }}>
+      <PanelGroup orientation="horizontal" defaultLayout={split.defaultLayout} onLayoutChanged={split.onLayoutChanged} style={{ height: '100%' }}>
+        <Panel id="thread-settings" defaultSize="42%" minSize="20%">
+          <ScrollArea h="100%" type="auto" role="region" aria-label="Thread settings">
+            <Stack gap="md" p="sm">{settings}</Stack>
+          </ScrollArea>
+        </Panel>
+        <Separator className="sw-sep" aria-label="Resize settings and messages" />
+        <Panel id="thread-messages" defaultSize="58%" minSize="25%">
+          <ScrollArea h="100%" type="auto" role="region" aria-label="Message list">
+            <Stack gap="md" p="sm">{messages}</Stack>
+          </ScrollArea>
+        </Panel>
+      </PanelGroup>
+    </div>
+  );
+}
