@@ -90,28 +90,24 @@ export class OpenAIResponsesHandler extends BaseHandler {
       case 'response.output_item.added':
       case 'response.output_item.done': {
         const item = ev.item ?? {};
-        if (item.type === 'custom_tool_call') {
-          this.acc.toolCall(o, { id: item.call_id ?? item.id, name: item.name, custom: true });
-          if (typeof item.input === 'string') this.acc.completeToolArgs(o, item.input);
-          return;
-        }
-        if (item.type !== 'function_call') return;
-        this.acc.toolCall(o, { id: item.call_id ?? item.id, name: item.name });
-        if (typeof item.arguments === 'string') this.acc.completeToolArgs(o, item.arguments);
+        // A custom (free-form) tool call's text is `input`; a function call's is `arguments`.
+        const custom = item.type === 'custom_tool_call';
+        if (!custom && item.type !== 'function_call') return;
+        this.acc.toolCall(o, { id: item.call_id ?? item.id, name: item.name, custom });
+        const text = custom ? item.input : item.arguments;
+        if (typeof text === 'string') this.acc.completeToolArgs(o, text);
         return;
       }
+      case 'response.function_call_arguments.delta':
       case 'response.custom_tool_call_input.delta':
         this.acc.toolArgs(o, String(ev.delta ?? ''));
         return;
-      case 'response.custom_tool_call_input.done':
-        if (typeof ev.input === 'string') this.acc.completeToolArgs(o, ev.input);
-        return;
-      case 'response.function_call_arguments.delta':
-        this.acc.toolArgs(o, String(ev.delta ?? ''));
-        return;
       case 'response.function_call_arguments.done':
-        if (typeof ev.arguments === 'string') this.acc.completeToolArgs(o, ev.arguments);
+      case 'response.custom_tool_call_input.done': {
+        const text = ev.type === 'response.custom_tool_call_input.done' ? ev.input : ev.arguments;
+        if (typeof text === 'string') this.acc.completeToolArgs(o, text);
         return;
+      }
       case 'response.output_text.delta':
         this.acc.text(`${o}c${ev.content_index ?? 0}`, String(ev.delta ?? ''));
         return;

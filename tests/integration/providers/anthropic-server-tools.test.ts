@@ -3,21 +3,17 @@
 // code execution), the MCP connector, a repeated message_start, and refusals with stop_details.
 // Block shapes: @anthropic-ai/sdk ServerToolUseBlock, WebSearchToolResultBlock,
 // WebFetchToolResultBlock, CodeExecutionToolResultBlock, BetaMCPToolUseBlock, BetaMCPToolResultBlock.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createAnthropicProvider } from '../../../agent-runner/providers/anthropic';
-import { startSseServer, chunkBytes, type SseServer } from '../../support/sse-server';
+import { chunkBytes, sseServerPerFile } from '../../support/sse-server';
 import { anth, anthEnd, anthMessageStart, anthTextBlock, anthToolUseBlock, llmRequest, testSink } from './fixtures';
 import { Value } from '@sinclair/typebox/value';
 import { AssistantMessageSchema, type Message } from '../../../shared/thread/schema';
 import { toAssistantMessage } from '../../../agent-runner/providers/types';
 
-let server: SseServer;
-beforeAll(async () => {
-  server = await startSseServer();
-});
-afterAll(() => server.close());
+const server = sseServerPerFile();
 
-const provider = () => createAnthropicProvider({ id: 'anthropic', apiKey: 'sk-ant-test', baseUrl: server.url });
+const provider = () => createAnthropicProvider({ id: 'anthropic', apiKey: 'sk-ant-test', baseUrl: server().url });
 const model = { id: 'claude-test-1', provider: 'anthropic' };
 
 /** A block that arrives whole in content_block_start (the tool results). */
@@ -69,7 +65,7 @@ function serverToolsStream(): string {
 
 describe('anthropic server tools and the MCP connector', () => {
   it('keeps server tool and MCP blocks verbatim as provider-run activity, never as client tool calls', async () => {
-    server.reply({ stream: chunkBytes(serverToolsStream(), 61) });
+    server().reply({ stream: chunkBytes(serverToolsStream(), 61) });
     const sink = testSink();
     const r = await provider().stream(llmRequest(model), sink);
     expect(r.error).toBeUndefined();
@@ -94,7 +90,7 @@ describe('anthropic server tools and the MCP connector', () => {
     expect(Value.Check(AssistantMessageSchema, { ...msg, content: [{ type: 'server_tool', block: { id: 'x' } }] })).toBe(false);
 
     // The next turn sends every block back unchanged, in its place.
-    server.reply({ stream: [anthMessageStart() + anthTextBlock(0, ['ok']) + anthEnd('end_turn', 1)] });
+    server().reply({ stream: [anthMessageStart() + anthTextBlock(0, ['ok']) + anthEnd('end_turn', 1)] });
     const messages: Message[] = [
       { id: 'u1', role: 'user', content: [{ type: 'text', text: 'Weather?' }] },
       msg,
@@ -102,7 +98,7 @@ describe('anthropic server tools and the MCP connector', () => {
     ];
     const again = await provider().stream(llmRequest(model, { messages }), testSink());
     expect(again.error).toBeUndefined();
-    const body = server.requests.at(-1)!.body as { messages: { role: string; content: unknown[] }[] };
+    const body = server().requests.at(-1)!.body as { messages: { role: string; content: unknown[] }[] };
     expect(body.messages[1]).toEqual({
       role: 'assistant',
       content: r.content.map((p) => (p.type === 'server_tool' ? p.block : p.type === 'text' ? { type: 'text', text: p.text } : null)),
@@ -111,7 +107,7 @@ describe('anthropic server tools and the MCP connector', () => {
   });
 
   it('a paused turn with a client tool call keeps both: the server tool as activity, the client call as a tool call', async () => {
-    server.reply({
+    server().reply({
       stream: [
         anthMessageStart() +
           useBlock(0, { type: 'server_tool_use', id: 'srvtoolu_09', name: 'web_search' }, ['{"query":"x"}']) +
@@ -128,7 +124,7 @@ describe('anthropic server tools and the MCP connector', () => {
 
 describe('anthropic message_start repeated by a proxy', () => {
   it('ignores a repeated message_start with the same id', async () => {
-    server.reply({ stream: [anthMessageStart(30) + anthTextBlock(0, ['Hel']) + anthMessageStart(30) + anthTextBlock(1, ['lo']) + anthEnd('end_turn', 2)] });
+    server().reply({ stream: [anthMessageStart(30) + anthTextBlock(0, ['Hel']) + anthMessageStart(30) + anthTextBlock(1, ['lo']) + anthEnd('end_turn', 2)] });
     const r = await provider().stream(llmRequest(model), testSink());
     expect(r.error).toBeUndefined();
     expect(r.content).toEqual([{ type: 'text', text: 'Hel' }, { type: 'text', text: 'lo' }]);
@@ -137,7 +133,7 @@ describe('anthropic message_start repeated by a proxy', () => {
 
   it('a second message_start with another id stays an error, the partial reply kept', async () => {
     const other = anthMessageStart(25, 0, 'msg_02Other');
-    server.reply({ stream: [anthMessageStart() + anthTextBlock(0, ['Hel']) + other + anthEnd('end_turn', 2)] });
+    server().reply({ stream: [anthMessageStart() + anthTextBlock(0, ['Hel']) + other + anthEnd('end_turn', 2)] });
     const r = await provider().stream(llmRequest(model), testSink());
     expect(r).toMatchObject({ stopReason: 'error', error: { code: 'protocol' }, content: [{ type: 'text', text: 'Hel' }] });
     expect(r.error!.message).toContain('msg_02Other');
@@ -147,7 +143,7 @@ describe('anthropic message_start repeated by a proxy', () => {
 describe('anthropic refusals', () => {
   it('stop_reason refusal ends the call as an error with stop_details kept, partial text kept', async () => {
     const stopDetails = { type: 'refusal', category: 'cyber', explanation: 'This request could enable malware development.' };
-    server.reply({
+    server().reply({
       stream: [
         anthMessageStart() +
           anthTextBlock(0, ['Here is how to ']) +
@@ -167,7 +163,7 @@ describe('anthropic refusals', () => {
   });
 
   it('a refusal without stop_details is still an error', async () => {
-    server.reply({ stream: [anthMessageStart() + anthEnd('refusal', 0)] });
+    server().reply({ stream: [anthMessageStart() + anthEnd('refusal', 0)] });
     const r = await provider().stream(llmRequest(model), testSink());
     expect(r).toMatchObject({ stopReason: 'content_filter', error: { code: 'refusal' }, content: [] });
   });

@@ -1,20 +1,16 @@
 // Chat Completions streams from OpenAI-compatible servers that bend the format, through the
 // real `openai` client against a local SSE server: Mistral/Magistral content arrays, Cerebras
 // tool calls that share an index, and refusals (content_filter, `delta.refusal`).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { contentParts, createOpenAIChatProvider } from '../../../agent-runner/providers/openai-chat';
-import { startSseServer, chunkBytes, type SseServer } from '../../support/sse-server';
+import { chunkBytes, sseServerPerFile } from '../../support/sse-server';
 import { chatChunk, chatSse, chatUsageChunk, llmRequest, testSink } from './fixtures';
 import { toAssistantMessage } from '../../../agent-runner/providers/types';
 
-let server: SseServer;
-beforeAll(async () => {
-  server = await startSseServer();
-});
-afterAll(() => server.close());
+const server = sseServerPerFile();
 
-const provider = () => createOpenAIChatProvider({ id: 'mistral', apiKey: 'sk-test', baseUrl: `${server.url}/v1` });
+const provider = () => createOpenAIChatProvider({ id: 'mistral', apiKey: 'sk-test', baseUrl: `${server().url}/v1` });
 const model = { id: 'magistral-medium-latest' };
 
 /** A Mistral chunk: Mistral sends its usage in the chunk that carries finish_reason. */
@@ -29,7 +25,7 @@ const mistral = (delta: Record<string, unknown>, finish: string | null = null, u
 
 describe('Mistral / Magistral content arrays', () => {
   it('keeps text, thinking and usage from delta.content arrays', async () => {
-    server.reply({
+    server().reply({
       stream: chunkBytes(
         chatSse([
           mistral({ role: 'assistant', content: '' }),
@@ -74,7 +70,7 @@ describe('tool calls that share an index (Cerebras)', () => {
   it('a new id at an index starts a new call', async () => {
     const call = (id: string, name: string) => ({ index: 0, id, type: 'function', function: { name, arguments: '' } });
     const args = (a: string) => ({ index: 0, function: { arguments: a } });
-    server.reply({
+    server().reply({
       stream: [
         chatSse([
           chatChunk({ role: 'assistant', content: null }),
@@ -102,7 +98,7 @@ describe('tool calls that share an index (Cerebras)', () => {
 
 describe('chat refusals', () => {
   it('finish_reason content_filter ends the call as an error, partial text kept', async () => {
-    server.reply({ stream: [chatSse([chatChunk({ role: 'assistant', content: 'Step one: ' }), chatChunk({}, 'content_filter'), chatUsageChunk(9, 3)])] });
+    server().reply({ stream: [chatSse([chatChunk({ role: 'assistant', content: 'Step one: ' }), chatChunk({}, 'content_filter'), chatUsageChunk(9, 3)])] });
     const r = await provider().stream(llmRequest(model), testSink());
     expect(r.stopReason).toBe('content_filter');
     expect(r.error).toMatchObject({ code: 'refusal', message: expect.stringContaining('content_filter') });
@@ -112,7 +108,7 @@ describe('chat refusals', () => {
   });
 
   it('a delta.refusal is a refusal with the model\'s words as the explanation', async () => {
-    server.reply({ stream: [chatSse([chatChunk({ role: 'assistant', content: null, refusal: "I'm sorry, " }), chatChunk({ refusal: 'I cannot help with that.' }), chatChunk({}, 'stop')])] });
+    server().reply({ stream: [chatSse([chatChunk({ role: 'assistant', content: null, refusal: "I'm sorry, " }), chatChunk({ refusal: 'I cannot help with that.' }), chatChunk({}, 'stop')])] });
     const r = await provider().stream(llmRequest(model), testSink());
     expect(r.stopReason).toBe('content_filter');
     expect(r.error?.message).toContain("I'm sorry, I cannot help with that");
