@@ -3,7 +3,7 @@
 // tool calls that share an index, and refusals (content_filter, `delta.refusal`).
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { contentParts, createOpenAIChatProvider } from '../../../agent-runner/providers/openai-chat';
+import { contentParts, createOpenAIChatProvider, OpenAIChatHandler } from '../../../agent-runner/providers/openai-chat';
 import { chunkBytes, sseServerPerFile } from '../../support/sse-server';
 import { chatChunk, chatSse, chatUsageChunk, llmRequest, testSink } from './fixtures';
 import { toAssistantMessage } from '../../../agent-runner/providers/types';
@@ -93,6 +93,28 @@ describe('tool calls that share an index (Cerebras)', () => {
       { id: 'call_b2', name: 'get_time', arguments: {} },
     ]);
     expect(sink.args()).toEqual({ 0: '{"city":"Paris"}', 1: '{}' });
+  });
+});
+
+describe('tool calls that share an index: any sequence', () => {
+  it('calls streamed one after another at one index, arguments cut anywhere, come out as sent', () => {
+    const call = fc.record({ name: fc.constantFrom('a', 'get_time', 'f-1'), args: fc.dictionary(fc.string({ maxLength: 4 }), fc.oneof(fc.integer(), fc.string({ maxLength: 6 })), { maxKeys: 3 }) });
+    fc.assert(
+      fc.property(fc.array(call, { minLength: 1, maxLength: 4 }), fc.array(fc.integer({ min: 1, max: 7 }), { minLength: 1, maxLength: 5 }), (calls, cuts) => {
+        const h = new OpenAIChatHandler(testSink(), { provider: 'cerebras', model: 'm', baseUrl: 'http://x' });
+        calls.forEach((c, i) => {
+          const text = JSON.stringify(c.args);
+          h.event(chatChunk({ tool_calls: [{ index: 0, id: `call_${i}`, type: 'function', function: { name: c.name, arguments: '' } }] }));
+          for (let at = 0, k = 0; at < text.length; k++) {
+            const next = Math.min(text.length, at + cuts[k % cuts.length]);
+            h.event(chatChunk({ tool_calls: [{ index: 0, function: { arguments: text.slice(at, next) } }] }));
+            at = next;
+          }
+        });
+        h.event(chatChunk({}, 'tool_calls'));
+        expect(h.finish().toolCalls).toEqual(calls.map((c, i) => ({ id: `call_${i}`, name: c.name, arguments: c.args })));
+      }),
+    );
   });
 });
 
