@@ -19,6 +19,8 @@ import { createScriptedProvider } from './providers/scripted';
 import { agentToolExecutor, builtinToolExecutor, functionToolExecutor } from './tools/local-executors';
 import { recordedCalls } from './recorded-run';
 import type { LoopResult } from './loop/agent-loop';
+import { withCost } from '../shared/protocol/prices';
+import { runUsage } from '../shared/protocol/usage';
 
 export interface RunOptions {
   /** Makes the provider for a model; the default knows the scripted model and the registry. */
@@ -104,6 +106,8 @@ export function startRun(spec: RunSpec, post: (m: RunnerToHost) => void, opts: R
           }),
         newId: () => newId('msg'),
         recorded,
+        // spec.providers holds the built-ins merged with providers.json (the host's effectiveProviders).
+        withCost: (model, usage) => withCost(usage, spec.providers.find((p) => p.id === model.provider), model.id),
       },
       spec.thread,
       rootId,
@@ -128,7 +132,9 @@ export function startRun(spec: RunSpec, post: (m: RunnerToHost) => void, opts: R
       for (const n of [...tree.nodes.values()].filter((x) => x.status === 'awaiting_input')) tree.close(n.id, { status: 'cancelled' });
     }
     emitter.send({ v: 1, type: 'run_result', runId: spec.runId, status, messages: r.messages, toolOutputs: r.toolOutputs });
-    tree.close(rootId, { status, error: r.error, output: { messages: r.messages.length, toolOutputs: r.toolOutputs.length } });
+    // The run node carries the sum of its model calls' usage (and cost, when every call had one).
+    const usage = runUsage([...tree.nodes.values()]);
+    tree.close(rootId, { status, error: r.error, output: { messages: r.messages.length, toolOutputs: r.toolOutputs.length }, ...(usage ? { usage } : {}) });
     emitter.send({ v: 1, type: 'done', runId: spec.runId });
     emitter.close();
   }

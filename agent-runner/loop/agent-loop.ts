@@ -4,7 +4,7 @@
  * approval) and tool step (execute given pending tool calls in parallel, then stop).
  */
 import type { AssistantMessage, Message, ModelConfig, Thread, Tool, ToolCall, ToolOutput } from '../../shared/thread/schema';
-import type { NodeError, NodeStatus } from '../../shared/protocol/nodes';
+import type { NodeError, NodeStatus, Usage } from '../../shared/protocol/nodes';
 import type { ToolOutputPatch } from '../../shared/protocol/envelopes';
 import type { RunMode } from '../../shared/thread/schema';
 import { DEFAULT_MAX_TURNS } from '../../shared/thread/defaults';
@@ -37,6 +37,8 @@ export interface LoopDeps {
   newId(): string;
   /** Model calls and tool results reused from an earlier run (time travel, replay). */
   recorded?: RecordedCalls;
+  /** `usage` of a call to `model` with its cost added when the model's price is known. */
+  withCost?(model: ModelConfig, usage: Usage): Usage;
 }
 
 export interface LoopResult {
@@ -86,6 +88,12 @@ export class AgentLoop {
     };
   }
 
+  /** Adds the cost of a call to `model` to its usage, when the run knows prices. */
+  private costOf(model: ModelConfig): ((usage: Usage) => Usage) | undefined {
+    const withCost = this.deps.withCost;
+    return withCost ? (usage) => withCost(model, usage) : undefined;
+  }
+
   private async nestedLlm(parentId: string, call: NestedLlmCall): Promise<LlmCallResult> {
     const model = call.model ?? this.thread.model;
     const withMax = call.maxTokens ? { ...model, params: { ...model.params, maxTokens: call.maxTokens } } : model;
@@ -97,6 +105,7 @@ export class AgentLoop {
       systemPrompt: call.systemPrompt,
       messages: call.messages,
       tools: [],
+      withCost: this.costOf(withMax),
     });
     return result;
   }
@@ -160,9 +169,11 @@ export class AgentLoop {
         tools,
         messageId,
         ...(replayed ? { replayedFrom: recorded!.runId } : {}),
+        withCost: this.costOf(model),
       });
       finalText = textOf(result);
-      const hasOutput = result.content.length > 0 || result.toolCalls.length > 0;
+      // A refusal is kept even when empty: its message carries the provider's explanation.
+      const hasOutput = result.content.length > 0 || result.toolCalls.length > 0 || result.error?.code === 'refusal';
       const assistant: AssistantMessage = toAssistantMessage(messageId, result, `${model.provider}/${model.id}`, timing);
       makeToolCallIdsUnique(assistant.toolCalls ?? [], takenCallIds);
       if (hasOutput) {
@@ -171,6 +182,8 @@ export class AgentLoop {
       }
       if (result.cancelled) return { status: 'cancelled', messages: added, toolOutputs: [], finalText };
       if (result.error) return { status: 'error', messages: added, toolOutputs: [], error: result.error, finalText };
+      // Anthropic paused a long server-tool turn: ReAct sends it back as it is so the model goes on.
+      if (!result.toolCalls.length && result.stopReason === 'pause_turn' && mode === 'react' && hasOutput) continue;
       if (!result.toolCalls.length) return { status: 'completed', messages: added, toolOutputs: [], finalText };
       if (result.stopReason === 'length') {
         this.deps.tree.update(this.parentId, { attrs: { note: 'The response was cut by the token limit: its tool calls were not executed.' } });

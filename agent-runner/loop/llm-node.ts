@@ -4,7 +4,7 @@
  * timing. Errors are data: the node ends `error` or `cancelled` with the partial kept.
  */
 import type { Message, ModelConfig } from '../../shared/thread/schema';
-import type { LlmOutput } from '../../shared/protocol/nodes';
+import type { LlmOutput, Usage } from '../../shared/protocol/nodes';
 import type { LlmCallResult, Provider, StreamSink, ToolSpec } from '../providers/types';
 import type { RunTree } from './tree';
 import { messageText } from '../providers/content';
@@ -21,6 +21,8 @@ export interface LlmNodeRequest {
   messageId?: string;
   /** The call is played back from this earlier run's recording (recorded in the node's attrs). */
   replayedFrom?: string;
+  /** Adds the call's cost to its usage (prices.ts `withCost` for this model); absent: tokens only. */
+  withCost?: (usage: Usage) => Usage;
 }
 
 export interface LlmNodeResult {
@@ -35,6 +37,8 @@ export function llmOutput(r: Pick<LlmCallResult, 'content' | 'toolCalls' | 'stop
   const thinking = r.content.filter((p) => p.type === 'thinking').map((p) => (p as { thinking: string }).thinking).join('');
   const out: LlmOutput = { text, stopReason: r.stopReason };
   if (thinking) out.thinking = thinking;
+  const serverTools = r.content.flatMap((p) => (p.type === 'server_tool' ? [p.block] : []));
+  if (serverTools.length) out.serverTools = serverTools;
   if (r.toolCalls.length) {
     out.toolCalls = r.toolCalls.map((c) => ({ id: c.id, name: c.name, arguments: c.arguments, ...(c.rawArguments !== undefined ? { rawArguments: c.rawArguments } : {}) }));
   }
@@ -111,6 +115,7 @@ export async function runLlmNode(
     };
   }
   if (signal.aborted && !result.error) result = { ...result, cancelled: true, stopReason: 'cancelled' };
+  if (result.usage && req.withCost) result = { ...result, usage: req.withCost(result.usage) };
   emitter.send({ v: 1, type: 'llm_record', runId: tree.runId, nodeId, api: provider.api ?? req.model.provider, request: request ?? null, events });
   tree.close(nodeId, {
     status: result.cancelled ? 'cancelled' : result.error ? 'error' : 'completed',

@@ -4,7 +4,7 @@
  * Every wire handler (OpenAI Chat, OpenAI Responses, Anthropic) feeds one of these, so the
  * live path and replay produce the same sink calls and the same result.
  */
-import type { TextPart, ThinkingPart, ToolCall } from '../../shared/thread/schema';
+import type { AssistantPart, ServerToolPart, TextPart, ThinkingPart, ToolCall } from '../../shared/thread/schema';
 import type { NodeError, Usage } from '../../shared/protocol/nodes';
 import type { LlmCallResult, StopReason, StreamSink } from './types';
 
@@ -16,6 +16,8 @@ interface PendingToolCall {
   index?: number;
   /** Argument text that arrived before the id and name were known. */
   buffered: string;
+  /** A custom (free-form) tool call: the text is its input, never parsed. */
+  custom?: boolean;
 }
 
 /** One raw-event handler: feed recorded or live events, then ask for the result. */
@@ -39,8 +41,12 @@ export interface StreamHandler {
  * normalised indexes: a content part's index in `content`, a tool call's order in the response.
  */
 export class CallAccumulator {
-  readonly content: (TextPart | ThinkingPart)[] = [];
+  readonly content: AssistantPart[] = [];
   private partByKey = new Map<string, number>();
+  /** Input JSON text streamed so far per provider-run tool block key. */
+  private serverInput = new Map<string, string>();
+  /** A refusal: the error is kept and the stop reason stays `content_filter`. */
+  private refused = false;
   private calls: PendingToolCall[] = [];
   private callByKey = new Map<string, PendingToolCall>();
   private announced = 0;
@@ -95,19 +101,72 @@ export class CallAccumulator {
     p.data = data;
   }
 
+  /**
+   * A provider-run tool block (Anthropic `server_tool_use`, `*_tool_result`, `mcp_tool_use` …),
+   * kept verbatim as a `server_tool` part in content order. Never a client tool call.
+   */
+  serverTool(key: string, block: ServerToolPart['block']): void {
+    this.content.push({ type: 'server_tool', block: { ...block } });
+    this.partByKey.set(key, this.content.length - 1);
+  }
+
+  /** Appends streamed input JSON of the provider-run tool block `key` (applied by `closeServerTool`). */
+  serverToolInput(key: string, delta: string): void {
+    this.serverInput.set(key, (this.serverInput.get(key) ?? '') + delta);
+  }
+
+  /**
+   * The block `key` ended: its streamed input, when any arrived and parses, becomes the block's
+   * `input`. Input that does not parse is kept as text in `input` (the provider will say so if sent back).
+   */
+  closeServerTool(key: string): void {
+    const raw = this.serverInput.get(key);
+    const i = this.partByKey.get(key);
+    if (raw === undefined || i === undefined || this.content[i]?.type !== 'server_tool') return;
+    const part = this.content[i] as ServerToolPart;
+    let input: unknown = raw;
+    try {
+      input = raw.trim() === '' ? {} : JSON.parse(raw);
+    } catch {}
+    part.block = { ...part.block, input };
+    this.serverInput.delete(key);
+  }
+
+  /** Whether `key` names a provider-run tool block. */
+  isServerTool(key: string): boolean {
+    const i = this.partByKey.get(key);
+    return i !== undefined && this.content[i]?.type === 'server_tool';
+  }
+
+  /**
+   * The provider refused (Anthropic `stop_reason: refusal`, OpenAI `content_filter`): the call
+   * ends with `error` (the provider's explanation) and stop reason `content_filter`, partial output kept.
+   */
+  refusal(error: NodeError): void {
+    this.refused = true;
+    this.stopReason = 'content_filter';
+    this.error = error;
+  }
+
   /** Whether a tool call with this key was seen. */
   hasToolCall(key: string): boolean {
     return this.callByKey.has(key);
   }
 
+  /** The id tool call `key` got so far, if any. */
+  toolCallId(key: string): string | undefined {
+    return this.callByKey.get(key)?.id;
+  }
+
   /** Sets what is known of tool call `key`; announces it once both id and name are known. */
-  toolCall(key: string, info: { id?: string; name?: string }): void {
+  toolCall(key: string, info: { id?: string; name?: string; custom?: boolean }): void {
     let call = this.callByKey.get(key);
     if (!call) {
       call = { raw: '', buffered: '' };
       this.calls.push(call);
       this.callByKey.set(key, call);
     }
+    if (info.custom) call.custom = true;
     if (info.id && !call.id) call.id = info.id;
     if (info.name && !call.name) call.name = info.name;
     this.announce(call);
@@ -158,6 +217,7 @@ export class CallAccumulator {
         c.name ??= '';
       }
       const call: ToolCall = { id: c.id!, name: c.name!, arguments: {} };
+      if (c.custom) return { ...call, rawArguments: c.raw, custom: true };
       const parsed = parseArguments(c.raw);
       if (parsed) call.arguments = parsed;
       else call.rawArguments = c.raw;
@@ -165,18 +225,25 @@ export class CallAccumulator {
     });
   }
 
-  /** The call's result: `stopReason` is `error` when an error was set. */
+  /** The call's result: `stopReason` is `error` when an error was set (`content_filter` for a refusal). */
   result(extra?: { cancelled?: boolean }): LlmCallResult {
     const r: LlmCallResult = {
-      content: this.content.filter((p) => p.type === 'text' ? p.text.length > 0 : p.thinking.length > 0 || p.redacted || p.signature),
+      content: this.content.filter(keepPart),
       toolCalls: this.toolCalls(),
-      stopReason: extra?.cancelled ? 'cancelled' : this.error ? 'error' : (this.stopReason ?? 'stop'),
+      stopReason: extra?.cancelled ? 'cancelled' : this.error && !this.refused ? 'error' : (this.stopReason ?? 'stop'),
     };
     if (this.usage) r.usage = this.usage;
     if (this.error && !extra?.cancelled) r.error = this.error;
     if (extra?.cancelled) r.cancelled = true;
     return r;
   }
+}
+
+/** Empty text and thinking parts (announced, never filled) are dropped; everything else is kept. */
+function keepPart(p: AssistantPart): boolean {
+  if (p.type === 'text') return p.text.length > 0;
+  if (p.type === 'thinking') return p.thinking.length > 0 || !!p.redacted || !!p.signature;
+  return true;
 }
 
 /** Parses tool-call argument text: `{}` for empty text, undefined when it is not a JSON object. */

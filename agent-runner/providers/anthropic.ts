@@ -12,7 +12,7 @@ import type { ImagePart } from '../../shared/thread/schema';
 import { BaseHandler } from './live';
 import { createSdkProvider, typedErrorEvent, type SdkProviderOptions, type WireApi } from './sdk-provider';
 import { NO_TOOL_OUTPUT, partText } from './content';
-import { protocolError, streamErrorEvent } from './errors';
+import { protocolError, refusalError, streamErrorEvent } from './errors';
 import { anthropicControls } from './request-params';
 
 export const ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
@@ -39,7 +39,10 @@ export function buildAnthropicRequest(req: LlmRequest): Record<string, unknown> 
     }
     const blocks: Block[] = [];
     for (const p of m.content) {
-      if (p.type === 'text') {
+      if (p.type === 'server_tool') {
+        // Provider-run tool activity goes back exactly as it came, in its place.
+        blocks.push(p.block);
+      } else if (p.type === 'text') {
         if (p.text) blocks.push({ type: 'text', text: p.text });
       } else if (p.redacted && p.data) {
         blocks.push({ type: 'redacted_thinking', data: p.data });
@@ -89,9 +92,20 @@ const STOP: Record<string, string> = {
   model_context_window_exceeded: 'length',
 };
 
+/**
+ * A content block the provider ran itself: server tools (`server_tool_use` and their
+ * `web_search_tool_result`, `web_fetch_tool_result`, `code_execution_tool_result`, …), the MCP
+ * connector (`mcp_tool_use`, `mcp_tool_result`) and code execution's `container_upload`.
+ */
+export function isServerToolBlock(type: unknown): boolean {
+  return typeof type === 'string' && (type === 'server_tool_use' || type === 'mcp_tool_use' || type === 'container_upload' || (type.endsWith('_tool_result') && type !== 'tool_result'));
+}
+
 /** Turns Messages stream events into sink calls; content blocks are keyed by their index. */
 export class AnthropicHandler extends BaseHandler {
   private started = false;
+  /** The message id of the stream's `message_start` (a proxy may repeat that event). */
+  private messageId?: string;
   /** Block index → kind, for routing deltas. */
   private blocks = new Map<number, { type: string; input?: unknown; gotJson?: boolean }>();
 
@@ -103,8 +117,12 @@ export class AnthropicHandler extends BaseHandler {
     if (this.completed) return;
     switch (ev.type) {
       case 'message_start': {
-        if (this.started) return this.streamFailed(protocolError(this.ctx, 'a second message_start in one stream', ev));
+        const id = typeof ev.message?.id === 'string' ? ev.message.id : undefined;
+        // LiteLLM-style bridges repeat message_start for the same message: nothing new in it.
+        if (this.started && id !== undefined && id === this.messageId) return;
+        if (this.started) return this.streamFailed(protocolError(this.ctx, `a second message_start in one stream (message ${id ?? '(no id)'} after ${this.messageId ?? '(no id)'})`, ev));
         this.started = true;
+        this.messageId = id;
         const u = ev.message?.usage ?? {};
         this.usage(u);
         return;
@@ -120,6 +138,7 @@ export class AnthropicHandler extends BaseHandler {
           if (b.signature) this.acc.signature(`b${i}`, b.signature);
         } else if (b.type === 'redacted_thinking') this.acc.redactedThinking(`b${i}`, String(b.data ?? ''));
         else if (b.type === 'tool_use') this.acc.toolCall(`b${i}`, { id: b.id, name: b.name });
+        else if (isServerToolBlock(b.type)) this.acc.serverTool(`b${i}`, b);
         return;
       }
       case 'content_block_delta': {
@@ -128,6 +147,7 @@ export class AnthropicHandler extends BaseHandler {
         if (d.type === 'text_delta') this.acc.text(`b${i}`, d.text);
         else if (d.type === 'thinking_delta') this.acc.thinking(`b${i}`, d.thinking);
         else if (d.type === 'signature_delta') this.acc.signature(`b${i}`, d.signature);
+        else if (d.type === 'input_json_delta' && this.acc.isServerTool(`b${i}`)) this.acc.serverToolInput(`b${i}`, String(d.partial_json ?? ''));
         else if (d.type === 'input_json_delta') {
           const block = this.blocks.get(i);
           if (block) block.gotJson = true;
@@ -137,6 +157,7 @@ export class AnthropicHandler extends BaseHandler {
       }
       case 'content_block_stop': {
         const block = this.blocks.get(Number(ev.index));
+        if (isServerToolBlock(block?.type)) return this.acc.closeServerTool(`b${ev.index}`);
         // A proxy may put the whole input in content_block_start and send no deltas.
         if (block?.type === 'tool_use' && !block.gotJson && block.input && Object.keys(block.input).length) {
           this.acc.toolArgs(`b${ev.index}`, JSON.stringify(block.input));
@@ -144,8 +165,14 @@ export class AnthropicHandler extends BaseHandler {
         return;
       }
       case 'message_delta': {
-        if (ev.delta?.stop_reason) {
-          this.setStopReason(String(ev.delta.stop_reason), STOP);
+        const reason = ev.delta?.stop_reason;
+        if (reason === 'refusal') {
+          // stop_details: { type: 'refusal', category, explanation } (RefusalStopDetails).
+          const d = ev.delta.stop_details;
+          const why = [d?.category ? `category ${d.category}` : '', typeof d?.explanation === 'string' ? d.explanation : ''].filter(Boolean).join(' — ');
+          this.acc.refusal(refusalError(this.ctx, 'stop reason "refusal"', why, d));
+        } else if (reason) {
+          this.setStopReason(String(reason), STOP);
         }
         if (ev.usage) this.usage(ev.usage);
         return;

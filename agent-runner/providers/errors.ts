@@ -19,7 +19,7 @@ export interface ErrorContext {
 export type ProviderErrorCode =
   | 'no_api_key' | 'bad_request' | 'auth' | 'forbidden' | 'not_found' | 'rate_limit' | 'server'
   | 'http' | 'network' | 'timeout' | 'stream_cut' | 'malformed' | 'protocol' | 'stream_error'
-  | 'replay' | 'internal' | 'idle_timeout';
+  | 'replay' | 'internal' | 'idle_timeout' | 'refusal';
 
 const who = (c: ErrorContext) => `${c.provider} (model ${c.model || '(none)'})`;
 
@@ -163,6 +163,21 @@ export function unknownStopReason(c: ErrorContext, reason: string): NodeError {
     message: `${who(c)} ended the reply with an unknown finish reason "${reason}". The partial reply is kept; an OpenAI-compatible server should report stop, length or tool_calls.`,
     code: 'unknown_finish_reason',
     details: reason,
+  };
+}
+
+/**
+ * The provider refused or filtered the reply (Anthropic `stop_reason: "refusal"`, OpenAI
+ * `finish_reason: "content_filter"`, a Responses refusal). `why` is the provider's own words
+ * (Anthropic `stop_details.explanation`, OpenAI's refusal text), kept in the message; `details`
+ * the raw stop details.
+ */
+export function refusalError(c: ErrorContext, reason: string, why?: string, details?: unknown): NodeError {
+  const explanation = why?.trim() ? `: ${why.trim().replace(/\.+$/, '')}` : '';
+  return {
+    message: `${who(c)} refused to answer (${reason})${explanation}. The partial reply is kept.`,
+    code: 'refusal',
+    ...(details !== undefined && details !== null ? { details: stringify(details) } : {}),
   };
 }
 

@@ -11,7 +11,7 @@ import type { LlmRequest, Provider } from './types';
 import { BaseHandler } from './live';
 import { createSdkProvider, type SdkClient, type SdkProviderOptions, type WireApi } from './sdk-provider';
 import { dataUrl, toolOutputParts } from './content';
-import { streamErrorEvent } from './errors';
+import { refusalError, streamErrorEvent } from './errors';
 import { chatControls } from './request-params';
 
 export const OPENAI_BASE_URL = 'https://api.openai.com/v1';
@@ -93,11 +93,37 @@ interface ChunkToolCall {
 }
 
 /**
+ * Text and thinking of a `delta.content` that is an array of parts (Mistral / Magistral):
+ * `{type:'text', text}` and `{type:'thinking', thinking: [{type:'text', text}, …]}` (thinking
+ * may also be a plain string). Parts of other types are skipped.
+ */
+export function contentParts(content: unknown[]): { kind: 'text' | 'thinking'; text: string }[] {
+  const out: { kind: 'text' | 'thinking'; text: string }[] = [];
+  for (const part of content) {
+    if (typeof part === 'string') out.push({ kind: 'text', text: part });
+    if (!part || typeof part !== 'object') continue;
+    const p = part as Record<string, unknown>;
+    if (p.type === 'text' && typeof p.text === 'string') out.push({ kind: 'text', text: p.text });
+    else if (p.type === 'thinking') {
+      const inner = typeof p.thinking === 'string' ? [{ type: 'text', text: p.thinking }] : Array.isArray(p.thinking) ? p.thinking : [];
+      for (const t of inner as Record<string, unknown>[]) if (t && typeof t.text === 'string') out.push({ kind: 'thinking', text: t.text });
+    }
+  }
+  return out;
+}
+
+/**
  * Turns Chat Completions chunks into sink calls. Tool calls are keyed by `index`, by `id`
- * when a server leaves the index out, and go to the last call when a chunk has neither.
+ * when a server leaves the index out, and go to the last call when a chunk has neither. A new
+ * `id` at an index already used (Cerebras streams calls one after another at index 0) starts a
+ * new call.
  */
 export class OpenAIChatHandler extends BaseHandler {
   private lastToolKey?: string;
+  /** The current call key of each tool-call index (a new id at an index moves it on). */
+  private keyOfIndex = new Map<number, string>();
+  /** Refusal text (`delta.refusal`): the reply is a refusal, with these words. */
+  private refusalText = '';
 
   protected missingEnd(): string {
     return 'no finish_reason and no [DONE]';
@@ -124,18 +150,37 @@ export class OpenAIChatHandler extends BaseHandler {
       const reasoning = delta.reasoning_content ?? delta.reasoning;
       if (typeof reasoning === 'string') this.acc.thinking('thinking', reasoning);
       if (typeof delta.content === 'string') this.acc.text('text', delta.content);
-      if (typeof delta.refusal === 'string') this.acc.text('text', delta.refusal);
-      for (const tc of (delta.tool_calls ?? []) as ChunkToolCall[]) this.toolCallDelta(tc);
-      if (choice.finish_reason) {
-        this.setStopReason(String(choice.finish_reason), FINISH);
-        this.completed = true;
+      else if (Array.isArray(delta.content)) for (const p of contentParts(delta.content)) this.acc[p.kind](p.kind, p.text);
+      if (typeof delta.refusal === 'string') {
+        this.acc.text('text', delta.refusal);
+        this.refusalText += delta.refusal;
       }
+      for (const tc of (delta.tool_calls ?? []) as ChunkToolCall[]) this.toolCallDelta(tc);
+      if (choice.finish_reason) this.finishReason(String(choice.finish_reason));
     }
+  }
+
+  /** The end of the reply: a content filter or a refusal ends it as a refusal, with its words. */
+  private finishReason(reason: string): void {
+    this.completed = true;
+    if (reason === 'content_filter') this.acc.refusal(refusalError(this.ctx, 'finish reason "content_filter"', this.refusalText || 'the content filter stopped the reply'));
+    else if (this.refusalText && !this.acc.toolCallCount) this.acc.refusal(refusalError(this.ctx, 'a refusal', this.refusalText));
+    else this.setStopReason(reason, FINISH);
+  }
+
+  /** The key of the call a delta at `index` belongs to: a new id at a used index starts a new call. */
+  private indexKey(index: number, id: string | undefined): string {
+    const current = this.keyOfIndex.get(index);
+    const seenId = current === undefined ? undefined : this.acc.toolCallId(current);
+    if (current !== undefined && !(id && seenId && id !== seenId)) return current;
+    const key = current === undefined ? `i${index}` : `i${index}#${this.acc.toolCallCount}`;
+    this.keyOfIndex.set(index, key);
+    return key;
   }
 
   private toolCallDelta(tc: ChunkToolCall): void {
     let key: string;
-    if (typeof tc.index === 'number') key = `i${tc.index}`;
+    if (typeof tc.index === 'number') key = this.indexKey(tc.index, tc.id);
     else if (tc.id) key = `id:${tc.id}`;
     else key = this.lastToolKey ?? 'i0';
     this.lastToolKey = key;

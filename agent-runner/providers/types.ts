@@ -4,7 +4,7 @@
  * result. Errors are data (docs/architecture.md#the-execution-tree): `stream` never rejects; failures come back in `error`
  * with the partial output kept.
  */
-import type { AssistantMessage, Message, ModelConfig, TextPart, ThinkingPart, ToolCall } from '../../shared/thread/schema';
+import type { AssistantMessage, AssistantPart, CustomToolFormat, Message, ModelConfig, ToolCall } from '../../shared/thread/schema';
 import type { NodeError, Usage } from '../../shared/protocol/nodes';
 import type { ProviderConfig } from '../../shared/protocol/runner';
 
@@ -13,6 +13,8 @@ export interface ToolSpec {
   name: string;
   description?: string;
   parameters: Record<string, unknown>;
+  /** A custom (free-form) tool: the model writes text, not JSON (OpenAI Responses `custom` tools). */
+  custom?: { format?: CustomToolFormat };
 }
 
 export interface LlmRequest {
@@ -46,7 +48,8 @@ export interface StreamSink {
 export type StopReason = 'stop' | 'tool_calls' | 'length' | 'content_filter' | 'error' | 'cancelled' | (string & {});
 
 export interface LlmCallResult {
-  content: (TextPart | ThinkingPart)[];
+  /** Text, thinking and provider-run tool activity (`server_tool` parts), in the order received. */
+  content: AssistantPart[];
   toolCalls: ToolCall[];
   usage?: Usage;
   stopReason: StopReason;

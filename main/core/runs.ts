@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import writeFileAtomic from 'write-file-atomic';
 import type { RunRef, RunMode } from '../../shared/thread/schema';
-import type { Usage } from '../../shared/protocol/nodes';
+import { runUsage } from '../../shared/protocol/usage';
 import type { RunSpec } from '../../shared/protocol/runner';
 import type { RunRecord } from '../../shared/protocol/host-api';
 import type { RunResult } from '../../shared/protocol/envelopes';
@@ -56,17 +56,6 @@ function preview(run: RunRefSource): string | undefined {
   return undefined;
 }
 
-function totalUsage(run: RunRefSource): Usage | undefined {
-  let u: Usage | undefined;
-  for (const n of run.nodes) {
-    if (!n.usage || n.kind === 'run') continue;
-    u ??= { inputTokens: 0, outputTokens: 0 };
-    u.inputTokens += n.usage.inputTokens;
-    u.outputTokens += n.usage.outputTokens;
-  }
-  return u;
-}
-
 /** The thread's light reference to a run (a closed one's, or a live one's so far). */
 export function runRefOf(run: RunRefSource): RunRef {
   // The run's own clock (its root node), so history and the execution tree show one duration;
@@ -79,7 +68,7 @@ export function runRefOf(run: RunRefSource): RunRef {
   if (endedAt !== undefined && durationMs !== undefined) ref.durationMs = durationMs;
   const p = preview(run);
   if (p) ref.preview = p;
-  const u = totalUsage(run);
+  const u = runUsage(run.nodes);
   if (u) ref.usage = u;
   const stopped = runStopOf(root?.attrs);
   if (stopped) ref.stopped = stopped;

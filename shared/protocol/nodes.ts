@@ -13,13 +13,26 @@ export { TERMINAL_STATUSES, isTerminal } from './status';
 export const NodeKindSchema = literals('run', 'llm', 'tool', 'sampling', 'agent');
 export type NodeKind = Static<typeof NodeKindSchema>;
 
-/** Token usage of one LLM call, as the provider reported it. */
+/**
+ * Token usage of one LLM call as the provider reported it, or of a run or thread summed
+ * (shared/protocol/usage.ts). `inputTokens` is the provider's own count: OpenAI's includes the
+ * cached tokens, Anthropic's does not (its cache reads and writes are counted apart).
+ */
 export const UsageSchema = Type.Object({
   inputTokens: Type.Number(),
   outputTokens: Type.Number(),
+  /** Input tokens read from the prompt cache (OpenAI `cached_tokens`, Anthropic `cache_read_input_tokens`). */
   cacheReadTokens: Type.Optional(Type.Number()),
+  /** Input tokens written to the prompt cache (Anthropic `cache_creation_input_tokens`). */
   cacheWriteTokens: Type.Optional(Type.Number()),
+  /** Output tokens spent on reasoning (OpenAI `reasoning_tokens`), part of `outputTokens`. */
   reasoningTokens: Type.Optional(Type.Number()),
+  /**
+   * Cost in USD at the model's known price when the call ran (shared/protocol/prices.ts). Absent
+   * when the model has no known price: then only tokens are shown, never a guessed cost. A sum
+   * has it only when every call in it had one.
+   */
+  costUsd: Type.Optional(Type.Number({ minimum: 0 })),
 });
 export type Usage = Static<typeof UsageSchema>;
 
@@ -51,6 +64,11 @@ export const LlmOutputSchema = Type.Object({
   text: Type.String(),
   thinking: Type.Optional(Type.String()),
   toolCalls: Type.Optional(Type.Array(OutputToolCallSchema)),
+  /**
+   * Tool activity the provider ran itself (Anthropic server tools, the MCP connector): each
+   * block as received (the thread's `server_tool` parts), in order. Never client tool calls.
+   */
+  serverTools: Type.Optional(Type.Array(Type.Object({ type: Type.String() }))),
   stopReason: Type.Optional(Type.String()),
 });
 export type LlmOutput = Static<typeof LlmOutputSchema>;

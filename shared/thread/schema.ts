@@ -50,7 +50,30 @@ export const ResourcePartSchema = Type.Object({
     blob: Type.Optional(Type.String()),
   }),
 });
+/**
+ * Tool activity the provider ran itself (Anthropic server tools: web search, web fetch, code
+ * execution …, and the MCP connector's `mcp_tool_use` / `mcp_tool_result`). `block` is the
+ * provider's content block exactly as received; it is sent back unchanged on the next turn, as
+ * the API requires, and never run by Stepwise as a client tool call.
+ * Shapes: @anthropic-ai/sdk `ServerToolUseBlock`, `WebSearchToolResultBlock`, … `BetaMCPToolUseBlock`.
+ */
+export const ServerToolPartSchema = Type.Object({
+  type: Type.Literal('server_tool'),
+  block: Type.Object({
+    /** `server_tool_use`, `mcp_tool_use`, `web_search_tool_result`, `mcp_tool_result`, … */
+    type: Type.String({ minLength: 1 }),
+    /** The call's id (a `*_tool_use` block). */
+    id: Type.Optional(Type.String()),
+    /** The tool's name (a `*_tool_use` block): `web_search`, `code_execution`, an MCP tool name. */
+    name: Type.Optional(Type.String()),
+    /** The call's input (a `*_tool_use` block), as the provider streamed it. */
+    input: Type.Optional(Type.Unknown()),
+    /** The call a result answers (a `*_tool_result` block). */
+    tool_use_id: Type.Optional(Type.String()),
+  }),
+});
 export type TextPart = Static<typeof TextPartSchema>;
+export type ServerToolPart = Static<typeof ServerToolPartSchema>;
 export type ThinkingPart = Static<typeof ThinkingPartSchema>;
 export type ImagePart = Static<typeof ImagePartSchema>;
 
@@ -78,6 +101,11 @@ export const ToolCallSchema = Type.Object({
   arguments: Type.Record(Type.String(), Type.Unknown()),
   /** The raw argument text as streamed, kept when it did not parse as a JSON object. */
   rawArguments: Type.Optional(Type.String()),
+  /**
+   * A call of a custom (free-form) tool (OpenAI `custom_tool_call`): its input is the text in
+   * `rawArguments`, exactly as the model wrote it, and `arguments` is `{}`.
+   */
+  custom: Type.Optional(Type.Boolean()),
   output: Type.Optional(ToolOutputSchema),
 });
 export type ToolCall = Static<typeof ToolCallSchema>;
@@ -92,16 +120,19 @@ export type UserMessage = Static<typeof UserMessageSchema>;
 export const AssistantMessageSchema = Type.Object({
   id: Id,
   role: Type.Literal('assistant'),
-  content: Type.Array(Type.Union([TextPartSchema, ThinkingPartSchema])),
+  content: Type.Array(Type.Union([TextPartSchema, ThinkingPartSchema, ServerToolPartSchema])),
   toolCalls: Type.Optional(Type.Array(ToolCallSchema)),
   usage: Type.Optional(UsageSchema),
   timing: Type.Optional(Type.Object({ firstTokenMs: Type.Optional(Type.Number()), durationMs: Type.Optional(Type.Number()) })),
   stopReason: Type.Optional(Type.String()),
+  /** Why the call failed, or the provider's explanation of a refusal (`stopReason` `content_filter`). */
   errorMessage: Type.Optional(Type.String()),
   /** The model that wrote it, `provider/id`. */
   model: Type.Optional(Type.String()),
 });
 export type AssistantMessage = Static<typeof AssistantMessageSchema>;
+/** One part of an assistant message's content. */
+export type AssistantPart = AssistantMessage['content'][number];
 
 export const MessageSchema = Type.Union([UserMessageSchema, AssistantMessageSchema]);
 export type Message = Static<typeof MessageSchema>;
@@ -141,10 +172,22 @@ const ToolCommon = {
   requiresApproval: Type.Optional(Type.Boolean()),
 };
 
+/** The input format of a custom tool (openai `CustomToolInputFormat`): free text, or text a grammar accepts. */
+export const CustomToolFormatSchema = Type.Union([
+  Type.Object({ type: Type.Literal('text') }),
+  Type.Object({ type: Type.Literal('grammar'), syntax: literals('lark', 'regex'), definition: Type.String() }),
+]);
+
 export const FunctionToolSchema = Type.Object({
   type: Type.Literal('function'),
   ...ToolCommon,
+  /** JSON Schema of the arguments; ignored for a custom tool. */
   parameters: JsonSchemaObject,
+  /**
+   * Declares a custom (free-form) tool (OpenAI Responses `{type: 'custom'}`): the model writes
+   * plain text as its input instead of JSON arguments; `format` constrains that text.
+   */
+  custom: Type.Optional(Type.Object({ format: Type.Optional(CustomToolFormatSchema) })),
 });
 export const McpToolSchema = Type.Object({
   type: Type.Literal('mcp'),
@@ -173,6 +216,7 @@ export const AgentToolSchema = Type.Object({
 export const ToolSchema = Type.Union([FunctionToolSchema, McpToolSchema, BuiltinToolSchema, AgentToolSchema]);
 export type Tool = Static<typeof ToolSchema>;
 export type FunctionTool = Static<typeof FunctionToolSchema>;
+export type CustomToolFormat = Static<typeof CustomToolFormatSchema>;
 export type McpTool = Static<typeof McpToolSchema>;
 export type AgentTool = Static<typeof AgentToolSchema>;
 

@@ -7,6 +7,7 @@
  * recorded (method, path, headers, parsed JSON body) so tests can assert what was sent.
  */
 import http from 'node:http';
+import { afterAll, beforeAll } from 'vitest';
 import type { AddressInfo } from 'node:net';
 
 /** One step of a streamed reply. */
@@ -158,5 +159,23 @@ export async function startSseServer(): Promise<SseServer> {
         server.closeAllConnections();
         server.close(() => ok());
       }),
+  };
+}
+
+/**
+ * One server for the calling test file: started before its tests, closed after them. Returns
+ * a getter (the server exists once the tests run).
+ */
+export function sseServerPerFile(): () => SseServer {
+  let server: SseServer | undefined;
+  beforeAll(async () => {
+    server = await startSseServer();
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  return () => {
+    if (!server) throw new Error('sseServerPerFile: the server starts in beforeAll; use it inside a test');
+    return server;
   };
 }

@@ -86,6 +86,18 @@ describe('salvageResult', () => {
     ]);
   });
 
+  it('keeps the provider-run tool blocks of a finished call, and drops ones of the wrong shape', () => {
+    const block = { type: 'server_tool_use', id: 's1', name: 'web_search', input: { query: 'q' } };
+    const nodes: ExecNode[] = [
+      node('root', 'run', 'interrupted'),
+      node('l1', 'llm', 'completed', { parentId: 'root', output: { text: 'Found it.', serverTools: [block, { id: 'no type' }], stopReason: 'stop' } }),
+    ];
+    expect(salvageResult({ mode: 'react', nodes }, 'the runner crashed').messages[0].content).toEqual([
+      { type: 'server_tool', block },
+      { type: 'text', text: 'Found it.' },
+    ]);
+  });
+
   it('a tool step: results of the calls that finished, for the last message when the run started', () => {
     const nodes: ExecNode[] = [
       node('root', 'run', 'interrupted'),

@@ -14,12 +14,13 @@ import { TimingSchema, UsageSchema, type ExecNode, type LlmOutput } from '../../
 import { nodeDurationMs } from '../../../shared/protocol/duration';
 import type { ToolOutputPatch } from '../../../shared/protocol/envelopes';
 import type { RunRecord } from '../../../shared/protocol/host-api';
-import { ToolOutputSchema, type AssistantMessage, type ToolCall, type ToolOutput } from '../../../shared/thread/schema';
+import { ServerToolPartSchema, ToolOutputSchema, type AssistantMessage, type ToolCall, type ToolOutput } from '../../../shared/thread/schema';
 import { parseArguments } from '../../../shared/thread/import/common';
 
 const isToolOutput = TypeCompiler.Compile(ToolOutputSchema);
 const isUsage = TypeCompiler.Compile(UsageSchema);
 const isTiming = TypeCompiler.Compile(TimingSchema);
+const isServerToolPart = TypeCompiler.Compile(ServerToolPartSchema);
 
 /** What the run adds to its thread: appended messages, and results of tool calls already there (tool steps). */
 export interface SalvagedResult {
@@ -45,13 +46,18 @@ function toolCallOf(raw: unknown): ToolCall | undefined {
 
 /**
  * The assistant message of one top-level LLM node, with the results of its tool nodes that
- * finished; undefined when the reply has neither text, thinking nor tool calls (the runner adds
+ * finished; undefined when the reply has neither text, thinking, provider-run tool blocks nor tool calls (the runner adds
  * no message then either). `cause` says why an unfinished reply stopped.
  */
 function messageOf(node: ExecNode, tools: ExecNode[], cause: string): AssistantMessage | undefined {
   const out = (node.output && typeof node.output === 'object' ? node.output : {}) as Partial<LlmOutput>;
   const content: AssistantMessage['content'] = [];
   if (typeof out.thinking === 'string' && out.thinking) content.push({ type: 'thinking', thinking: out.thinking });
+  // Provider-run tool blocks come before the reply's text, as they do in a stream.
+  for (const block of Array.isArray(out.serverTools) ? out.serverTools : []) {
+    const part = { type: 'server_tool' as const, block };
+    if (isServerToolPart.Check(part)) content.push(part);
+  }
   if (typeof out.text === 'string' && out.text) content.push({ type: 'text', text: out.text });
   const calls = (Array.isArray(out.toolCalls) ? out.toolCalls : []).map(toolCallOf).filter((c): c is ToolCall => !!c);
   if (!content.length && !calls.length) return undefined;

@@ -117,7 +117,7 @@ describe('anthropic messages', () => {
   });
 
   it('maps stop reasons', async () => {
-    for (const [wire, want] of [['max_tokens', 'length'], ['refusal', 'content_filter'], ['stop_sequence', 'stop'], ['pause_turn', 'pause_turn']]) {
+    for (const [wire, want] of [['max_tokens', 'length'], ['stop_sequence', 'stop'], ['pause_turn', 'pause_turn']]) {
       server.reply({ stream: [anthMessageStart() + anthTextBlock(0, ['x']) + anthEnd(wire, 1)] });
       const r = await provider().stream(llmRequest(model), testSink());
       expect(r.stopReason).toBe(want);

@@ -135,8 +135,8 @@ describe('network and stream failures', () => {
     expect(a.error?.code).toBe('malformed');
   });
 
-  it('duplicate message_start: protocol error, later events ignored', async () => {
-    server.reply({ stream: [anthMessageStart() + anthTextBlock(0, ['One']) + anthMessageStart() + anthTextBlock(1, ['Two']) + anthEnd('end_turn', 2)] });
+  it('a second message_start for another message: protocol error, later events ignored', async () => {
+    server.reply({ stream: [anthMessageStart() + anthTextBlock(0, ['One']) + anthMessageStart(25, 0, 'msg_02Another') + anthTextBlock(1, ['Two']) + anthEnd('end_turn', 2)] });
     const r = await call(anthropic(), claude);
     expect(r.error?.code).toBe('protocol');
     expect(r.error?.message).toContain('second message_start');

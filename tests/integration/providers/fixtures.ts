@@ -120,11 +120,11 @@ export function chatTextSse(pieces: string[], usage: [number, number] = [12, 5])
 /** One Anthropic SSE event (`event: <type>` + data). */
 export const anth = (data: { type: string } & Record<string, unknown>): string => sseEvent(data, data.type);
 
-export function anthMessageStart(input = 25, cacheRead = 0): string {
+export function anthMessageStart(input = 25, cacheRead = 0, id = 'msg_01XFDUDYJgAACzvnptvVoYEL'): string {
   return anth({
     type: 'message_start',
     message: {
-      id: 'msg_01XFDUDYJgAACzvnptvVoYEL',
+      id,
       type: 'message',
       role: 'assistant',
       content: [],

@@ -125,7 +125,7 @@ describe('openai chat completions', () => {
   });
 
   it('maps finish reasons; an unknown one ends the call in error, keeping the partial reply', async () => {
-    for (const [wire, want] of [['length', 'length'], ['content_filter', 'content_filter'], ['function_call', 'tool_calls']]) {
+    for (const [wire, want] of [['length', 'length'], ['function_call', 'tool_calls']]) {
       server.reply({ stream: [chatSse([chatChunk({ content: 'x' }), chatChunk({}, wire)])] });
       const r = await provider().stream(llmRequest(model), testSink());
       expect(r.stopReason).toBe(want);

@@ -19,6 +19,7 @@ import { toolSections } from './tool-sections';
 import { shortRunId } from '../runs/compare';
 import { runStopOf, stopNote } from '../../../../shared/protocol/stop-reason';
 import { RunNodeActions } from './RunNodeActions';
+import { formatCost } from '../../../../shared/protocol/usage';
 
 /** The offline models (`scripted/…`, `replay/…`) cost nothing: no cost line for them. */
 function isOffline(model: string | undefined): boolean {
@@ -71,13 +72,16 @@ function NodeDetail({ runId, nodeId }: { runId: string; nodeId: string }) {
   const outTok = n?.usage?.outputTokens;
   const genMs = duration !== undefined ? duration - (first ?? 0) : undefined;
   const tps = outTok && genMs && genMs > 0 ? (outTok / (genMs / 1000)).toFixed(1) : undefined;
-  const cost = costOf(n?.model, n?.usage, providers);
+  // The cost the runner computed (a run node's is the sum of its calls), else the configured prices.
+  const cost = n?.usage?.costUsd ?? costOf(n?.model, n?.usage, providers);
   const stop = n?.kind === 'run' ? runStopOf(n.attrs) : undefined;
   const out = n?.output as { content?: { type: string; text?: string; mimeType?: string; data?: string }[] } | undefined;
   const sections: { value: string; label: string; body: React.ReactNode }[] = [];
   if (n?.input !== undefined) sections.push({ value: 'input', label: n.kind === 'tool' ? 'Arguments' : 'Input / prompt', body: <JsonEditor label="Node input" value={toJson(n.input)} readOnly maxHeight={300} /> });
   if (view.text) sections.push({ value: 'reply', label: 'Reply', body: <Text size="sm" style={{ whiteSpace: 'pre-wrap' }}>{view.text}</Text> });
   if (view.thinking) sections.push({ value: 'thinking', label: 'Thinking', body: <Text size="xs" c="dimmed" style={{ whiteSpace: 'pre-wrap' }}>{view.thinking}</Text> });
+  const serverTools = (n?.output as { serverTools?: unknown[] } | undefined)?.serverTools;
+  if (serverTools?.length) sections.push({ value: 'server-tools', label: `Run by the provider (${serverTools.length} blocks)`, body: <JsonEditor label="Provider-run tool blocks" value={toJson(serverTools)} readOnly maxHeight={300} /> });
   if (Object.keys(view.toolArgs).length && n?.kind !== 'tool') sections.push({ value: 'calls', label: 'Tool calls (streamed arguments)', body: <JsonEditor label="Streamed tool arguments" value={toJson(Object.values(view.args))} readOnly maxHeight={240} /> });
   if (out?.content) sections.push({ value: 'result', label: 'Result', body: (
     <Stack gap={4}>
@@ -104,10 +108,10 @@ function NodeDetail({ runId, nodeId }: { runId: string; nodeId: string }) {
         <Table.Tbody>
           <Table.Tr><Table.Td c="dimmed">duration</Table.Td><Table.Td>{formatMs(duration)}</Table.Td><Table.Td c="dimmed">first token</Table.Td><Table.Td>{formatMs(first)}</Table.Td></Table.Tr>
           <Table.Tr><Table.Td c="dimmed">tokens in / out</Table.Td><Table.Td>{n?.usage ? `${n.usage.inputTokens} / ${n.usage.outputTokens}` : '—'}</Table.Td><Table.Td c="dimmed">tokens/s</Table.Td><Table.Td>{tps ?? '—'}</Table.Td></Table.Tr>
-          {n?.usage && !isOffline(n.model) && (
+          {n?.usage && (n.kind === 'run' || !isOffline(n.model)) && (
             <Table.Tr>
               <Table.Td c="dimmed">cost</Table.Td>
-              <Table.Td colSpan={3}>{cost === undefined ? <Text span size="xs" c="dimmed">— (add this model's prices to its provider in providers.json)</Text> : `$${cost.toFixed(cost < 0.01 ? 5 : 4)}`}</Table.Td>
+              <Table.Td colSpan={3}>{cost === undefined ? <Text span size="xs" c="dimmed">— ({n.kind === 'run' ? 'a model of this run has no known price' : "add this model's prices to its provider in providers.json"})</Text> : formatCost(cost)}</Table.Td>
             </Table.Tr>
           )}
           {(n?.usage?.cacheReadTokens || n?.usage?.reasoningTokens) ? <Table.Tr><Table.Td c="dimmed">cache read</Table.Td><Table.Td>{n?.usage?.cacheReadTokens ?? 0}</Table.Td><Table.Td c="dimmed">reasoning</Table.Td><Table.Td>{n?.usage?.reasoningTokens ?? 0}</Table.Td></Table.Tr> : null}

@@ -169,4 +169,22 @@ describe('execution tree', () => {
     expect(t.item('l3')!.textContent).toContain('x'.repeat(20));
     for (const id of Object.keys(mid)) expect(t.renders[id], id).toBe(id === 'l3' ? mid[id] + 1 : mid[id]);
   });
+
+  it('shows provider-run tool activity on a model row and the summed usage and cost on the run row', () => {
+    const usage = { inputTokens: 400, outputTokens: 30, cacheReadTokens: 50, costUsd: 0.0123 };
+    const t = mount([
+      { ...node('run', undefined, 'run', 'react'), status: 'completed', endedAt: 2, usage },
+      {
+        ...node('l1', 'run'),
+        status: 'completed',
+        endedAt: 2,
+        usage,
+        output: { text: 'Sunny.', stopReason: 'stop', serverTools: [{ type: 'server_tool_use', id: 's1', name: 'web_search', input: { query: 'paris' } }, { type: 'web_search_tool_result', tool_use_id: 's1', content: [{ type: 'web_search_result', url: 'u' }] }] },
+      },
+    ]);
+    const row = t.item('l1')!.textContent!;
+    expect(row).toContain('⚙ web_search {"query":"paris"}');
+    expect(row).toContain('⚙ web_search_tool_result → 1 item');
+    expect(t.item('run')!.textContent).toContain('400→30 $0.0123');
+  });
 });

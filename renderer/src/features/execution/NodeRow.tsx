@@ -12,6 +12,8 @@ import { useApp } from '../../state/context';
 import type { NodeView } from '../../state/stream-store';
 import { StatusBadge, statusWord, statusColor } from '../../ui/status';
 import { foldedThinking, formatMs, truncate } from '../../ui/format';
+import { serverToolLine } from '../../../../shared/thread/server-tools';
+import { formatCost, usageLine } from '../../../../shared/protocol/usage';
 import { ElicitationForm, type ElicitationRequest } from './ElicitationForm';
 import { SamplingReview, type SamplingRequest } from './SamplingReview';
 import { logText } from '../detail/tool-sections';
@@ -82,6 +84,8 @@ export const NodeRow = memo(function NodeRow(p: RowProps) {
         ? finalCalls.map((c) => `${c.name} ${JSON.stringify(c.arguments)}`)
         : Object.values(view?.toolArgs ?? {});
   const out = p.kind === 'tool' ? resultText(node?.output) : '';
+  // Tool activity the provider ran itself (web search, code execution, MCP connector): shown, never run here.
+  const serverTools = isLlm ? ((node?.output as { serverTools?: ({ type: string } & Record<string, unknown>)[] } | undefined)?.serverTools ?? []) : [];
   const llmCalls = isLlm ? Object.keys(view?.toolArgs ?? {}).length : 0;
   const error = (node?.output as { isError?: boolean } | undefined)?.isError;
   return (
@@ -107,7 +111,7 @@ export const NodeRow = memo(function NodeRow(p: RowProps) {
         </span>
         <span className="sw-row-kind sw-row-xs sw-row-dim">{p.kind}</span>
         <span className="sw-row-name sw-row-mono">{p.name}</span>
-        {usage && <span className="sw-row-xs sw-row-dim" title="input → output tokens">{usage.inputTokens}→{usage.outputTokens}</span>}
+        {usage && <span className="sw-row-xs sw-row-dim" title={`input → output tokens: ${usageLine(usage)}`}>{usage.inputTokens}→{usage.outputTokens}{usage.costUsd !== undefined ? ` ${formatCost(usage.costUsd)}` : ''}</span>}
         {duration !== undefined && <span className="sw-row-xs sw-row-dim">{formatMs(duration)}</span>}
         <StatusBadge status={status} syncing={view?.syncing} />
         {/* Row actions such as "jump to message" (p.onOpenMessage) go here. */}
@@ -123,6 +127,9 @@ export const NodeRow = memo(function NodeRow(p: RowProps) {
         )}
         {isLlm && view?.text && <div className="sw-row-pre">{truncate(view.text, 1200, live)}</div>}
         {isLlm && llmCalls > 0 && !view?.text && live && <div className="sw-row-xs sw-row-dim">writing {llmCalls} tool call{llmCalls > 1 ? 's' : ''}…</div>}
+        {serverTools.map((b, i) => (
+          <div key={`s${i}`} className="sw-row-xs sw-row-dim sw-row-mono sw-row-args" title="run by the provider">⚙ {serverToolLine(b)}</div>
+        ))}
         {argLines.map((line, i) => (
           <div key={i} className="sw-row-xs sw-row-dim sw-row-mono sw-row-args">{truncate(line, 300, live)}</div>
         ))}

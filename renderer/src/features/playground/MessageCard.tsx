@@ -12,6 +12,8 @@ import { applyTyping } from '../../state/text-merge';
 import { distinctKeys } from '../../state/repeated-ids';
 import { PromptEditor } from '../../ui/editors';
 import { foldedThinking, formatMs } from '../../ui/format';
+import { serverToolLine } from '../../../../shared/thread/server-tools';
+import { formatCost, usageLine } from '../../../../shared/protocol/usage';
 import { ToolCallEditor } from './ToolCallEditor';
 import { TemplatePreview } from './TemplatePreview';
 import { AddToolCall } from './AddToolCall';
@@ -64,7 +66,7 @@ export function MessageCard({ thread, index, readOnly }: { thread: Thread; index
           data={[{ value: 'user', label: 'user' }, { value: 'assistant', label: 'assistant' }]}
           onChange={(r) => session.edit((d) => { const i = d.context.messages.findIndex((x) => x.id === m.id); if (i >= 0) d.context.messages[i] = withRole(d.context.messages[i] as Message, r as Message['role']) as never; })} />
         {m.role === 'assistant' && m.model && <Text size="xs" c="dimmed" truncate>{m.model}</Text>}
-        {m.role === 'assistant' && m.usage && <Text size="xs" c="dimmed">{m.usage.inputTokens}→{m.usage.outputTokens} tok</Text>}
+        {m.role === 'assistant' && m.usage && <Text size="xs" c="dimmed" title={usageLine(m.usage)}>{m.usage.inputTokens}→{m.usage.outputTokens} tok{m.usage.costUsd !== undefined ? ` · ${formatCost(m.usage.costUsd)}` : ''}</Text>}
         {m.role === 'assistant' && m.timing?.durationMs !== undefined && <Text size="xs" c="dimmed">{formatMs(m.timing.durationMs)}</Text>}
         <div style={{ flex: 1 }} />
         {!app.host.presentational && (
@@ -115,6 +117,9 @@ export function MessageCard({ thread, index, readOnly }: { thread: Thread; index
         {m.role === 'user' && !readOnly && (
           <Group><AddImageButton onImage={(img) => session.edit((d) => void (d.context.messages.find((x) => x.id === m.id)?.content as unknown[] | undefined)?.push(img))} onError={(e) => app.fail('Could not add the image', e, 'Pick a PNG, JPEG, GIF or WebP file.')} /></Group>
         )}
+        {m.role === 'assistant' && m.content.map((p, k) => p.type === 'server_tool' && (
+          <Text key={`s${k}`} size="xs" c="dimmed" ff="monospace" aria-label={`provider-run tool activity ${k + 1}`} title="Run by the provider; sent back unchanged on the next turn">⚙ {serverToolLine(p.block)}</Text>
+        ))}
         {m.role === 'assistant' && m.errorMessage && <Badge color="red" variant="light" style={{ textTransform: 'none' }}>error: {m.errorMessage}</Badge>}
         {m.role === 'assistant' && m.toolCalls?.map((c, ci) => <ToolCallEditor key={callKeys[ci]} thread={thread} mi={index} ci={ci} call={c} readOnly={readOnly} />)}
         {m.role === 'assistant' && !readOnly && <AddToolCall thread={thread} messageId={m.id} />}

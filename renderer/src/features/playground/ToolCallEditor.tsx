@@ -87,7 +87,9 @@ export function ToolCallEditor({ thread, mi, ci, call, readOnly }: { thread: Thr
             c.arguments = mergeJson(base, v, original(c)!.arguments) as Record<string, unknown>;
             delete c.rawArguments;
           }, `args.${call.id}`)} />
-        {call.rawArguments && <Text size="xs" c="orange">The model's raw arguments did not parse: <Text span ff="monospace">{call.rawArguments.slice(0, 200)}</Text></Text>}
+        {call.custom
+          ? <Text size="xs" aria-label={`Free-form input of ${name}`}>Free-form input (custom tool): <Text span ff="monospace" style={{ whiteSpace: 'pre-wrap' }}>{call.rawArguments ?? ''}</Text></Text>
+          : call.rawArguments && <Text size="xs" c="orange">The model's raw arguments did not parse: <Text span ff="monospace">{call.rawArguments.slice(0, 200)}</Text></Text>}
         <Text size="xs" c="dimmed">Result {out ? '' : last ? '— type one, or Run tool' : '— type one'}</Text>
         <PromptEditor label={`Result of ${name}`} value={text} readOnly={readOnly} placeholder="Tool result text"
           onChange={(t, before) => setOutput(t, out?.isError ?? false, before)} />

@@ -13,6 +13,7 @@ import { StatusBadge } from '../../ui/status';
 import { formatMs } from '../../ui/format';
 import { stopNote } from '../../../../shared/protocol/stop-reason';
 import { runRefDurationMs } from '../../../../shared/protocol/duration';
+import { sumUsage, usageLine } from '../../../../shared/protocol/usage';
 
 /** Run history list; a run the turn cap stopped is marked so (RunRef `stopped`). */
 export function RunHistory() {
@@ -66,9 +67,11 @@ export function RunHistory() {
     if (!x || !y) return app.fail('Could not load both runs to compare', new Error('A run record is missing.'), 'Refresh the run history and pick two runs again.');
     setComparing([x, y]);
   };
+  const threadUsage = sumUsage(refs.map((r) => r.usage));
   return (
     <Stack gap={4} p="xs">
       {refs.length === 0 && <Text size="sm" c="dimmed">No runs yet — Run the thread to record one.</Text>}
+      {threadUsage && <Text size="xs" c="dimmed" aria-label="usage of this thread">All runs of this thread: {usageLine(threadUsage)}{threadUsage.costUsd === undefined ? ' (cost unknown: a model without a known price)' : ''}</Text>}
       {refs.length > 1 && (
         <Group gap={6}>
           <Button size="compact-xs" variant="light" disabled={picked.length !== 2} onClick={() => void compare()}>Compare runs</Button>
@@ -85,6 +88,7 @@ export function RunHistory() {
             <Text size="xs">{r.mode} · <Text span ff="monospace" size="xs">{shortRunId(r.id)}</Text> · {new Date(r.startedAt).toLocaleString()} · {r.endedAt ? formatMs(runRefDurationMs(r)) : '…'}</Text>
             {r.from && <Text size="xs" c="dimmed">re-run of {shortRunId(r.from.runId)} from call {r.from.call}</Text>}
             {r.preview && <Text size="xs" c="dimmed" truncate>{r.preview}</Text>}
+            {r.usage && <Text size="xs" c="dimmed" aria-label={`usage of run ${shortRunId(r.id)}`}>{usageLine(r.usage)}</Text>}
           </Stack>
           <Button size="compact-xs" variant="subtle" onClick={() => void app.openRecord(r.id)}>Open</Button>
           {!viewer && <Button size="compact-xs" variant="subtle" onClick={() => setConfirmRestore(r.id)}>Restore messages</Button>}
