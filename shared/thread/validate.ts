@@ -12,6 +12,7 @@ import { Value } from '@sinclair/typebox/value';
 import { ValueErrorType, type ValueError } from '@sinclair/typebox/errors';
 import type { TSchema } from '@sinclair/typebox';
 import { ThreadSchema, type Thread } from './schema';
+import { evaluationProblems } from './evaluation';
 
 /** One problem in a document: where (JSON pointer, '' for the whole document) and what. */
 export interface ThreadProblem {
@@ -26,7 +27,11 @@ export const MAX_PROBLEMS = 50;
 
 /** Checks `value` against the current Thread schema (not repeated ids: {@link findDuplicates}). Never throws. */
 export function validateThread(value: unknown): ValidateResult {
-  if (Value.Check(ThreadSchema, value)) return { ok: true, thread: value as Thread };
+  if (Value.Check(ThreadSchema, value)) {
+    const thread = value as Thread;
+    const errors = (thread.evaluations ?? []).flatMap((e, i) => evaluationProblems(e, `/evaluations/${i}`));
+    return errors.length ? { ok: false, errors } : { ok: true, thread };
+  }
   return { ok: false, errors: schemaProblems(ThreadSchema, value) };
 }
 

@@ -6,6 +6,7 @@
 import { THREAD_VERSION, type AssistantMessage, type FunctionTool, type Message, type ModelConfig, type Thread, type Tool, type ToolCall, type ToolOutput, type UserMessage } from '../schema';
 import { newId } from '../ids';
 import { validateThread, type ThreadProblem } from '../validate';
+import type { RunRecord } from '../../protocol/host-api';
 
 /** The formats `detectFormat` tells apart. */
 export type ThreadFormat = 'stepwise' | 'llmspace' | 'openai-chat' | 'openai-responses' | 'anthropic-messages' | 'unknown';
@@ -30,6 +31,18 @@ export class ImportError extends Error {
     super(format === 'unknown' ? list : `cannot import ${FORMAT_NAMES[format]}: ${list}`);
     this.name = 'ImportError';
   }
+}
+
+/**
+ * A whole import: the thread, the run records that go with it (runs/<threadId>/<runId>.json,
+ * already listed in `thread.runRefs`; the host writes them), and what could not be kept, each
+ * naming the pointer in the input.
+ */
+export interface ImportResult {
+  format: ThreadFormat;
+  thread: Thread;
+  runs: RunRecord[];
+  notes: ThreadProblem[];
 }
 
 /** Options every importer takes. */
@@ -149,20 +162,25 @@ export function finishThread(format: ThreadFormat, parts: {
   systemPrompt: string;
   tools: Tool[];
   messages: Message[];
-  variables?: Record<string, string>;
+  /** Variable fields of the context (variables, variableTypes, scenarios, scenario). */
+  variables?: Pick<Thread['context'], 'variables' | 'variableTypes' | 'scenarios' | 'scenario'>;
+  /** Top-level fields besides the required ones (evaluations, rubrics, runRefs). */
+  more?: Partial<Pick<Thread, 'evaluations' | 'rubrics' | 'runRefs'>>;
+  id?: string;
 }): Thread {
   const thread: Thread = {
     version: THREAD_VERSION,
-    id: newId(),
+    id: parts.id ?? newId(),
     title: parts.title ?? titleFrom(parts.messages, parts.fallbackTitle),
     model: parts.model,
     context: {
       systemPrompt: parts.systemPrompt,
       tools: parts.tools,
-      ...(parts.variables ? { variables: parts.variables } : {}),
+      ...parts.variables,
       messages: parts.messages,
     },
     runRefs: [],
+    ...parts.more,
   };
   const checked = validateThread(thread);
   if (!checked.ok) throw new ImportError(format, checked.errors.map((e) => ({ pointer: `(imported thread)${e.pointer}`, message: e.message })));
