@@ -182,8 +182,8 @@ export const HOST_METHODS = {
   'mcp.removeServer': method(T.Object({ name: NonEmpty }), T.Array(McpServerInfoSchema), 'Remove a server from settings/mcp.json.'),
   'mcp.import': method(
     T.Object({ file: NonEmpty }),
-    T.Object({ added: T.Array(T.String()), notes: T.Array(T.String()) }),
-    'Add the servers of a Claude Desktop, Cursor or VS Code config file (a path on the host).',
+    T.Object({ format: literals('claude-desktop', 'claude-code', 'cursor', 'vscode'), added: T.Array(T.String()), notes: T.Array(T.String()) }),
+    'Add the servers of a Claude Desktop, Claude Code, Cursor or VS Code config file (a path on the host), expanding its variables as that client does.',
   ),
 };
 
