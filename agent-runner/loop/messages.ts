@@ -16,6 +16,7 @@ export function toolSpecs(tools: Tool[]): ToolSpec[] {
       t.type === 'mcp' ? t.inputSchema : t.type === 'function' ? t.parameters : (t.parameters ?? defaultParameters(t.type));
     const spec: ToolSpec = { name: t.name, parameters };
     if (t.description) spec.description = t.description;
+    if (t.type === 'function' && t.strict !== undefined) spec.strict = t.strict;
     return spec;
   });
 }

@@ -8,7 +8,7 @@
  */
 import Anthropic from '@anthropic-ai/sdk';
 import type { LlmRequest, Provider } from './types';
-import type { ImagePart } from '../../shared/thread/schema';
+import type { ImagePart, ImageUrlPart } from '../../shared/thread/schema';
 import { BaseHandler } from './live';
 import { createSdkProvider, typedErrorEvent, type SdkProviderOptions, type WireApi } from './sdk-provider';
 import { NO_TOOL_OUTPUT, partText } from './content';
@@ -19,7 +19,8 @@ export const DEFAULT_MAX_TOKENS = 4096;
 
 type Block = Record<string, unknown>;
 
-const imageBlock = (p: ImagePart): Block => ({ type: 'image', source: { type: 'base64', media_type: p.mimeType, data: p.data } });
+const imageBlock = (p: ImagePart | ImageUrlPart): Block =>
+  'url' in p ? { type: 'image', source: { type: 'url', url: p.url } } : { type: 'image', source: { type: 'base64', media_type: p.mimeType, data: p.data } };
 
 /** Builds the Messages request body. Tool results go back as user `tool_result` blocks. */
 export function buildAnthropicRequest(req: LlmRequest): Record<string, unknown> {

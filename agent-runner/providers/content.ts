@@ -3,13 +3,16 @@
  * result to text and images, data URLs, and the placeholder sent for a tool call that has no
  * result yet.
  */
-import type { ImagePart, Message, ToolCall, ToolResultPart } from '../../shared/thread/schema';
+import type { ImagePart, ImageUrlPart, Message, ToolCall, ToolResultPart } from '../../shared/thread/schema';
 
 /** Text sent for a tool call that has no output (it was never run): the APIs require one. */
 export const NO_TOOL_OUTPUT = '(no result: this tool call was not run)';
 
 /** `data:<mime>;base64,<data>` for an image part. */
 export const dataUrl = (p: ImagePart): string => `data:${p.mimeType};base64,${p.data}`;
+
+/** The URL an OpenAI API is given for an image: its own http(s) URL, or a data: URL of its bytes. */
+export const imageUrlOf = (p: ImagePart | ImageUrlPart): string => ('url' in p ? p.url : dataUrl(p));
 
 /** A tool-result part as text; images and audio become a short placeholder. */
 export function partText(p: ToolResultPart): string {

@@ -10,7 +10,7 @@ import OpenAI from 'openai';
 import type { LlmRequest, Provider } from './types';
 import { BaseHandler } from './live';
 import { createSdkProvider, type SdkClient, type SdkProviderOptions, type WireApi } from './sdk-provider';
-import { dataUrl, toolOutputParts } from './content';
+import { dataUrl, imageUrlOf, toolOutputParts } from './content';
 import { streamErrorEvent } from './errors';
 
 export const OPENAI_BASE_URL = 'https://api.openai.com/v1';
@@ -33,7 +33,7 @@ export function buildChatRequest(req: LlmRequest, official: boolean): Record<str
       messages.push({
         role: 'user',
         content: hasImage
-          ? m.content.map((p) => (p.type === 'text' ? { type: 'text', text: p.text } : { type: 'image_url', image_url: { url: dataUrl(p) } }))
+          ? m.content.map((p) => (p.type === 'text' ? { type: 'text', text: p.text } : { type: 'image_url', image_url: { url: imageUrlOf(p), ...(p.detail ? { detail: p.detail } : {}) } }))
           : m.content.map((p) => (p.type === 'text' ? p.text : '')).join(''),
       });
       continue;
@@ -69,13 +69,15 @@ export function buildChatRequest(req: LlmRequest, official: boolean): Record<str
   if (req.tools.length) {
     body.tools = req.tools.map((t) => ({
       type: 'function',
-      function: { name: t.name, ...(t.description ? { description: t.description } : {}), parameters: t.parameters },
+      function: { name: t.name, ...(t.description ? { description: t.description } : {}), parameters: t.parameters, ...(t.strict !== undefined ? { strict: t.strict } : {}) },
     }));
   }
   if (p.temperature !== undefined) body.temperature = p.temperature;
   if (p.maxTokens !== undefined) body[official ? 'max_completion_tokens' : 'max_tokens'] = p.maxTokens;
   if (p.reasoning?.effort) body.reasoning_effort = p.reasoning.effort;
   if (p.responseFormat !== undefined) body.response_format = p.responseFormat;
+  if (p.toolChoice !== undefined) body.tool_choice = p.toolChoice;
+  if (p.parallelToolCalls !== undefined && req.tools.length) body.parallel_tool_calls = p.parallelToolCalls;
   return { ...body, ...(p.extra ?? {}) };
 }
 

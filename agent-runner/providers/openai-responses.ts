@@ -9,7 +9,7 @@ import type OpenAI from 'openai';
 import type { LlmRequest, Provider } from './types';
 import { BaseHandler } from './live';
 import { createSdkProvider, typedErrorEvent, type SdkProviderOptions, type WireApi } from './sdk-provider';
-import { dataUrl, toolOutputParts } from './content';
+import { dataUrl, imageUrlOf, toolOutputParts } from './content';
 import { streamErrorEvent } from './errors';
 import { OPENAI_CLIENT } from './openai-chat';
 
@@ -29,7 +29,7 @@ export function buildResponsesRequest(req: LlmRequest): Record<string, unknown> 
     if (m.role === 'user') {
       input.push({
         role: 'user',
-        content: m.content.map((p) => (p.type === 'text' ? { type: 'input_text', text: p.text } : { type: 'input_image', image_url: dataUrl(p), detail: 'auto' })),
+        content: m.content.map((p) => (p.type === 'text' ? { type: 'input_text', text: p.text } : { type: 'input_image', image_url: imageUrlOf(p), detail: p.detail ?? 'auto' })),
       });
       continue;
     }
@@ -50,7 +50,7 @@ export function buildResponsesRequest(req: LlmRequest): Record<string, unknown> 
   const body: Record<string, unknown> = { model: req.model.id, input, stream: true, store: false };
   if (req.systemPrompt) body.instructions = req.systemPrompt;
   if (req.tools.length) {
-    body.tools = req.tools.map((t) => ({ type: 'function', name: t.name, ...(t.description ? { description: t.description } : {}), parameters: t.parameters, strict: false }));
+    body.tools = req.tools.map((t) => ({ type: 'function', name: t.name, ...(t.description ? { description: t.description } : {}), parameters: t.parameters, strict: t.strict ?? false }));
   }
   if (p.temperature !== undefined) body.temperature = p.temperature;
   if (p.maxTokens !== undefined) body.max_output_tokens = p.maxTokens;

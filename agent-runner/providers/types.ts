@@ -13,6 +13,8 @@ export interface ToolSpec {
   name: string;
   description?: string;
   parameters: Record<string, unknown>;
+  /** OpenAI strict mode for the arguments (function tools that set it). */
+  strict?: boolean;
 }
 
 export interface LlmRequest {

@@ -22,11 +22,24 @@ export const ThinkingPartSchema = Type.Object({
   redacted: Type.Optional(Type.Boolean()),
   data: Type.Optional(Type.String()),
 });
+/** How closely OpenAI looks at an image (`image_url.detail`); other APIs ignore it. */
+const ImageDetail = Type.Optional(literals('auto', 'low', 'high'));
 /** An image, base64 `data` without a data: prefix. */
 export const ImagePartSchema = Type.Object({
   type: Type.Literal('image'),
   mimeType: Type.String(),
   data: Type.String(),
+  detail: ImageDetail,
+});
+/**
+ * An image the provider fetches from an http(s) `url` (user messages only): sent as a URL
+ * (OpenAI `image_url`, Anthropic `source: { type: "url" }`), never downloaded by Stepwise.
+ */
+export const ImageUrlPartSchema = Type.Object({
+  type: Type.Literal('image'),
+  url: Type.String({ pattern: '^https?://' }),
+  mimeType: Type.Optional(Type.String()),
+  detail: ImageDetail,
 });
 export const AudioPartSchema = Type.Object({
   type: Type.Literal('audio'),
@@ -54,6 +67,7 @@ export const ResourcePartSchema = Type.Object({
 export type TextPart = Static<typeof TextPartSchema>;
 export type ThinkingPart = Static<typeof ThinkingPartSchema>;
 export type ImagePart = Static<typeof ImagePartSchema>;
+export type ImageUrlPart = Static<typeof ImageUrlPartSchema>;
 
 /** Content of a tool result: every MCP content kind is kept, nothing flattened. */
 export const ToolResultPartSchema = Type.Union([
@@ -86,7 +100,7 @@ export type ToolCall = Static<typeof ToolCallSchema>;
 export const UserMessageSchema = Type.Object({
   id: Id,
   role: Type.Literal('user'),
-  content: Type.Array(Type.Union([TextPartSchema, ImagePartSchema])),
+  content: Type.Array(Type.Union([TextPartSchema, ImagePartSchema, ImageUrlPartSchema])),
 });
 export type UserMessage = Static<typeof UserMessageSchema>;
 
@@ -146,6 +160,8 @@ export const FunctionToolSchema = Type.Object({
   type: Type.Literal('function'),
   ...ToolCommon,
   parameters: JsonSchemaObject,
+  /** OpenAI structured outputs for the arguments (`function.strict`); sent to OpenAI APIs. */
+  strict: Type.Optional(Type.Boolean()),
 });
 export const McpToolSchema = Type.Object({
   type: Type.Literal('mcp'),
@@ -197,6 +213,10 @@ export const ModelParamsSchema = Type.Object({
     budgetTokens: Type.Optional(Type.Integer({ minimum: 0 })),
   })),
   responseFormat: Type.Optional(Type.Unknown()),
+  /** Which tool the model must call, in OpenAI Chat's spelling (`"auto" | "none" | "required" | { type: "function", function: { name } }`). */
+  toolChoice: Type.Optional(Type.Unknown()),
+  /** Whether the model may call several tools in one turn (OpenAI `parallel_tool_calls`). */
+  parallelToolCalls: Type.Optional(Type.Boolean()),
   /** Scripted model only: streaming rate. Default 40. */
   tokensPerSecond: Type.Optional(Type.Number({ exclusiveMinimum: 0 })),
   /** Extra provider-specific body fields, merged into the request. */

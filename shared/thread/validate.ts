@@ -159,30 +159,39 @@ function resolveUnion(error: ValueError, pointer: string, out: ThreadProblem[], 
   }
   const key = discriminator(objectVariants);
   if (key) {
-    const accepted = objectVariants.map((v) => (v.properties[key] as TSchema).const as string);
-    const match = objectVariants.find((v) => (v.properties[key] as TSchema).const === value[key]);
-    if (!match) {
+    const accepted = [...new Set(objectVariants.map((v) => (v.properties[key] as TSchema).const as string))];
+    const matches = objectVariants.filter((v) => (v.properties[key] as TSchema).const === value[key]);
+    if (!matches.length) {
       const got = value[key] === undefined ? 'it is missing' : `got ${JSON.stringify(value[key])}`;
       out.push({ pointer: `${pointer}/${key}`, message: `expected ${accepted.map((a) => JSON.stringify(a)).join(' or ')}, ${got}` });
       return;
     }
-    collect(match, value, pointer, out, seen);
+    if (matches.length === 1) {
+      collect(matches[0], value, pointer, out, seen);
+      return;
+    }
+    // Several variants share the value (an image given inline or by URL): the closest one speaks.
+    closest(matches, value, pointer, out);
     return;
   }
-  // No discriminator: report against the variant with the fewest problems.
+  closest(objectVariants, value, pointer, out);
+}
+
+/** Reports against the variant with the fewest problems. */
+function closest(variants: TSchema[], value: unknown, pointer: string, out: ThreadProblem[]): void {
   let best: ThreadProblem[] | undefined;
-  for (const v of objectVariants) {
+  for (const v of variants) {
     const problems = schemaProblems(v, value, pointer);
     if (!best || problems.length < best.length) best = problems;
   }
   for (const p of best ?? []) if (out.length < MAX_PROBLEMS) out.push(p);
 }
 
-/** A property that every variant declares as a distinct string literal (`role`, `type`). */
+/** A property that every variant declares as a string literal (`role`, `type`), at least two distinct ones. */
 function discriminator(variants: TSchema[]): string | undefined {
   for (const key of ['type', 'role', 'kind']) {
     const consts = variants.map((v) => (v.properties[key] as TSchema | undefined)?.const);
-    if (consts.every((c) => typeof c === 'string') && new Set(consts).size === consts.length) return key;
+    if (consts.every((c) => typeof c === 'string') && new Set(consts).size > 1) return key;
   }
   return undefined;
 }

@@ -3,7 +3,7 @@
  * messages from a foreign message list (attaching tool results to the tool calls they answer),
  * and small converters (data URLs, tool result content). Browser-safe.
  */
-import { THREAD_VERSION, type AssistantMessage, type FunctionTool, type Message, type ModelConfig, type Thread, type Tool, type ToolCall, type ToolOutput, type UserMessage } from '../schema';
+import { THREAD_VERSION, type ImagePart, type ImageUrlPart, type AssistantMessage, type FunctionTool, type Message, type ModelConfig, type Thread, type Tool, type ToolCall, type ToolOutput, type UserMessage } from '../schema';
 import { newId } from '../ids';
 import { validateThread, type ThreadProblem } from '../validate';
 import type { RunRecord } from '../../protocol/host-api';
@@ -59,17 +59,33 @@ export function fail(format: ThreadFormat, pointer: string, message: string): ne
   throw new ImportError(format, [{ pointer, message }]);
 }
 
+const detailOf = (d: unknown): Pick<ImagePart, 'detail'> => (d === 'auto' || d === 'low' || d === 'high' ? { detail: d } : {});
+const DATA_URL = /^data:([^;,]+)((?:;[^;,]*)*?);base64,(.*)$/s;
+
 /**
- * Parses `data:<mime>;base64,<data>` into an image part. A plain URL (http…) cannot be stored as
- * an image (the Thread keeps images inline), so it becomes a text part `[image: <url>]`: the
+ * An image of a tool result given by URL: `data:<mime>;base64,<data>` becomes an image part; a
+ * plain URL becomes the text `[image: <url>]` (tool results keep images inline), so the
  * reference stays visible and editable instead of being dropped.
  */
-export function imageFromUrl(format: ThreadFormat, url: unknown, pointer: string): { type: 'image'; mimeType: string; data: string } | { type: 'text'; text: string } {
+export function imageFromUrl(format: ThreadFormat, url: unknown, pointer: string): ImagePart | { type: 'text'; text: string } {
   if (typeof url !== 'string') fail(format, pointer, 'expected an image URL string');
-  const m = /^data:([^;,]+)((?:;[^;,]*)*?);base64,(.*)$/s.exec(url);
+  const m = DATA_URL.exec(url);
   if (m) return { type: 'image', mimeType: m[1], data: m[3] };
   if (url.startsWith('data:')) fail(format, pointer, 'a data: URL image must be base64 (data:<type>;base64,…)');
   return { type: 'text', text: `[image: ${url}]` };
+}
+
+/**
+ * An image of a user message given by URL: a base64 data: URL becomes an image part, an
+ * http(s) URL a URL image part (the provider fetches it). OpenAI's `detail` (auto, low, high)
+ * is kept. Anything else is an error naming `pointer`.
+ */
+export function messageImage(format: ThreadFormat, url: unknown, pointer: string, detail?: unknown): ImagePart | ImageUrlPart {
+  if (typeof url !== 'string') fail(format, pointer, 'expected an image URL string');
+  const m = DATA_URL.exec(url);
+  if (m) return { type: 'image', mimeType: m[1], data: m[3], ...detailOf(detail) };
+  if (/^https?:\/\//i.test(url)) return { type: 'image', url, ...detailOf(detail) };
+  fail(format, pointer, url.startsWith('data:') ? 'a data: URL image must be base64 (data:<type>;base64,…)' : `an image URL must be http(s) or a base64 data: URL, not ${JSON.stringify(url.slice(0, 40))}`);
 }
 
 /** Parses tool-call argument text; unparseable or non-object text is kept in `rawArguments`. */
@@ -206,7 +222,7 @@ export function effortOf(v: unknown): (typeof EFFORTS)[number] | undefined {
  * pointer of the name for errors), or a provider's built-in tool, kept with its fields.
  */
 export type RequestTool =
-  | { kind: 'function'; name: unknown; namePointer: string; description?: unknown; parameters?: unknown }
+  | { kind: 'function'; name: unknown; namePointer: string; description?: unknown; parameters?: unknown; strict?: unknown }
   | { kind: 'builtin'; name: string; config: Obj };
 
 /**
@@ -225,6 +241,7 @@ export function requestTools(format: ThreadFormat, tools: unknown, entry: (t: Ob
     if (typeof e.name !== 'string' || !e.name) fail(format, e.namePointer, 'expected the function name');
     const tool: FunctionTool = { type: 'function', name: e.name, parameters: isObj(e.parameters) ? e.parameters : { type: 'object', properties: {} } };
     if (typeof e.description === 'string') tool.description = e.description;
+    if (typeof e.strict === 'boolean') tool.strict = e.strict;
     return tool;
   });
 }
@@ -233,6 +250,23 @@ export function requestTools(format: ThreadFormat, tools: unknown, entry: (t: Ob
 export function builtinByType(t: Obj, index: number): RequestTool {
   const { type, ...config } = t;
   return { kind: 'builtin', name: String(type ?? `tool_${index}`), config };
+}
+
+/**
+ * OpenAI's `tool_choice` and `parallel_tool_calls` as model params (`toolChoice` in Chat
+ * Completions' spelling; a Responses `{ type: "function", name }` is respelled). Adds the
+ * fields it takes to `known`; a choice of another kind (a hosted tool) stays in `extra`.
+ */
+export function toolParams(json: Obj, params: ModelConfig['params'], known: string[]): void {
+  const c = json.tool_choice;
+  if (c === 'auto' || c === 'none' || c === 'required') params.toolChoice = c;
+  else if (isObj(c) && c.type === 'function' && isObj(c.function) && typeof c.function.name === 'string') params.toolChoice = { type: 'function', function: { name: c.function.name } };
+  else if (isObj(c) && c.type === 'function' && typeof c.name === 'string') params.toolChoice = { type: 'function', function: { name: c.name } };
+  if (params.toolChoice !== undefined) known.push('tool_choice');
+  if (typeof json.parallel_tool_calls === 'boolean') {
+    params.parallelToolCalls = json.parallel_tool_calls;
+    known.push('parallel_tool_calls');
+  }
 }
 
 /** Joins system/developer texts into one system prompt. */
