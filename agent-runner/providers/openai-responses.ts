@@ -9,7 +9,7 @@ import type OpenAI from 'openai';
 import type { LlmRequest, Provider } from './types';
 import { BaseHandler } from './live';
 import { createSdkProvider, typedErrorEvent, type SdkProviderOptions, type WireApi } from './sdk-provider';
-import { dataUrl, imageUrlOf, toolOutputParts } from './content';
+import { dataUrl, imageUrlOf, openAiDocument, toolOutputParts } from './content';
 import { streamErrorEvent } from './errors';
 import { OPENAI_CLIENT } from './openai-chat';
 
@@ -29,7 +29,9 @@ export function buildResponsesRequest(req: LlmRequest): Record<string, unknown> 
     if (m.role === 'user') {
       input.push({
         role: 'user',
-        content: m.content.map((p) => (p.type === 'text' ? { type: 'input_text', text: p.text } : { type: 'input_image', image_url: imageUrlOf(p), detail: p.detail ?? 'auto' })),
+        content: m.content.map((p) =>
+          p.type === 'text' ? { type: 'input_text', text: p.text } : p.type === 'document' ? openAiDocument(p, 'responses') : { type: 'input_image', image_url: imageUrlOf(p), detail: p.detail ?? 'auto' },
+        ),
       });
       continue;
     }

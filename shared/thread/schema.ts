@@ -12,7 +12,9 @@ export const THREAD_VERSION = 1;
 
 const Id = Type.String({ minLength: 1 });
 
-export const TextPartSchema = Type.Object({ type: Type.Literal('text'), text: Type.String() });
+/** Anthropic prompt caching on a block (`cache_control`, e.g. `{ type: "ephemeral", ttl: "1h" }`), sent back as written. */
+const CacheControl = Type.Optional(Type.Record(Type.String(), Type.Unknown()));
+export const TextPartSchema = Type.Object({ type: Type.Literal('text'), text: Type.String(), cacheControl: CacheControl });
 export const ThinkingPartSchema = Type.Object({
   type: Type.Literal('thinking'),
   thinking: Type.String(),
@@ -30,6 +32,7 @@ export const ImagePartSchema = Type.Object({
   mimeType: Type.String(),
   data: Type.String(),
   detail: ImageDetail,
+  cacheControl: CacheControl,
 });
 /**
  * An image the provider fetches from an http(s) `url` (user messages only): sent as a URL
@@ -40,7 +43,27 @@ export const ImageUrlPartSchema = Type.Object({
   url: Type.String({ pattern: '^https?://' }),
   mimeType: Type.Optional(Type.String()),
   detail: ImageDetail,
+  cacheControl: CacheControl,
 });
+/**
+ * A document the model reads (Anthropic `document` block): a PDF as base64 (`base64`), a
+ * document the provider fetches (`url`), or plain text (`text`). Sent to Anthropic as written,
+ * with its title, context, citation setting and cache control.
+ */
+export const DocumentPartSchema = Type.Object({
+  type: Type.Literal('document'),
+  source: Type.Union([
+    Type.Object({ type: Type.Literal('base64'), mediaType: Type.String(), data: Type.String() }),
+    Type.Object({ type: Type.Literal('url'), url: Type.String({ pattern: '^https?://' }) }),
+    Type.Object({ type: Type.Literal('text'), mediaType: Type.String(), data: Type.String() }),
+  ]),
+  title: Type.Optional(Type.String()),
+  context: Type.Optional(Type.String()),
+  /** Anthropic citations: `{ enabled: true }` lets the answer cite passages of this document. */
+  citations: Type.Optional(Type.Object({ enabled: Type.Boolean() })),
+  cacheControl: CacheControl,
+});
+export type DocumentPart = Static<typeof DocumentPartSchema>;
 export const AudioPartSchema = Type.Object({
   type: Type.Literal('audio'),
   mimeType: Type.String(),
@@ -100,7 +123,7 @@ export type ToolCall = Static<typeof ToolCallSchema>;
 export const UserMessageSchema = Type.Object({
   id: Id,
   role: Type.Literal('user'),
-  content: Type.Array(Type.Union([TextPartSchema, ImagePartSchema, ImageUrlPartSchema])),
+  content: Type.Array(Type.Union([TextPartSchema, ImagePartSchema, ImageUrlPartSchema, DocumentPartSchema])),
 });
 export type UserMessage = Static<typeof UserMessageSchema>;
 

@@ -49,6 +49,8 @@ export interface ImportResult {
 export interface ImportOptions {
   /** Title of the new thread; by default the start of the first user message. */
   title?: string;
+  /** Where an importer lists what it could not keep (JSON pointer in the input, and what). */
+  notes?: ThreadProblem[];
 }
 
 export type Obj = Record<string, unknown>;

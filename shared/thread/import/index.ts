@@ -53,5 +53,6 @@ export function importThread(json: unknown, opts: ImportOptions & { format?: Thr
 export function importDocument(json: unknown, opts: ImportOptions & { format?: ThreadFormat } = {}): ImportResult {
   const format = opts.format ?? detectFormat(json);
   if (format === 'llmspace') return importLlmSpaceDocument(json, opts);
-  return { format, thread: importThread(json, { ...opts, format }), runs: [], notes: [] };
+  const notes: ImportResult['notes'] = [];
+  return { format, thread: importThread(json, { ...opts, format, notes }), runs: [], notes };
 }
