@@ -145,7 +145,8 @@ describe('Anthropic Messages', () => {
   });
 
   it('names an unsupported block', () => {
-    expect(() => importAnthropicMessages({ model: 'claude', max_tokens: 10, messages: [{ role: 'user', content: [{ type: 'document', source: {} }] }] })).toThrow('/messages/0/content/0/type: block type "document" is not supported');
+    expect(() => importAnthropicMessages({ model: 'claude', max_tokens: 10, messages: [{ role: 'user', content: [{ type: 'search_result', source: 'x' }] }] })).toThrow('/messages/0/content/0/type: block type "search_result" is not supported');
+    expect(() => importAnthropicMessages({ model: 'claude', max_tokens: 10, messages: [{ role: 'user', content: [{ type: 'document', source: { type: 'file', file_id: 'f' } }] }] })).toThrow('/messages/0/content/0/source/type: document source "file" is not supported');
   });
 });
 
