@@ -103,6 +103,26 @@ export const HOST_METHODS = {
     WorkspaceEntrySchema,
     'Create a thread file in `folder` from `title` (and a partial thread).',
   ),
+  'workspace.import': method(
+    T.Object({
+      /** The document's text (JSON): a Stepwise thread, an LLM Space thread file, or an OpenAI / Anthropic request body. */
+      text: T.String({ minLength: 1 }),
+      /** The file name it came from (a title when the document has none); absent for pasted text. */
+      name: T.Optional(T.String({ maxLength: 255 })),
+      folder: T.Optional(T.String()),
+    }),
+    T.Object({
+      entry: WorkspaceEntrySchema,
+      /** The format detected (ThreadFormat) and its human name. */
+      format: T.String(),
+      formatName: T.String(),
+      /** Run records written with it (LLM Space run history). */
+      runs: T.Integer({ minimum: 0 }),
+      /** What could not be kept, each `pointer: message` (JSON pointer in the input). */
+      notKept: T.Array(T.String()),
+    }),
+    'Import a document as a new thread in `folder`: detect its format, convert it, write its run records; say what could not be kept.',
+  ),
   'workspace.createFolder': method(T.Object({ path: Path }), WorkspaceEntrySchema, 'Create a folder.'),
   'workspace.rename': method(T.Object({ path: Path, title: NonEmpty }), WorkspaceEntrySchema, 'Rename a thread (its file and title) or a folder.'),
   'workspace.move': method(T.Object({ path: Path, toFolder: T.Optional(T.String()) }), WorkspaceEntrySchema, 'Move a thread or folder into another folder.'),
