@@ -9,6 +9,8 @@ import { fileURLToPath } from 'node:url';
 import { test, expect } from './fixtures';
 
 const FIX = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/threads');
+/** The browser's DataTransfer, inside `evaluateHandle` (Node's types do not declare it). */
+type DataTransferCtor = new () => { items: { add(f: unknown): void } };
 
 test('paste an Anthropic request with documents: format named, what was not kept listed, documents shown', async ({ page, serve }) => {
   await page.goto(serve.url);
@@ -34,7 +36,7 @@ test('drop an LLM Space file on the workspace: imported with its run history, fo
   const text = readFileSync(path.join(FIX, 'llmspace-v4.json'), 'utf8');
   const panel = page.getByLabel('Workspace panel', { exact: true });
   const dataTransfer = await page.evaluateHandle((t) => {
-    const dt = new DataTransfer();
+    const dt = new (globalThis as unknown as { DataTransfer: DataTransferCtor }).DataTransfer();
     dt.items.add(new File([t], 'triage.json', { type: 'application/json' }));
     return dt;
   }, text);
@@ -50,7 +52,7 @@ test('drop an LLM Space file on the workspace: imported with its run history, fo
 
   // A file that is no thread: the error says what and where, nothing is created.
   const bad = await page.evaluateHandle(() => {
-    const dt = new DataTransfer();
+    const dt = new (globalThis as unknown as { DataTransfer: DataTransferCtor }).DataTransfer();
     dt.items.add(new File(['{"messages": ['], 'broken.json', { type: 'application/json' }));
     return dt;
   });

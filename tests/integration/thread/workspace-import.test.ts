@@ -6,8 +6,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { RunRecord, RunRef, WorkspaceEntry } from '../../../shared/protocol/host-api';
-import type { Thread } from '../../../shared/thread/schema';
+import type { RunRecord, WorkspaceEntry } from '../../../shared/protocol/host-api';
+import type { RunRef, Thread } from '../../../shared/thread/schema';
 import { bundledRunner } from '../../support/runner-bundle';
 import { makeHome, RecordingClient, rejection, hostCores } from '../../support/host-harness';
 
