@@ -251,7 +251,7 @@ export function requestTools(format: ThreadFormat, tools: unknown, entry: (t: Ob
 /** An OpenAI built-in tool entry (`{ type: 'web_search', … }`): named by its `type`, its other fields the config. */
 export function builtinByType(t: Obj, index: number): RequestTool {
   const { type, ...config } = t;
-  return { kind: 'builtin', name: String(type ?? `tool_${index}`), config };
+  return { kind: 'builtin', name: typeof type === 'string' && type ? type : `tool_${index}`, config };
 }
 
 /**

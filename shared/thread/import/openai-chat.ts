@@ -41,7 +41,7 @@ export function importOpenAIChat(json: unknown, opts: ImportOptions = {}): Threa
         b.toolResult(m.tool_call_id, toolOutput(resultParts(m.content, `${at}/content`)), `${at}/tool_call_id`);
         return;
       case 'function':
-        b.toolResult(b.lastOpenCallNamed(m.name) ?? `function:${String(m.name)}`, toolOutput(resultParts(m.content, `${at}/content`)), `${at}/name`);
+        b.toolResult(b.lastOpenCallNamed(m.name) ?? `function:${typeof m.name === 'string' ? m.name : ''}`, toolOutput(resultParts(m.content, `${at}/content`)), `${at}/name`);
         return;
       default:
         fail(F, `${at}/role`, `expected "system", "developer", "user", "assistant" or "tool", got ${JSON.stringify(m.role)}`);

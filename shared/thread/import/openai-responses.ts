@@ -92,7 +92,7 @@ function texts(content: unknown, at: string): string[] {
   if (typeof content === 'string') return [content];
   if (!Array.isArray(content)) fail(F, at, 'expected a string or an array of content parts');
   return content.map((p, i) => {
-    if (isObj(p) && typeof p.text === 'string' && ['input_text', 'output_text', 'text'].includes(String(p.type))) return p.text;
+    if (isObj(p) && typeof p.text === 'string' && typeof p.type === 'string' && ['input_text', 'output_text', 'text'].includes(p.type)) return p.text;
     if (isObj(p) && p.type === 'refusal' && typeof p.refusal === 'string') return p.refusal;
     fail(F, `${at}/${i}`, `expected a text part here, got ${isObj(p) ? JSON.stringify(p.type) : typeof p}`);
   });

@@ -28,6 +28,14 @@ function paths(doc: unknown, p: (string | number)[] = [], out: (string | number)
 }
 
 describe('importers on hostile input', () => {
+  it('an object that cannot be turned into text, where a type or name is expected, is an ImportError', () => {
+    const hostile = { toString: false };
+    check({ model: 'claude', max_tokens: 5, messages: [{ role: 'user', content: [{ type: hostile }] }] });
+    check({ messages: [{ role: 'function', name: hostile, content: 'x' }] }, 'openai-chat');
+    check({ input: [{ role: 'user', content: [{ type: hostile, text: 'x' }] }] }, 'openai-responses');
+    check({ model: 'gpt-4o', messages: [], tools: [{ type: hostile }] }, 'openai-chat');
+  });
+
   it.each(IMPORT_FORMATS.map((f) => [f]))('%s: arbitrary JSON', (format) => {
     fc.assert(fc.property(fc.jsonValue(), (v) => check(v, format)), { numRuns: 200 });
   });
