@@ -17,6 +17,7 @@ export function toolSpecs(tools: Tool[]): ToolSpec[] {
     const spec: ToolSpec = { name: t.name, parameters };
     if (t.description) spec.description = t.description;
     if (t.type === 'function' && t.custom) spec.custom = t.custom;
+    if (t.type === 'function' && t.strict !== undefined) spec.strict = t.strict;
     return spec;
   });
 }

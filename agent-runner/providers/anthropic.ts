@@ -8,7 +8,7 @@
  */
 import Anthropic from '@anthropic-ai/sdk';
 import type { LlmRequest, Provider } from './types';
-import type { ImagePart } from '../../shared/thread/schema';
+import type { DocumentPart, ImagePart, ImageUrlPart, UserMessage } from '../../shared/thread/schema';
 import { BaseHandler } from './live';
 import { createSdkProvider, typedErrorEvent, type SdkProviderOptions, type WireApi } from './sdk-provider';
 import { NO_TOOL_OUTPUT, partText } from './content';
@@ -20,7 +20,21 @@ export const DEFAULT_MAX_TOKENS = 4096;
 
 type Block = Record<string, unknown>;
 
-const imageBlock = (p: ImagePart): Block => ({ type: 'image', source: { type: 'base64', media_type: p.mimeType, data: p.data } });
+const imageBlock = (p: ImagePart | ImageUrlPart): Block =>
+  'url' in p ? { type: 'image', source: { type: 'url', url: p.url } } : { type: 'image', source: { type: 'base64', media_type: p.mimeType, data: p.data } };
+
+/** A `document` block as Anthropic reads it: its source, title, context and citation setting. */
+function documentBlock(p: DocumentPart): Block {
+  const s = p.source;
+  const source = s.type === 'url' ? { type: 'url', url: s.url } : { type: s.type, media_type: s.mediaType, data: s.data };
+  return { type: 'document', source, ...(p.title !== undefined ? { title: p.title } : {}), ...(p.context !== undefined ? { context: p.context } : {}), ...(p.citations ? { citations: p.citations } : {}) };
+}
+
+/** One part of a user message as a block, with its `cache_control`. */
+function userBlock(p: UserMessage['content'][number]): Block {
+  const block = p.type === 'text' ? { type: 'text', text: p.text } : p.type === 'document' ? documentBlock(p) : imageBlock(p);
+  return p.cacheControl ? { ...block, cache_control: p.cacheControl } : block;
+}
 
 /** Builds the Messages request body. Tool results go back as user `tool_result` blocks. */
 export function buildAnthropicRequest(req: LlmRequest): Record<string, unknown> {
@@ -34,7 +48,7 @@ export function buildAnthropicRequest(req: LlmRequest): Record<string, unknown> 
   };
   for (const m of req.messages) {
     if (m.role === 'user') {
-      push('user', m.content.map((p) => (p.type === 'text' ? { type: 'text', text: p.text } : imageBlock(p))).filter((b) => b.type !== 'text' || b.text));
+      push('user', m.content.map(userBlock).filter((b) => b.type !== 'text' || b.text));
       continue;
     }
     const blocks: Block[] = [];

@@ -3,13 +3,16 @@
  * result to text and images, data URLs, and the placeholder sent for a tool call that has no
  * result yet.
  */
-import type { ImagePart, Message, ToolCall, ToolResultPart } from '../../shared/thread/schema';
+import type { DocumentPart, ImagePart, ImageUrlPart, Message, ToolCall, ToolResultPart } from '../../shared/thread/schema';
 
 /** Text sent for a tool call that has no output (it was never run): the APIs require one. */
 export const NO_TOOL_OUTPUT = '(no result: this tool call was not run)';
 
 /** `data:<mime>;base64,<data>` for an image part. */
 export const dataUrl = (p: ImagePart): string => `data:${p.mimeType};base64,${p.data}`;
+
+/** The URL an OpenAI API is given for an image: its own http(s) URL, or a data: URL of its bytes. */
+export const imageUrlOf = (p: ImagePart | ImageUrlPart): string => ('url' in p ? p.url : dataUrl(p));
 
 /** A tool-result part as text; images and audio become a short placeholder. */
 export function partText(p: ToolResultPart): string {
@@ -50,4 +53,24 @@ export function messageText(m: Message): string {
       .join('\n');
   }
   return m.content.map((p) => (p.type === 'text' ? p.text : '')).join('');
+}
+
+/** A document's name for APIs that want a file name (its title, else one from its type). */
+export function documentName(p: DocumentPart): string {
+  if (p.title) return p.title;
+  if (p.source.type === 'url') return p.source.url.split('/').pop() || 'document';
+  return p.source.mediaType === 'application/pdf' ? 'document.pdf' : 'document.txt';
+}
+
+/**
+ * A document for the OpenAI APIs, which have no `document` block: text is sent as text (with
+ * its title), base64 and URL documents as files in `api`'s spelling (Chat `file`, Responses
+ * `input_file`).
+ */
+export function openAiDocument(p: DocumentPart, api: 'chat' | 'responses'): Record<string, unknown> {
+  const src = p.source;
+  if (src.type === 'text') return { type: api === 'chat' ? 'text' : 'input_text', text: p.title ? `${p.title}\n\n${src.data}` : src.data };
+  if (src.type === 'url') return api === 'chat' ? { type: 'text', text: `[document: ${src.url}]` } : { type: 'input_file', file_url: src.url };
+  const file_data = `data:${src.mediaType};base64,${src.data}`;
+  return api === 'chat' ? { type: 'file', file: { filename: documentName(p), file_data } } : { type: 'input_file', filename: documentName(p), file_data };
 }

@@ -9,7 +9,7 @@ import type OpenAI from 'openai';
 import type { LlmRequest, Provider } from './types';
 import { BaseHandler } from './live';
 import { createSdkProvider, typedErrorEvent, type SdkProviderOptions, type WireApi } from './sdk-provider';
-import { dataUrl, toolOutputParts } from './content';
+import { dataUrl, imageUrlOf, openAiDocument, toolOutputParts } from './content';
 import { refusalError, streamErrorEvent } from './errors';
 import { OPENAI_CLIENT } from './openai-chat';
 import { responsesControls } from './request-params';
@@ -23,7 +23,9 @@ export function buildResponsesRequest(req: LlmRequest): Record<string, unknown> 
     if (m.role === 'user') {
       input.push({
         role: 'user',
-        content: m.content.map((p) => (p.type === 'text' ? { type: 'input_text', text: p.text } : { type: 'input_image', image_url: dataUrl(p), detail: 'auto' })),
+        content: m.content.map((p) =>
+          p.type === 'text' ? { type: 'input_text', text: p.text } : p.type === 'document' ? openAiDocument(p, 'responses') : { type: 'input_image', image_url: imageUrlOf(p), detail: p.detail ?? 'auto' },
+        ),
       });
       continue;
     }
@@ -52,7 +54,7 @@ export function buildResponsesRequest(req: LlmRequest): Record<string, unknown> 
       const description = t.description ? { description: t.description } : {};
       // A custom (free-form) tool: openai `CustomTool`, its input text shaped by `format`.
       if (t.custom) return { type: 'custom', name: t.name, ...description, ...(t.custom.format ? { format: t.custom.format } : {}) };
-      return { type: 'function', name: t.name, ...description, parameters: t.parameters, strict: false };
+      return { type: 'function', name: t.name, ...description, parameters: t.parameters, strict: t.strict ?? false };
     });
   }
   if (p.temperature !== undefined) body.temperature = p.temperature;

@@ -15,6 +15,8 @@ export interface ToolSpec {
   parameters: Record<string, unknown>;
   /** A custom (free-form) tool: the model writes text, not JSON (OpenAI Responses `custom` tools). */
   custom?: { format?: CustomToolFormat };
+  /** OpenAI strict mode for the arguments (function tools that set it). */
+  strict?: boolean;
 }
 
 export interface LlmRequest {

@@ -38,6 +38,8 @@ export interface WorkspaceService {
   resolve(relPath: string): Promise<string>;
   list(): Promise<WorkspaceEntry[]>;
   create(folder: string, title: string, partial?: Partial<Thread>): Promise<WorkspaceEntry>;
+  /** Writes a whole thread (its id kept) as a new file named after its title. */
+  createWhole(folder: string, thread: Thread): Promise<WorkspaceEntry>;
   createFolder(relPath: string): Promise<WorkspaceEntry>;
   rename(relPath: string, title: string): Promise<WorkspaceEntry>;
   move(relPath: string, toFolder: string): Promise<WorkspaceEntry>;

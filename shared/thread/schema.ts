@@ -5,13 +5,16 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { UsageSchema, NodeStatusSchema } from '../protocol/nodes';
 import { literals } from '../protocol/contract/define';
+import { EvaluationSchema, RubricSchema } from './evaluation';
 
 /** Current schema version of the Thread document. Older versions are migrated on read. */
 export const THREAD_VERSION = 1;
 
 const Id = Type.String({ minLength: 1 });
 
-export const TextPartSchema = Type.Object({ type: Type.Literal('text'), text: Type.String() });
+/** Anthropic prompt caching on a block (`cache_control`, e.g. `{ type: "ephemeral", ttl: "1h" }`), sent back as written. */
+const CacheControl = Type.Optional(Type.Record(Type.String(), Type.Unknown()));
+export const TextPartSchema = Type.Object({ type: Type.Literal('text'), text: Type.String(), cacheControl: CacheControl });
 export const ThinkingPartSchema = Type.Object({
   type: Type.Literal('thinking'),
   thinking: Type.String(),
@@ -21,12 +24,46 @@ export const ThinkingPartSchema = Type.Object({
   redacted: Type.Optional(Type.Boolean()),
   data: Type.Optional(Type.String()),
 });
+/** How closely OpenAI looks at an image (`image_url.detail`); other APIs ignore it. */
+const ImageDetail = Type.Optional(literals('auto', 'low', 'high'));
 /** An image, base64 `data` without a data: prefix. */
 export const ImagePartSchema = Type.Object({
   type: Type.Literal('image'),
   mimeType: Type.String(),
   data: Type.String(),
+  detail: ImageDetail,
+  cacheControl: CacheControl,
 });
+/**
+ * An image the provider fetches from an http(s) `url` (user messages only): sent as a URL
+ * (OpenAI `image_url`, Anthropic `source: { type: "url" }`), never downloaded by Stepwise.
+ */
+export const ImageUrlPartSchema = Type.Object({
+  type: Type.Literal('image'),
+  url: Type.String({ pattern: '^https?://' }),
+  mimeType: Type.Optional(Type.String()),
+  detail: ImageDetail,
+  cacheControl: CacheControl,
+});
+/**
+ * A document the model reads (Anthropic `document` block): a PDF as base64 (`base64`), a
+ * document the provider fetches (`url`), or plain text (`text`). Sent to Anthropic as written,
+ * with its title, context, citation setting and cache control.
+ */
+export const DocumentPartSchema = Type.Object({
+  type: Type.Literal('document'),
+  source: Type.Union([
+    Type.Object({ type: Type.Literal('base64'), mediaType: Type.String(), data: Type.String() }),
+    Type.Object({ type: Type.Literal('url'), url: Type.String({ pattern: '^https?://' }) }),
+    Type.Object({ type: Type.Literal('text'), mediaType: Type.String(), data: Type.String() }),
+  ]),
+  title: Type.Optional(Type.String()),
+  context: Type.Optional(Type.String()),
+  /** Anthropic citations: `{ enabled: true }` lets the answer cite passages of this document. */
+  citations: Type.Optional(Type.Object({ enabled: Type.Boolean() })),
+  cacheControl: CacheControl,
+});
+export type DocumentPart = Static<typeof DocumentPartSchema>;
 export const AudioPartSchema = Type.Object({
   type: Type.Literal('audio'),
   mimeType: Type.String(),
@@ -76,6 +113,7 @@ export type TextPart = Static<typeof TextPartSchema>;
 export type ServerToolPart = Static<typeof ServerToolPartSchema>;
 export type ThinkingPart = Static<typeof ThinkingPartSchema>;
 export type ImagePart = Static<typeof ImagePartSchema>;
+export type ImageUrlPart = Static<typeof ImageUrlPartSchema>;
 
 /** Content of a tool result: every MCP content kind is kept, nothing flattened. */
 export const ToolResultPartSchema = Type.Union([
@@ -113,7 +151,7 @@ export type ToolCall = Static<typeof ToolCallSchema>;
 export const UserMessageSchema = Type.Object({
   id: Id,
   role: Type.Literal('user'),
-  content: Type.Array(Type.Union([TextPartSchema, ImagePartSchema])),
+  content: Type.Array(Type.Union([TextPartSchema, ImagePartSchema, ImageUrlPartSchema, DocumentPartSchema])),
 });
 export type UserMessage = Static<typeof UserMessageSchema>;
 
@@ -188,6 +226,8 @@ export const FunctionToolSchema = Type.Object({
    * plain text as its input instead of JSON arguments; `format` constrains that text.
    */
   custom: Type.Optional(Type.Object({ format: Type.Optional(CustomToolFormatSchema) })),
+  /** OpenAI structured outputs for the arguments (`function.strict`); sent to OpenAI APIs. */
+  strict: Type.Optional(Type.Boolean()),
 });
 export const McpToolSchema = Type.Object({
   type: Type.Literal('mcp'),
@@ -388,5 +428,9 @@ export const ThreadSchema = Type.Object({
   runRefs: Type.Array(RunRefSchema),
   /** Set on a branch ("Branch from here"): the point of the source thread it starts from. */
   branchOf: Type.Optional(BranchOfSchema),
+  /** Manual evaluations of this thread's runs (./evaluation.ts). */
+  evaluations: Type.Optional(Type.Array(EvaluationSchema)),
+  /** Reusable rubrics for those evaluations. */
+  rubrics: Type.Optional(Type.Array(RubricSchema)),
 });
 export type Thread = Static<typeof ThreadSchema>;

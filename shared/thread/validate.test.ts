@@ -52,7 +52,18 @@ describe('validateThread', () => {
     const t: any = base();
     t.context.messages[0].content.push({ type: 'video', url: 'x' });
     const r = validateThread(t);
-    expect(!r.ok && r.errors).toEqual([{ pointer: '/context/messages/0/content/1/type', message: 'expected "text" or "image", got "video"' }]);
+    expect(!r.ok && r.errors).toEqual([{ pointer: '/context/messages/0/content/1/type', message: 'expected "text" or "image" or "document", got "video"' }]);
+  });
+});
+
+describe('image parts given inline or by URL', () => {
+  it('accepts both, and names what is missing from an image that has neither data nor url', () => {
+    const t: any = base();
+    t.context.messages[0].content.push({ type: 'image', url: 'https://example.com/a.png', detail: 'low' }, { type: 'image', mimeType: 'image/png', data: 'AA==' });
+    expect(validateThread(t).ok).toBe(true);
+    t.context.messages[0].content.push({ type: 'image', mimeType: 'image/png' });
+    const r = validateThread(t);
+    expect(!r.ok && r.errors).toEqual([{ pointer: '/context/messages/0/content/3/data', message: 'required property is missing' }]);
   });
 });
 

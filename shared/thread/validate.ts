@@ -12,6 +12,7 @@ import { Value } from '@sinclair/typebox/value';
 import { ValueErrorType, type ValueError } from '@sinclair/typebox/errors';
 import type { TSchema } from '@sinclair/typebox';
 import { ThreadSchema, type Thread } from './schema';
+import { evaluationProblems } from './evaluation';
 
 /** One problem in a document: where (JSON pointer, '' for the whole document) and what. */
 export interface ThreadProblem {
@@ -26,7 +27,11 @@ export const MAX_PROBLEMS = 50;
 
 /** Checks `value` against the current Thread schema (not repeated ids: {@link findDuplicates}). Never throws. */
 export function validateThread(value: unknown): ValidateResult {
-  if (Value.Check(ThreadSchema, value)) return { ok: true, thread: value as Thread };
+  if (Value.Check(ThreadSchema, value)) {
+    const thread = value as Thread;
+    const errors = (thread.evaluations ?? []).flatMap((e, i) => evaluationProblems(e, `/evaluations/${i}`));
+    return errors.length ? { ok: false, errors } : { ok: true, thread };
+  }
   return { ok: false, errors: schemaProblems(ThreadSchema, value) };
 }
 
@@ -154,30 +159,39 @@ function resolveUnion(error: ValueError, pointer: string, out: ThreadProblem[], 
   }
   const key = discriminator(objectVariants);
   if (key) {
-    const accepted = objectVariants.map((v) => (v.properties[key] as TSchema).const as string);
-    const match = objectVariants.find((v) => (v.properties[key] as TSchema).const === value[key]);
-    if (!match) {
+    const accepted = [...new Set(objectVariants.map((v) => (v.properties[key] as TSchema).const as string))];
+    const matches = objectVariants.filter((v) => (v.properties[key] as TSchema).const === value[key]);
+    if (!matches.length) {
       const got = value[key] === undefined ? 'it is missing' : `got ${JSON.stringify(value[key])}`;
       out.push({ pointer: `${pointer}/${key}`, message: `expected ${accepted.map((a) => JSON.stringify(a)).join(' or ')}, ${got}` });
       return;
     }
-    collect(match, value, pointer, out, seen);
+    if (matches.length === 1) {
+      collect(matches[0], value, pointer, out, seen);
+      return;
+    }
+    // Several variants share the value (an image given inline or by URL): the closest one speaks.
+    closest(matches, value, pointer, out);
     return;
   }
-  // No discriminator: report against the variant with the fewest problems.
+  closest(objectVariants, value, pointer, out);
+}
+
+/** Reports against the variant with the fewest problems. */
+function closest(variants: TSchema[], value: unknown, pointer: string, out: ThreadProblem[]): void {
   let best: ThreadProblem[] | undefined;
-  for (const v of objectVariants) {
+  for (const v of variants) {
     const problems = schemaProblems(v, value, pointer);
     if (!best || problems.length < best.length) best = problems;
   }
   for (const p of best ?? []) if (out.length < MAX_PROBLEMS) out.push(p);
 }
 
-/** A property that every variant declares as a distinct string literal (`role`, `type`). */
+/** A property that every variant declares as a string literal (`role`, `type`), at least two distinct ones. */
 function discriminator(variants: TSchema[]): string | undefined {
   for (const key of ['type', 'role', 'kind']) {
     const consts = variants.map((v) => (v.properties[key] as TSchema | undefined)?.const);
-    if (consts.every((c) => typeof c === 'string') && new Set(consts).size === consts.length) return key;
+    if (consts.every((c) => typeof c === 'string') && new Set(consts).size > 1) return key;
   }
   return undefined;
 }

@@ -44,6 +44,6 @@ export const mcpHandlers: DomainHandlers<'mcp'> = {
     const r = await importMcpServers(ctx.home, p.file).catch((err: Error) => {
       throw new HostError('bad_request', err.message);
     });
-    return { added: r.added, notes: r.notes };
+    return { format: r.format, added: r.added, notes: r.notes };
   },
 };

@@ -3,6 +3,7 @@ import type { Thread } from '../../../shared/thread/schema';
 import { HostError } from '../errors';
 import type { HostContext } from '../host-context';
 import type { DomainHandlers } from './types';
+import { importIntoWorkspace } from '../threads/import-document';
 
 function workspaceChanged(ctx: HostContext): void {
   ctx.bridge.broadcast({ type: 'workspace_changed' });
@@ -36,6 +37,11 @@ export const workspaceHandlers: DomainHandlers<'workspace'> = {
     const entry = await ctx.workspace.create(p.folder ?? '', p.title, (p.thread ?? {}) as Partial<Thread>);
     workspaceChanged(ctx);
     return entry;
+  },
+  'workspace.import': async (ctx, _client, p) => {
+    const r = await importIntoWorkspace(ctx, p);
+    workspaceChanged(ctx);
+    return r;
   },
   'workspace.createFolder': async (ctx, _client, p) => {
     const entry = await ctx.workspace.createFolder(p.path);

@@ -4,7 +4,8 @@
  * (`"type": "http"` for Streamable HTTP, `"type": "sse"`, with `url` and `headers`). A Stepwise
  * extension: `{ "type": "bundled", "server": "everything" }` is a server bundled with Stepwise,
  * run inside the mcp-host (BUNDLED_MCP_SERVERS in shared/protocol/contract/mcp-channel.ts).
- * `$NAME` / `${NAME}` in `env` and `headers` values (and `url`) are read from the environment.
+ * `$NAME` / `${NAME}` / `${NAME:-default}` in `env` and `headers` values (and `url`) are read from
+ * the environment; `$$` is a literal `$`.
  * A bad entry gets an error naming the file and the JSON pointer, and leaves the others usable.
  */
 import fs from 'node:fs/promises';
@@ -43,15 +44,21 @@ export function mcpConfigPath(home: string): string {
   return path.join(home, 'settings', 'mcp.json');
 }
 
-const REF = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g;
+const REF = /\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}|\$([A-Za-z_][A-Za-z0-9_]*)/g;
 
-/** Expands `$NAME` and `${NAME}` from `env`; throws naming the missing variable. */
+/**
+ * Expands `$NAME`, `${NAME}` and `${NAME:-default}` (the default when NAME is unset, as Claude
+ * Code's `.mcp.json` reads it) from `env`; `$$` is a literal `$`. Throws naming a missing
+ * variable that has no default.
+ */
 export function expandEnvRefs(value: string, env: NodeJS.ProcessEnv, where: string): string {
-  return value.replace(REF, (_m, a: string | undefined, b: string | undefined) => {
+  return value.replace(REF, (m, a: string | undefined, dflt: string | undefined, b: string | undefined) => {
+    if (m === '$$') return '$';
     const name = (a ?? b)!;
     const v = env[name];
-    if (v === undefined) throw new Error(`${where} refers to $${name}, which is not set in the environment`);
-    return v;
+    if (v !== undefined) return v;
+    if (dflt !== undefined) return dflt;
+    throw new Error(`${where} refers to $${name}, which is not set in the environment`);
   });
 }
 

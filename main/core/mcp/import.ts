@@ -1,49 +1,33 @@
 /**
- * Imports MCP servers from other clients' files into `settings/mcp.json`:
- * Claude Desktop (`claude_desktop_config.json`) and Cursor (`.cursor/mcp.json`) use the same
- * `mcpServers` map; VS Code (`.vscode/mcp.json`) uses `servers` plus `inputs` (prompted values).
- * VS Code's `${env:NAME}` becomes `${NAME}`; `${input:id}` becomes `${ID}` (an environment
- * variable the user must set, reported in `notes`); `${workspaceFolder}` becomes the folder
- * that holds `.vscode/`. The files are read as JSON with comments and trailing commas (JSONC),
- * as those clients accept them.
+ * Imports MCP servers from other clients' files into `settings/mcp.json`: Claude Desktop
+ * (`claude_desktop_config.json`), Claude Code (`.mcp.json`, `~/.claude.json`) and Cursor
+ * (`.cursor/mcp.json`) use the same `mcpServers` map; VS Code (`.vscode/mcp.json`) uses
+ * `servers` plus `inputs` (prompted values). Each client's `${…}` references are expanded the
+ * way that client does (./import-expand.ts). The files are read as JSON with comments and
+ * trailing commas (JSONC), as those clients accept them.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { parseJsoncText } from '../../../shared/thread/json-text';
 import { mcpConfigPath, type RawMcpServer } from './config';
+import { expandServer, type McpClientFormat, type VsCodeInput } from './import-expand';
+import { parseEnvFile } from './env-file';
 
 export interface ImportedServers {
-  format: 'claude-desktop' | 'cursor' | 'vscode';
+  format: McpClientFormat;
   servers: Record<string, RawMcpServer>;
   /** What the user should know (inputs turned into env variables, skipped entries). */
   notes: string[];
 }
 
-function envName(id: string): string {
-  return id.replace(/[^A-Za-z0-9_]/g, '_').toUpperCase();
-}
-
-function rewriteVsCode(value: string, folder: string, inputs: Map<string, string>, notes: Set<string>): string {
-  return value.replace(/\$\{([^}]+)\}/g, (m, ref: string) => {
-    if (ref.startsWith('env:')) return `\${${ref.slice(4)}}`;
-    if (ref.startsWith('input:')) {
-      const id = ref.slice(6);
-      const name = envName(id);
-      notes.add(`input "${id}"${inputs.get(id) ? ` (${inputs.get(id)})` : ''} is read from $${name}: set it in the environment`);
-      return `\${${name}}`;
-    }
-    if (ref === 'workspaceFolder') return folder;
-    notes.add(`left ${m} as it is: Stepwise does not know that variable`);
-    return m;
-  });
-}
-
-function mapStrings<T>(v: T, f: (s: string) => string): T {
-  if (typeof v === 'string') return f(v) as T;
-  if (Array.isArray(v)) return v.map((x) => mapStrings(x, f)) as T;
-  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, mapStrings(x, f)])) as T;
-  return v;
+/** Which client wrote an `mcpServers` file, by its name and place. */
+function mcpServersFormat(file: string): McpClientFormat {
+  const abs = path.resolve(file);
+  const base = path.basename(abs);
+  if (/[\\/]\.cursor[\\/]/.test(abs)) return 'cursor';
+  if (base === '.mcp.json' || base === '.claude.json') return 'claude-code';
+  return 'claude-desktop';
 }
 
 /**
@@ -57,43 +41,64 @@ export function parseForeignJson(text: string, file: string): unknown {
   throw new Error(`${file}: not valid JSON at line ${p.line}, column ${p.column}: ${p.message}`);
 }
 
-/** Reads another client's MCP file; the format is told by its keys and its path. */
-export async function readForeignMcpFile(file: string): Promise<ImportedServers> {
+/** Reads another client's MCP file (the host's environment resolves what must be resolved at import); the format is told by its keys and its path. */
+export async function readForeignMcpFile(file: string, env: NodeJS.ProcessEnv = process.env): Promise<ImportedServers> {
   const text = await fs.readFile(file, 'utf8').catch((err: Error) => {
     throw new Error(`${file}: cannot read: ${err.message}`, { cause: err });
   });
   const parsed = parseForeignJson(text, file);
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error(`${file}: must be a JSON object`);
   const doc = parsed as Record<string, unknown>;
-  const notes = new Set<string>();
-  if (doc.mcpServers && typeof doc.mcpServers === 'object') {
-    const format = /[\\/]\.cursor[\\/]/.test(path.resolve(file)) ? 'cursor' : 'claude-desktop';
-    return { format, servers: { ...(doc.mcpServers as Record<string, RawMcpServer>) }, notes: [] };
+  const dir = path.dirname(path.resolve(file));
+  const isObj = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
+  let format: McpClientFormat;
+  let entries: Record<string, unknown>;
+  const inputs = new Map<string, VsCodeInput>();
+  if (isObj(doc.mcpServers)) {
+    format = mcpServersFormat(file);
+    entries = doc.mcpServers;
+  } else if (isObj(doc.servers)) {
+    format = 'vscode';
+    entries = doc.servers;
+    for (const i of Array.isArray(doc.inputs) ? doc.inputs : []) if (isObj(i) && typeof i.id === 'string' && i.id) inputs.set(i.id, i as unknown as VsCodeInput);
+  } else {
+    throw new Error(`${file}: no "mcpServers" (Claude Desktop, Claude Code, Cursor) or "servers" (VS Code) object found`);
   }
-  if (doc.servers && typeof doc.servers === 'object') {
-    const dir = path.dirname(path.resolve(file));
-    const folder = path.basename(dir) === '.vscode' ? path.dirname(dir) : dir;
-    const inputs = new Map<string, string>();
-    for (const i of (Array.isArray(doc.inputs) ? doc.inputs : []) as { id?: string; description?: string }[]) {
-      if (i?.id) inputs.set(i.id, i.description ?? '');
+  const folder = path.basename(dir) === '.vscode' || path.basename(dir) === '.cursor' ? path.dirname(dir) : dir;
+  const notes: string[] = [];
+  const servers: Record<string, RawMcpServer> = {};
+  for (const [name, raw] of Object.entries(entries)) {
+    if (!isObj(raw)) {
+      notes.push(`server "${name}" is not an object; not imported`);
+      continue;
     }
-    const servers: Record<string, RawMcpServer> = {};
-    for (const [name, raw] of Object.entries(doc.servers as Record<string, RawMcpServer & { envFile?: string }>)) {
-      const { envFile, ...entry } = raw ?? {};
-      if (envFile) notes.add(`server "${name}": envFile ${envFile} is not imported; copy its variables into "env"`);
-      servers[name] = mapStrings(entry, (s) => rewriteVsCode(s, folder, inputs, notes));
+    const r = expandServer(name, raw, { format, folder, env, inputs });
+    notes.push(...r.notes);
+    if ('skip' in r) {
+      notes.push(r.skip);
+      continue;
     }
-    return { format: 'vscode', servers, notes: [...notes] };
+    if (r.envFile) {
+      const vars = await fs.readFile(r.envFile, 'utf8').then(parseEnvFile, () => undefined);
+      if (!vars) notes.push(`server "${name}": its envFile ${path.basename(r.envFile)} cannot be read; its variables are not imported`);
+      else {
+        // The file's values are literal text; `env` wins over them, as in Cursor and VS Code.
+        const fromFile = Object.fromEntries(Object.entries(vars).map(([k, v]) => [k, v.replace(/\$/g, '$$$$')]));
+        r.entry.env = { ...fromFile, ...r.entry.env };
+        notes.push(`server "${name}": the ${Object.keys(vars).length} variable(s) of its envFile ${path.basename(r.envFile)} are copied into "env"`);
+      }
+    }
+    servers[name] = r.entry;
   }
-  throw new Error(`${file}: no "mcpServers" (Claude Desktop, Cursor) or "servers" (VS Code) object found`);
+  return { format, servers, notes: [...new Set(notes)] };
 }
 
 /**
  * Adds the servers of `file` to `$home/settings/mcp.json` (written atomically). A name that
  * already exists is kept unless `overwrite`; what was skipped is said in `notes`.
  */
-export async function importMcpServers(home: string, file: string, overwrite = false): Promise<ImportedServers & { added: string[] }> {
-  const imported = await readForeignMcpFile(file);
+export async function importMcpServers(home: string, file: string, overwrite = false, env: NodeJS.ProcessEnv = process.env): Promise<ImportedServers & { added: string[] }> {
+  const imported = await readForeignMcpFile(file, env);
   const target = mcpConfigPath(home);
   let doc: { mcpServers?: Record<string, unknown> } & Record<string, unknown> = {};
   try {

@@ -166,6 +166,18 @@ export class WorkspaceStore {
     });
   }
 
+  /** Writes a whole thread (an imported one: its id, runRefs and evaluations kept) as a new file in `folder`, named after its title. */
+  async createWhole(folder: string, thread: Thread): Promise<WorkspaceEntry> {
+    const dir = await this.locate(folder ?? '');
+    const title = thread.title.normalize('NFC');
+    return guard('create a thread in', dir.rel, async () => {
+      await this.makeFolders(dir);
+      const rel = join(dir.rel, await uniqueName(dir.abs, safeStem(title), EXT));
+      await this.write(rel, { ...thread, title });
+      return { path: rel, kind: 'thread', title, id: thread.id };
+    });
+  }
+
   /**
    * Creates a folder (and missing parents). Each new folder name is typed by the user and shown
    * as is, so one that is not safe (names.ts: device names, characters Windows refuses, a

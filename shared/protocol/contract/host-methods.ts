@@ -120,6 +120,26 @@ export const HOST_METHODS = {
     WorkspaceEntrySchema,
     'Create a thread file in `folder` from `title` (and a partial thread).',
   ),
+  'workspace.import': method(
+    T.Object({
+      /** The document's text (JSON): a Stepwise thread, an LLM Space thread file, or an OpenAI / Anthropic request body. */
+      text: T.String({ minLength: 1 }),
+      /** The file name it came from (a title when the document has none); absent for pasted text. */
+      name: T.Optional(T.String({ maxLength: 255 })),
+      folder: T.Optional(T.String()),
+    }),
+    T.Object({
+      entry: WorkspaceEntrySchema,
+      /** The format detected (ThreadFormat) and its human name. */
+      format: T.String(),
+      formatName: T.String(),
+      /** Run records written with it (LLM Space run history). */
+      runs: T.Integer({ minimum: 0 }),
+      /** What could not be kept, each `pointer: message` (JSON pointer in the input). */
+      notKept: T.Array(T.String()),
+    }),
+    'Import a document as a new thread in `folder`: detect its format, convert it, write its run records; say what could not be kept.',
+  ),
   'workspace.createFolder': method(T.Object({ path: Path }), WorkspaceEntrySchema, 'Create a folder.'),
   'workspace.rename': method(T.Object({ path: Path, title: NonEmpty }), WorkspaceEntrySchema, 'Rename a thread (its file and title) or a folder.'),
   'workspace.move': method(T.Object({ path: Path, toFolder: T.Optional(T.String()) }), WorkspaceEntrySchema, 'Move a thread or folder into another folder.'),
@@ -259,8 +279,8 @@ export const HOST_METHODS = {
   'mcp.removeServer': method(T.Object({ name: NonEmpty }), T.Array(McpServerInfoSchema), 'Remove a server from settings/mcp.json.'),
   'mcp.import': method(
     T.Object({ file: NonEmpty }),
-    T.Object({ added: T.Array(T.String()), notes: T.Array(T.String()) }),
-    'Add the servers of a Claude Desktop, Cursor or VS Code config file (a path on the host).',
+    T.Object({ format: literals('claude-desktop', 'claude-code', 'cursor', 'vscode'), added: T.Array(T.String()), notes: T.Array(T.String()) }),
+    'Add the servers of a Claude Desktop, Claude Code, Cursor or VS Code config file (a path on the host), expanding its variables as that client does.',
   ),
   ...EVAL_METHODS,
 };

@@ -3,9 +3,10 @@
  * messages from a foreign message list (attaching tool results to the tool calls they answer),
  * and small converters (data URLs, tool result content). Browser-safe.
  */
-import { THREAD_VERSION, type AssistantMessage, type FunctionTool, type Message, type ModelConfig, type Thread, type Tool, type ToolCall, type ToolOutput, type UserMessage } from '../schema';
+import { THREAD_VERSION, type ImagePart, type ImageUrlPart, type AssistantMessage, type FunctionTool, type Message, type ModelConfig, type Thread, type Tool, type ToolCall, type ToolOutput, type UserMessage } from '../schema';
 import { newId } from '../ids';
 import { validateThread, type ThreadProblem } from '../validate';
+import type { RunRecord } from '../../protocol/host-api';
 
 /** The formats `detectFormat` tells apart. */
 export type ThreadFormat = 'stepwise' | 'llmspace' | 'openai-chat' | 'openai-responses' | 'anthropic-messages' | 'unknown';
@@ -32,10 +33,24 @@ export class ImportError extends Error {
   }
 }
 
+/**
+ * A whole import: the thread, the run records that go with it (runs/<threadId>/<runId>.json,
+ * already listed in `thread.runRefs`; the host writes them), and what could not be kept, each
+ * naming the pointer in the input.
+ */
+export interface ImportResult {
+  format: ThreadFormat;
+  thread: Thread;
+  runs: RunRecord[];
+  notes: ThreadProblem[];
+}
+
 /** Options every importer takes. */
 export interface ImportOptions {
   /** Title of the new thread; by default the start of the first user message. */
   title?: string;
+  /** Where an importer lists what it could not keep (JSON pointer in the input, and what). */
+  notes?: ThreadProblem[];
 }
 
 export type Obj = Record<string, unknown>;
@@ -46,17 +61,33 @@ export function fail(format: ThreadFormat, pointer: string, message: string): ne
   throw new ImportError(format, [{ pointer, message }]);
 }
 
+const detailOf = (d: unknown): Pick<ImagePart, 'detail'> => (d === 'auto' || d === 'low' || d === 'high' ? { detail: d } : {});
+const DATA_URL = /^data:([^;,]+)((?:;[^;,]*)*?);base64,(.*)$/s;
+
 /**
- * Parses `data:<mime>;base64,<data>` into an image part. A plain URL (http…) cannot be stored as
- * an image (the Thread keeps images inline), so it becomes a text part `[image: <url>]`: the
+ * An image of a tool result given by URL: `data:<mime>;base64,<data>` becomes an image part; a
+ * plain URL becomes the text `[image: <url>]` (tool results keep images inline), so the
  * reference stays visible and editable instead of being dropped.
  */
-export function imageFromUrl(format: ThreadFormat, url: unknown, pointer: string): { type: 'image'; mimeType: string; data: string } | { type: 'text'; text: string } {
+export function imageFromUrl(format: ThreadFormat, url: unknown, pointer: string): ImagePart | { type: 'text'; text: string } {
   if (typeof url !== 'string') fail(format, pointer, 'expected an image URL string');
-  const m = /^data:([^;,]+)((?:;[^;,]*)*?);base64,(.*)$/s.exec(url);
+  const m = DATA_URL.exec(url);
   if (m) return { type: 'image', mimeType: m[1], data: m[3] };
   if (url.startsWith('data:')) fail(format, pointer, 'a data: URL image must be base64 (data:<type>;base64,…)');
   return { type: 'text', text: `[image: ${url}]` };
+}
+
+/**
+ * An image of a user message given by URL: a base64 data: URL becomes an image part, an
+ * http(s) URL a URL image part (the provider fetches it). OpenAI's `detail` (auto, low, high)
+ * is kept. Anything else is an error naming `pointer`.
+ */
+export function messageImage(format: ThreadFormat, url: unknown, pointer: string, detail?: unknown): ImagePart | ImageUrlPart {
+  if (typeof url !== 'string') fail(format, pointer, 'expected an image URL string');
+  const m = DATA_URL.exec(url);
+  if (m) return { type: 'image', mimeType: m[1], data: m[3], ...detailOf(detail) };
+  if (/^https?:\/\//i.test(url)) return { type: 'image', url, ...detailOf(detail) };
+  fail(format, pointer, url.startsWith('data:') ? 'a data: URL image must be base64 (data:<type>;base64,…)' : `an image URL must be http(s) or a base64 data: URL, not ${JSON.stringify(url.slice(0, 40))}`);
 }
 
 /** Parses tool-call argument text; unparseable or non-object text is kept in `rawArguments`. */
@@ -149,20 +180,25 @@ export function finishThread(format: ThreadFormat, parts: {
   systemPrompt: string;
   tools: Tool[];
   messages: Message[];
-  variables?: Record<string, string>;
+  /** Variable fields of the context (variables, variableTypes, scenarios, scenario). */
+  variables?: Pick<Thread['context'], 'variables' | 'variableTypes' | 'scenarios' | 'scenario'>;
+  /** Top-level fields besides the required ones (evaluations, rubrics, runRefs). */
+  more?: Partial<Pick<Thread, 'evaluations' | 'rubrics' | 'runRefs'>>;
+  id?: string;
 }): Thread {
   const thread: Thread = {
     version: THREAD_VERSION,
-    id: newId(),
+    id: parts.id ?? newId(),
     title: parts.title ?? titleFrom(parts.messages, parts.fallbackTitle),
     model: parts.model,
     context: {
       systemPrompt: parts.systemPrompt,
       tools: parts.tools,
-      ...(parts.variables ? { variables: parts.variables } : {}),
+      ...parts.variables,
       messages: parts.messages,
     },
     runRefs: [],
+    ...parts.more,
   };
   const checked = validateThread(thread);
   if (!checked.ok) throw new ImportError(format, checked.errors.map((e) => ({ pointer: `(imported thread)${e.pointer}`, message: e.message })));
@@ -188,7 +224,7 @@ export function effortOf(v: unknown): (typeof EFFORTS)[number] | undefined {
  * pointer of the name for errors), or a provider's built-in tool, kept with its fields.
  */
 export type RequestTool =
-  | { kind: 'function'; name: unknown; namePointer: string; description?: unknown; parameters?: unknown }
+  | { kind: 'function'; name: unknown; namePointer: string; description?: unknown; parameters?: unknown; strict?: unknown }
   | { kind: 'builtin'; name: string; config: Obj };
 
 /**
@@ -207,6 +243,7 @@ export function requestTools(format: ThreadFormat, tools: unknown, entry: (t: Ob
     if (typeof e.name !== 'string' || !e.name) fail(format, e.namePointer, 'expected the function name');
     const tool: FunctionTool = { type: 'function', name: e.name, parameters: isObj(e.parameters) ? e.parameters : { type: 'object', properties: {} } };
     if (typeof e.description === 'string') tool.description = e.description;
+    if (typeof e.strict === 'boolean') tool.strict = e.strict;
     return tool;
   });
 }
@@ -214,7 +251,25 @@ export function requestTools(format: ThreadFormat, tools: unknown, entry: (t: Ob
 /** An OpenAI built-in tool entry (`{ type: 'web_search', … }`): named by its `type`, its other fields the config. */
 export function builtinByType(t: Obj, index: number): RequestTool {
   const { type, ...config } = t;
-  return { kind: 'builtin', name: String(type ?? `tool_${index}`), config };
+  return { kind: 'builtin', name: typeof type === 'string' && type ? type : `tool_${index}`, config };
+}
+
+/**
+ * OpenAI's `tool_choice` and `parallel_tool_calls` as model params (`toolChoice` in the
+ * thread's own spelling, `{ type: "function", name }`, from Chat's `{ function: { name } }` or
+ * Responses' `{ name }`; shared/thread/model-controls.ts sends it per API). Adds the
+ * fields it takes to `known`; a choice of another kind (a hosted tool) stays in `extra`.
+ */
+export function toolParams(json: Obj, params: ModelConfig['params'], known: string[]): void {
+  const c = json.tool_choice;
+  if (c === 'auto' || c === 'none' || c === 'required') params.toolChoice = c;
+  else if (isObj(c) && c.type === 'function' && isObj(c.function) && typeof c.function.name === 'string') params.toolChoice = { type: 'function', name: c.function.name };
+  else if (isObj(c) && c.type === 'function' && typeof c.name === 'string') params.toolChoice = { type: 'function', name: c.name };
+  if (params.toolChoice !== undefined) known.push('tool_choice');
+  if (typeof json.parallel_tool_calls === 'boolean') {
+    params.parallelToolCalls = json.parallel_tool_calls;
+    known.push('parallel_tool_calls');
+  }
 }
 
 /** Joins system/developer texts into one system prompt. */

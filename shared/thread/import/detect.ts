@@ -52,7 +52,7 @@ function chatOrAnthropic(json: Obj): ThreadFormat {
       for (const p of m.content) {
         if (!isObj(p)) continue;
         if (p.type === 'image_url' || p.type === 'input_audio' || p.type === 'refusal') openai++;
-        if (['tool_use', 'tool_result', 'thinking', 'redacted_thinking', 'document'].includes(String(p.type))) anthropic++;
+        if (typeof p.type === 'string' && ['tool_use', 'tool_result', 'thinking', 'redacted_thinking', 'document'].includes(p.type)) anthropic++;
         if (p.type === 'image' && isObj(p.source)) anthropic++;
       }
     }

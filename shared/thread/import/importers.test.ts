@@ -37,14 +37,14 @@ describe('OpenAI Chat Completions', () => {
 
   it('maps model, params, system and developer messages', () => {
     expect(validateThread(t).ok).toBe(true);
-    expect(t.model).toEqual({ provider: 'openai', id: 'gpt-4.1-mini', params: { temperature: 0.3, maxTokens: 1024, extra: { tool_choice: 'auto', parallel_tool_calls: true } } });
+    expect(t.model).toEqual({ provider: 'openai', id: 'gpt-4.1-mini', params: { temperature: 0.3, maxTokens: 1024, toolChoice: 'auto', parallelToolCalls: true } });
     expect(t.context.systemPrompt).toBe('You are a travel assistant. Answer with the tools when you can.\n\nAlways give temperatures in Celsius.');
   });
 
   it('keeps the user image from the data URL', () => {
     expect(users(t)[0].content).toEqual([
       { type: 'text', text: 'What is the weather in Paris and Tokyo? Here is my itinerary.' },
-      { type: 'image', mimeType: 'image/png', data: PNG },
+      { type: 'image', mimeType: 'image/png', data: PNG, detail: 'low' },
     ]);
   });
 
@@ -90,7 +90,7 @@ describe('OpenAI Responses', () => {
   });
 
   it('keeps the input image, the reasoning summary, the function call and its output', () => {
-    expect(users(t)[0].content[1]).toEqual({ type: 'image', mimeType: 'image/png', data: PNG });
+    expect(users(t)[0].content[1]).toEqual({ type: 'image', mimeType: 'image/png', data: PNG, detail: 'auto' });
     const a = assistants(t)[0];
     expect(a.content).toEqual([{ type: 'thinking', thinking: 'I should read the file first.', signature: 'gAAAAABo-encrypted-reasoning' }]);
     expect(a.toolCalls).toEqual([{ id: 'call_read_1', name: 'read_file', arguments: { path: 'config.json' }, output: { content: [{ type: 'text', text: '{\n  "port": 8080\n}' }], isError: false } }]);
@@ -145,7 +145,8 @@ describe('Anthropic Messages', () => {
   });
 
   it('names an unsupported block', () => {
-    expect(() => importAnthropicMessages({ model: 'claude', max_tokens: 10, messages: [{ role: 'user', content: [{ type: 'document', source: {} }] }] })).toThrow('/messages/0/content/0/type: block type "document" is not supported');
+    expect(() => importAnthropicMessages({ model: 'claude', max_tokens: 10, messages: [{ role: 'user', content: [{ type: 'search_result', source: 'x' }] }] })).toThrow('/messages/0/content/0/type: block type "search_result" is not supported');
+    expect(() => importAnthropicMessages({ model: 'claude', max_tokens: 10, messages: [{ role: 'user', content: [{ type: 'document', source: { type: 'file', file_id: 'f' } }] }] })).toThrow('/messages/0/content/0/source/type: document source "file" is not supported');
   });
 });
 
@@ -164,7 +165,7 @@ describe('LLM Space thread files', () => {
   it('unpacks images from the blobs table', () => {
     const image = users(t)[0].content[1];
     expect(image).toEqual({ type: 'image', mimeType: 'image/png', data: Object.values(raw.blobs)[0] });
-    expect(image.type === 'image' && image.data.length).toBeGreaterThan(1024);
+    expect(image.type === 'image' && 'data' in image && image.data.length).toBeGreaterThan(1024);
   });
 
   it('keeps thinking, tool calls with input and output, usage and timing', () => {

@@ -6,15 +6,16 @@
 import type { Thread } from '../schema';
 import { migrateThread } from '../migrate';
 import { validateThread } from '../validate';
-import { ImportError, type ImportOptions, type ThreadFormat } from './common';
+import { ImportError, type ImportOptions, type ImportResult, type ThreadFormat } from './common';
 import { detectFormat, FORMAT_HINTS } from './detect';
 import { importOpenAIChat } from './openai-chat';
 import { importOpenAIResponses } from './openai-responses';
 import { importAnthropicMessages } from './anthropic-messages';
-import { importLlmSpace } from './llmspace';
+import { importLlmSpace, importLlmSpaceDocument } from './llmspace';
 
 export { detectFormat, FORMAT_HINTS, ImportError, importOpenAIChat, importOpenAIResponses, importAnthropicMessages, importLlmSpace };
-export { FORMAT_NAMES, type ImportOptions, type ThreadFormat } from './common';
+export { FORMAT_NAMES, type ImportOptions, type ImportResult, type ThreadFormat } from './common';
+export { importLlmSpaceDocument };
 
 /** Formats a caller may name explicitly (`stepwise import --format`). */
 export const IMPORT_FORMATS = ['stepwise', 'llmspace', 'openai-chat', 'openai-responses', 'anthropic-messages'] as const;
@@ -42,4 +43,16 @@ export function importThread(json: unknown, opts: ImportOptions & { format?: Thr
     default:
       throw new ImportError('unknown', [{ pointer: '', message: `unrecognised format: ${FORMAT_HINTS}` }]);
   }
+}
+
+/**
+ * Like `importThread`, with everything an import brings: the detected format, run records (LLM
+ * Space run history, listed in `thread.runRefs`; the caller stores them) and what could not be
+ * kept. Throws ImportError.
+ */
+export function importDocument(json: unknown, opts: ImportOptions & { format?: ThreadFormat } = {}): ImportResult {
+  const format = opts.format ?? detectFormat(json);
+  if (format === 'llmspace') return importLlmSpaceDocument(json, opts);
+  const notes: ImportResult['notes'] = [];
+  return { format, thread: importThread(json, { ...opts, format, notes }), runs: [], notes };
 }

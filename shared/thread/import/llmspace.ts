@@ -1,152 +1,70 @@
 /**
- * LLM Space thread files → Thread. The format as LLM Space (github.com/llm-space/llm-space,
- * packages/core/src/types) writes it:
+ * LLM Space thread files → Thread (plus run records). The format as LLM Space
+ * (github.com/llm-space/llm-space, packages/core/src/types) writes it:
  *
  *   { title?, model?: { provider, id, params: { maxTokens?, temperature?, reasoning?, responseType?, extra? } },
- *     context?: { systemPrompt?, tools?: [{ name, description, parameters, strict?,
- *                   source?: { type: "mcp", serverId, serverName, toolName } }],
- *                 variables?, variableVariants?: { active, variants: { [bucket]: { [name]: value } } },
- *                 messages?: Message[] },
- *     runHistory?, evaluations?, evaluationRubrics?, modelName?,
+ *     context?: { systemPrompt?, tools?: Tool[], variables?: { [name]: definition },
+ *                 variableVariants?: { active, variants: { [bucket]: { [name]: text } } },
+ *                 snapshot?: { variables?: { [place]: { [name]: value } } }, messages?: Message[] },
+ *     runHistory?: [{ id?, thread: <snapshot of the above>, usage?, timestamp }],
+ *     evaluations?, evaluationRubrics?, modelName?, originalURL?,
  *     blobs?: { [sha256 hex]: base64 } }
- *   user      { id, role: "user", content: ({ type: "text", text } | { type: "image_data", mimeType, data })[] }
- *   assistant { id, role: "assistant", content: { type: "text", text }[], thinking?: string,
- *               toolCalls?: [{ id, input: { name, arguments, partialArguments? },
- *                              output?: { content: { type: "text", text }[], isError? } }],
+ *   Tool      { type?: "function" | "mcp" | "builtin", name, description, parameters, strict?, … }
+ *   user      { id, role: "user", content: (text | image)[] }
+ *   assistant { id, role: "assistant", content: text[], thinking?, toolCalls?: [{ id,
+ *               input: { name, arguments, partialArguments? }, output?: { content: (text | image)[], isError? } }],
  *               usage?: { input, output, cacheRead, cacheWrite, reasoning?, totalTokens, cost }, timing? }
+ *   image     { type: "image" | "image_data" (older), mimeType, data: base64 | "blob:sha256:<hash>" }
  *
- * Images over ~1 KB are packed: `image_data.data` is `"blob:sha256:<hash>"` and the base64 lives
- * in the file's `blobs` table; they are unpacked here. `runHistory` and evaluations (whole-thread
- * snapshots) are not carried over: Stepwise stores runs outside the document. Tools with an MCP
- * `source` become MCP tools on the server named by `serverName`.
+ * Messages and tools: ./llmspace-messages.ts; variables, frozen values and scenarios:
+ * ./llmspace-variables.ts; run history and evaluations: ./llmspace-runs.ts. What Stepwise
+ * cannot keep is listed in the result's `notes`.
  */
-import type { AssistantMessage, Message, ModelConfig, Thread, Tool, UserMessage } from '../schema';
-import { effortOf, fail, finishThread, isObj, type ImportOptions, type Obj } from './common';
+import type { Thread } from '../schema';
+import { fail, finishThread, isObj, type ImportOptions, type ImportResult } from './common';
 import { newId } from '../ids';
+import { F, messagesOf, modelOf, toolsOf, type LlmSpaceCtx } from './llmspace-messages';
+import { variablesOf } from './llmspace-variables';
+import { evaluationsOf, rubricsOf, runsOf } from './llmspace-runs';
 
-const F = 'llmspace' as const;
-const BLOB_REF = 'blob:sha256:';
-
-/** Converts an LLM Space thread file. Throws ImportError naming the input pointer. */
-export function importLlmSpace(json: unknown, opts: ImportOptions = {}): Thread {
+/** Converts an LLM Space thread file: the thread, its run records and notes. Throws ImportError naming the input pointer. */
+export function importLlmSpaceDocument(json: unknown, opts: ImportOptions = {}): ImportResult {
   if (!isObj(json)) fail(F, '', 'expected a thread object');
-  const blobs = isObj(json.blobs) ? json.blobs : {};
+  if (json.blobs !== undefined && !isObj(json.blobs)) fail(F, '/blobs', 'expected { [hash]: base64 }');
+  const ctx: LlmSpaceCtx = { blobs: json.blobs ?? {}, notes: [] };
   const context = json.context === undefined ? {} : isObj(json.context) ? json.context : fail(F, '/context', 'expected an object');
-  const rawMessages = context.messages === undefined ? [] : Array.isArray(context.messages) ? context.messages : fail(F, '/context/messages', 'expected an array');
-  const messages = rawMessages.map((m, i) => message(m, `/context/messages/${i}`, blobs));
-  return finishThread(F, {
+  const messages = messagesOf(context.messages, '/context/messages', ctx);
+  const tools = toolsOf(context.tools, '/context/tools');
+  const variables = variablesOf(context, '/context', ctx);
+  const id = newId();
+  const runs = runsOf(json.runHistory, id, ctx);
+  const evaluations = evaluationsOf(json.evaluations, runs.ids);
+  const rubrics = rubricsOf(json.evaluationRubrics);
+  if (typeof json.modelName === 'string') ctx.notes.push({ pointer: '/modelName', message: `the display name ${JSON.stringify(json.modelName)} is not kept (the model is ${modelOf(json.model).id || 'unset'})` });
+  if (typeof json.originalURL === 'string') ctx.notes.push({ pointer: '/originalURL', message: `where the thread was shared from (${json.originalURL}) is not kept` });
+  if (json.model === undefined) ctx.notes.push({ pointer: '/model', message: 'the thread has no model; the offline scripted model stands in' });
+  const more: Partial<Pick<Thread, 'evaluations' | 'rubrics' | 'runRefs'>> = { runRefs: runs.refs };
+  if (evaluations.length) more.evaluations = evaluations;
+  if (rubrics.length) more.rubrics = rubrics;
+  const thread = finishThread(F, {
+    id,
     title: typeof json.title === 'string' && json.title ? json.title : opts.title,
     fallbackTitle: 'Imported LLM Space thread',
     model: modelOf(json.model),
     systemPrompt: typeof context.systemPrompt === 'string' ? context.systemPrompt : '',
-    tools: toolsOf(context.tools),
-    variables: variablesOf(context.variableVariants),
+    tools,
+    variables,
     messages,
+    more,
   });
+  return { format: F, thread, runs: runs.runs, notes: ctx.notes };
 }
 
-function message(m: unknown, at: string, blobs: Obj): Message {
-  if (!isObj(m)) fail(F, at, 'expected a message object');
-  const id = typeof m.id === 'string' && m.id ? m.id : newId('msg');
-  if (!Array.isArray(m.content)) fail(F, `${at}/content`, 'expected an array');
-  if (m.role === 'user') {
-    const content: UserMessage['content'] = m.content.map((p, i) => {
-      const pat = `${at}/content/${i}`;
-      if (isObj(p) && p.type === 'text' && typeof p.text === 'string') return { type: 'text', text: p.text };
-      if (isObj(p) && p.type === 'image_data' && typeof p.mimeType === 'string' && typeof p.data === 'string') {
-        return { type: 'image', mimeType: p.mimeType, data: unpack(p.data, `${pat}/data`, blobs) };
-      }
-      fail(F, pat, 'expected a text or image_data part');
-    });
-    return { id, role: 'user', content };
-  }
-  if (m.role !== 'assistant') fail(F, `${at}/role`, `expected "user" or "assistant", got ${JSON.stringify(m.role)}`);
-  const a: AssistantMessage = { id, role: 'assistant', content: [] };
-  if (typeof m.thinking === 'string' && m.thinking) a.content.push({ type: 'thinking', thinking: m.thinking });
-  m.content.forEach((p, i) => {
-    if (isObj(p) && p.type === 'text' && typeof p.text === 'string') a.content.push({ type: 'text', text: p.text });
-    else fail(F, `${at}/content/${i}`, 'expected a text part');
-  });
-  if (Array.isArray(m.toolCalls)) {
-    a.toolCalls = m.toolCalls.map((c, j) => {
-      const cat = `${at}/toolCalls/${j}`;
-      if (!isObj(c) || !isObj(c.input) || typeof c.input.name !== 'string') fail(F, `${cat}/input`, 'expected { name, arguments }');
-      const call: NonNullable<AssistantMessage['toolCalls']>[number] = {
-        id: typeof c.id === 'string' && c.id ? c.id : newId('call'),
-        name: c.input.name,
-        arguments: isObj(c.input.arguments) ? c.input.arguments : {},
-      };
-      if (typeof c.input.partialArguments === 'string' && !isObj(c.input.arguments)) call.rawArguments = c.input.partialArguments;
-      if (isObj(c.output)) {
-        const content = Array.isArray(c.output.content) ? c.output.content : [];
-        call.output = {
-          content: content.map((p, k) => (isObj(p) && p.type === 'text' && typeof p.text === 'string' ? { type: 'text' as const, text: p.text } : fail(F, `${cat}/output/content/${k}`, 'expected a text part'))),
-          isError: c.output.isError === true,
-        };
-      }
-      return call;
-    });
-  }
-  const u = m.usage;
-  if (isObj(u) && typeof u.input === 'number' && typeof u.output === 'number') {
-    a.usage = { inputTokens: u.input, outputTokens: u.output };
-    if (typeof u.cacheRead === 'number') a.usage.cacheReadTokens = u.cacheRead;
-    if (typeof u.cacheWrite === 'number') a.usage.cacheWriteTokens = u.cacheWrite;
-    if (typeof u.reasoning === 'number') a.usage.reasoningTokens = u.reasoning;
-  }
-  if (isObj(m.timing)) {
-    a.timing = {};
-    if (typeof m.timing.firstTokenMs === 'number') a.timing.firstTokenMs = m.timing.firstTokenMs;
-    if (typeof m.timing.durationMs === 'number') a.timing.durationMs = m.timing.durationMs;
-  }
-  return a;
-}
-
-function unpack(data: string, at: string, blobs: Obj): string {
-  if (!data.startsWith(BLOB_REF)) return data;
-  const hash = data.slice(BLOB_REF.length);
-  const found = blobs[hash];
-  if (typeof found !== 'string') fail(F, at, `image refers to blob ${hash.slice(0, 12)}…, which is not in the file's "blobs" table`);
-  return found;
-}
-
-function modelOf(model: unknown): ModelConfig {
-  // LLM Space lets a thread have no model yet; Stepwise's offline model stands in.
-  if (!isObj(model)) return { provider: 'scripted', id: 'scripted', params: {} };
-  const p = isObj(model.params) ? model.params : {};
-  const params: ModelConfig['params'] = {};
-  if (typeof p.temperature === 'number') params.temperature = p.temperature;
-  if (typeof p.maxTokens === 'number' && Number.isInteger(p.maxTokens) && p.maxTokens >= 1) params.maxTokens = p.maxTokens;
-  const effort = effortOf(p.reasoning);
-  if (effort) params.reasoning = { effort };
-  if (p.responseType !== undefined) params.responseFormat = p.responseType;
-  const extra: Record<string, unknown> = isObj(p.extra) ? { ...p.extra } : {};
-  if (p.reasoning !== undefined && !effort) extra.reasoning = p.reasoning;
-  if (Object.keys(extra).length) params.extra = extra;
-  return { provider: typeof model.provider === 'string' && model.provider ? model.provider : 'openai', id: typeof model.id === 'string' ? model.id : '', params };
-}
-
-function toolsOf(tools: unknown): Tool[] {
-  if (!Array.isArray(tools)) return [];
-  return tools.map((t, i): Tool => {
-    if (!isObj(t) || typeof t.name !== 'string' || !t.name) fail(F, `/context/tools/${i}/name`, 'expected the tool name');
-    const parameters = isObj(t.parameters) ? t.parameters : { type: 'object', properties: {} };
-    const description = typeof t.description === 'string' ? { description: t.description } : {};
-    const src = t.source;
-    if (isObj(src) && src.type === 'mcp' && typeof src.toolName === 'string') {
-      const server = typeof src.serverName === 'string' && src.serverName ? src.serverName : String(src.serverId ?? '');
-      if (!server) fail(F, `/context/tools/${i}/source/serverName`, 'an MCP tool needs its server name');
-      return { type: 'mcp', name: t.name, ...description, server, toolName: src.toolName, inputSchema: parameters };
-    }
-    return { type: 'function', name: t.name, ...description, parameters };
-  });
-}
-
-function variablesOf(vv: unknown): Record<string, string> | undefined {
-  if (!isObj(vv) || !isObj(vv.variants)) return undefined;
-  const active = typeof vv.active === 'string' ? vv.variants[vv.active] : undefined;
-  if (!isObj(active)) return undefined;
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(active)) if (typeof v === 'string') out[k] = v;
-  return Object.keys(out).length ? out : undefined;
+/**
+ * Converts an LLM Space thread file to the thread alone (a file opened in place): its run
+ * history needs the host to write run records (`importLlmSpaceDocument`), so here it has no runRefs.
+ */
+export function importLlmSpace(json: unknown, opts: ImportOptions = {}): Thread {
+  const { thread } = importLlmSpaceDocument(json, opts);
+  return { ...thread, runRefs: [] };
 }

@@ -1,18 +1,19 @@
 /**
  * OpenAI Chat Completions request JSON → Thread (API reference: POST /v1/chat/completions).
  * - `system` and `developer` messages become the system prompt (joined in order);
- * - user content: a string, or parts `text` and `image_url` (data: URLs become images;
- *   other URLs stay as `[image: url]` text);
+ * - user content: a string, or parts `text` and `image_url` (data: URLs become images, http(s)
+ *   URLs URL images, `detail` kept; in tool results a URL stays as `[image: url]` text);
  * - assistant `tool_calls[].function.arguments` (JSON text) are parsed; text that is not a JSON
  *   object is kept in `rawArguments`; the deprecated `function_call` is read too;
  * - `tool` messages attach to the call with the same `tool_call_id` (legacy `function` messages
  *   to the last unanswered call of that name);
  * - `tools[].function` become function tools; other tool kinds become builtin tools;
- * - temperature, max_completion_tokens/max_tokens, reasoning_effort and response_format map to
- *   model params; every other request field is kept in `model.params.extra`.
+ * - temperature, max_completion_tokens/max_tokens, reasoning_effort, response_format,
+ *   tool_choice and parallel_tool_calls map to model params, `function.strict` to the tool;
+ *   every other request field is kept in `model.params.extra`.
  */
 import type { ModelConfig, Thread, Tool, ToolResultPart, UserMessage } from '../schema';
-import { MessageBuilder, builtinByType, effortOf, extraFields, fail, finishThread, imageFromUrl, isObj, joinSystem, parseArguments, requestTools, type ImportOptions } from './common';
+import { MessageBuilder, builtinByType, effortOf, extraFields, fail, finishThread, imageFromUrl, isObj, joinSystem, messageImage, parseArguments, requestTools, toolParams, type ImportOptions } from './common';
 import { toolOutput } from '../tool-output';
 
 const F = 'openai-chat' as const;
@@ -40,7 +41,7 @@ export function importOpenAIChat(json: unknown, opts: ImportOptions = {}): Threa
         b.toolResult(m.tool_call_id, toolOutput(resultParts(m.content, `${at}/content`)), `${at}/tool_call_id`);
         return;
       case 'function':
-        b.toolResult(b.lastOpenCallNamed(m.name) ?? `function:${String(m.name)}`, toolOutput(resultParts(m.content, `${at}/content`)), `${at}/name`);
+        b.toolResult(b.lastOpenCallNamed(m.name) ?? `function:${typeof m.name === 'string' ? m.name : ''}`, toolOutput(resultParts(m.content, `${at}/content`)), `${at}/name`);
         return;
       default:
         fail(F, `${at}/role`, `expected "system", "developer", "user", "assistant" or "tool", got ${JSON.stringify(m.role)}`);
@@ -104,7 +105,7 @@ function userContent(content: unknown, at: string): UserMessage['content'] {
     if (p.type === 'text' && typeof p.text === 'string') return { type: 'text', text: p.text };
     if (p.type === 'image_url') {
       const url = isObj(p.image_url) ? p.image_url.url : p.image_url;
-      return imageFromUrl(F, url, `${pat}/image_url/url`);
+      return messageImage(F, url, `${pat}/image_url/url`, isObj(p.image_url) ? p.image_url.detail : undefined);
     }
     fail(F, `${pat}/type`, `content part ${JSON.stringify(p.type)} is not supported in a user message (supported: "text", "image_url")`);
   });
@@ -129,6 +130,7 @@ function modelOf(json: Record<string, unknown>): ModelConfig {
   if (effort) params.reasoning = { effort };
   if (json.response_format !== undefined) params.responseFormat = json.response_format;
   const known = ['model', 'messages', 'tools', 'temperature', 'stream', 'stream_options', 'response_format'];
+  toolParams(json, params, known);
   if (typeof max === 'number') known.push('max_completion_tokens', 'max_tokens');
   if (effort) known.push('reasoning_effort');
   const extra = extraFields(json, known);
@@ -140,6 +142,6 @@ function toolsOf(tools: unknown): Tool[] {
   return requestTools(F, tools, (t, i) => {
     if (t.type !== 'function' && !isObj(t.function)) return builtinByType(t, i);
     const fn = isObj(t.function) ? t.function : {};
-    return { kind: 'function', name: fn.name, namePointer: `/tools/${i}/function/name`, description: fn.description, parameters: fn.parameters };
+    return { kind: 'function', name: fn.name, namePointer: `/tools/${i}/function/name`, description: fn.description, parameters: fn.parameters, strict: fn.strict };
   });
 }

@@ -12,7 +12,7 @@
  *   every other request field is kept in `model.params.extra`.
  */
 import type { ModelConfig, Thread, Tool, ToolResultPart, UserMessage } from '../schema';
-import { MessageBuilder, builtinByType, effortOf, extraFields, fail, finishThread, imageFromUrl, isObj, joinSystem, parseArguments, requestTools, type ImportOptions, type Obj } from './common';
+import { MessageBuilder, builtinByType, effortOf, extraFields, fail, finishThread, imageFromUrl, isObj, joinSystem, messageImage, parseArguments, requestTools, toolParams, type ImportOptions, type Obj } from './common';
 import { toolOutput } from '../tool-output';
 
 const F = 'openai-responses' as const;
@@ -92,7 +92,7 @@ function texts(content: unknown, at: string): string[] {
   if (typeof content === 'string') return [content];
   if (!Array.isArray(content)) fail(F, at, 'expected a string or an array of content parts');
   return content.map((p, i) => {
-    if (isObj(p) && typeof p.text === 'string' && ['input_text', 'output_text', 'text'].includes(String(p.type))) return p.text;
+    if (isObj(p) && typeof p.text === 'string' && typeof p.type === 'string' && ['input_text', 'output_text', 'text'].includes(p.type)) return p.text;
     if (isObj(p) && p.type === 'refusal' && typeof p.refusal === 'string') return p.refusal;
     fail(F, `${at}/${i}`, `expected a text part here, got ${isObj(p) ? JSON.stringify(p.type) : typeof p}`);
   });
@@ -106,7 +106,7 @@ function userContent(content: unknown, at: string): UserMessage['content'] {
     if ((p.type === 'input_text' || p.type === 'text') && typeof p.text === 'string') return { type: 'text', text: p.text };
     if (p.type === 'input_image') {
       if (typeof p.image_url !== 'string') fail(F, `${at}/${i}/image_url`, 'only images given by image_url (a data: URL or a link) can be imported, not file_id');
-      return imageFromUrl(F, p.image_url, `${at}/${i}/image_url`);
+      return messageImage(F, p.image_url, `${at}/${i}/image_url`, p.detail);
     }
     fail(F, `${at}/${i}/type`, `content part ${JSON.stringify(p.type)} is not supported in a user message (supported: "input_text", "input_image")`);
   });
@@ -125,6 +125,7 @@ function outputParts(output: unknown, at: string): ToolResultPart[] {
 function modelOf(json: Obj): ModelConfig {
   const params: ModelConfig['params'] = {};
   const known = ['model', 'input', 'instructions', 'tools', 'stream', 'stream_options'];
+  toolParams(json, params, known);
   if (typeof json.temperature === 'number') {
     params.temperature = json.temperature;
     known.push('temperature');
@@ -154,7 +155,7 @@ function modelOf(json: Obj): ModelConfig {
 function toolsOf(tools: unknown): Tool[] {
   return requestTools(F, tools, (t, i) =>
     t.type === 'function'
-      ? { kind: 'function', name: t.name, namePointer: `/tools/${i}/name`, description: t.description, parameters: t.parameters }
+      ? { kind: 'function', name: t.name, namePointer: `/tools/${i}/name`, description: t.description, parameters: t.parameters, strict: t.strict }
       : builtinByType(t, i),
   );
 }

@@ -169,7 +169,7 @@ describe('atomic writes', () => {
       expect(t.id).toBe('atomic-test');
       expect(t.context.systemPrompt).toMatch(/^save \d+$/);
       const msg = t.context.messages[0];
-      expect(msg.role === 'user' && msg.content[1].type === 'image' && msg.content[1].data.length).toBeGreaterThan(8_000_000);
+      expect(msg.role === 'user' && msg.content[1].type === 'image' && 'data' in msg.content[1] && msg.content[1].data.length).toBeGreaterThan(8_000_000);
     }
     // Only the thread file is a .json file; a killed writer leaves at most temp files beside it.
     expect((await readdir(dir())).filter((n) => n.startsWith('atomic')).filter((n) => n.endsWith('.json'))).toEqual(['atomic.json']);

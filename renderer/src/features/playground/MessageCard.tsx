@@ -19,6 +19,7 @@ import { TemplatePreview } from './TemplatePreview';
 import { AddToolCall } from './AddToolCall';
 import { AddImageButton, ImagePreview } from './images';
 import { branchFrom, runFromMessage } from '../../state/branching';
+import { DocumentPreview } from './documents';
 
 /** Convert a message to the other role, keeping what that role can hold. */
 function withRole(m: Message, role: Message['role']): Message {
@@ -111,9 +112,12 @@ export function MessageCard({ thread, index, readOnly }: { thread: Thread; index
             + reply text
           </Anchor>
         )}
-        {m.role === 'user' && m.content.map((p, k) => p.type === 'image' && (
-          <ImagePreview key={k} part={p} onRemove={readOnly ? undefined : () => session.edit((d) => void d.context.messages.find((x) => x.id === m.id)?.content.splice(k, 1))} />
-        ))}
+        {m.role === 'user' && m.content.map((p, k) => {
+          const onRemove = readOnly ? undefined : () => session.edit((d) => void d.context.messages.find((x) => x.id === m.id)?.content.splice(k, 1));
+          if (p.type === 'image') return <ImagePreview key={k} part={p} onRemove={onRemove} />;
+          if (p.type === 'document') return <DocumentPreview key={k} part={p} onRemove={onRemove} />;
+          return null;
+        })}
         {m.role === 'user' && !readOnly && (
           <Group><AddImageButton onImage={(img) => session.edit((d) => void (d.context.messages.find((x) => x.id === m.id)?.content as unknown[] | undefined)?.push(img))} onError={(e) => app.fail('Could not add the image', e, 'Pick a PNG, JPEG, GIF or WebP file.')} /></Group>
         )}

@@ -4,12 +4,21 @@ import { formatBytes } from '../../ui/format';
 import { base64Bytes } from '../../state/undo';
 
 /** An inline image with its mime type and decoded size. */
-export function ImagePreview({ part, onRemove }: { part: { mimeType: string; data: string }; onRemove?: () => void }) {
+export function ImagePreview({ part, onRemove }: { part: { mimeType: string; data: string; detail?: string } | { url: string; mimeType?: string; detail?: string }; onRemove?: () => void }) {
+  if ('url' in part) {
+    // A URL image is fetched by the provider, not by Stepwise: shown as its address.
+    return (
+      <Group gap={4} wrap="nowrap">
+        <Text size="xs" c="dimmed" style={{ wordBreak: 'break-all' }} aria-label="image URL">image URL: {part.url}{part.detail ? ` · detail ${part.detail}` : ''}</Text>
+        {onRemove && <CloseButton size="xs" aria-label="Remove image" onClick={onRemove} />}
+      </Group>
+    );
+  }
   return (
     <Box>
       <Image src={`data:${part.mimeType};base64,${part.data}`} alt={`image, ${part.mimeType}, ${formatBytes(base64Bytes(part.data))}`} mah={200} w="auto" fit="contain" radius="sm" />
       <Group gap={4}>
-        <Text size="xs" c="dimmed">{part.mimeType} · {formatBytes(base64Bytes(part.data))}</Text>
+        <Text size="xs" c="dimmed">{part.mimeType} · {formatBytes(base64Bytes(part.data))}{part.detail ? ` · detail ${part.detail}` : ''}</Text>
         {onRemove && <CloseButton size="xs" aria-label="Remove image" onClick={onRemove} />}
       </Group>
     </Box>

@@ -60,7 +60,8 @@ export function McpServerForm({ servers, onSaved, onError }: { servers: McpServe
   const importFile = async () => {
     try {
       const r = await app.host.call('mcp.import', { file: file.trim() });
-      setNote(`${r.added.length ? `Added ${r.added.join(', ')}.` : 'Nothing added.'}${r.notes.length ? ` ${r.notes.join(' ')}` : ''}`);
+      const client = { 'claude-desktop': 'Claude Desktop', 'claude-code': 'Claude Code', cursor: 'Cursor', vscode: 'VS Code' }[r.format];
+      setNote(`Read as a ${client} configuration. ${r.added.length ? `Added ${r.added.join(', ')}.` : 'Nothing added.'}${r.notes.length ? ` ${r.notes.join(' ')}` : ''}`);
       await onSaved(() => app.host.call('mcp.servers', {}));
     } catch (err) {
       onError('Could not import the MCP configuration', err);

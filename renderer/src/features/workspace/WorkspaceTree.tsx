@@ -1,7 +1,8 @@
 /**
  * Left panel: folders and threads of the workspace (`workspace.list`). Create (New thread,
  * Mod+N), rename, duplicate, move, delete with confirmation; filter by title; malformed files
- * are listed with their error; an empty workspace offers the example thread.
+ * are listed with their error; an empty workspace offers the example thread. Import: paste JSON
+ * (the Import button) or drop a file on the panel (./ImportDialog.tsx).
  */
 import { useMemo, useState } from 'react';
 import { useAtomValue } from 'jotai';
@@ -11,6 +12,7 @@ import { useApp } from '../../state/context';
 import { useThreadMeta } from '../../state/hooks';
 import { openEntry } from '../../state/open-entry';
 import { exampleThread } from '../../sample-thread';
+import { ImportDialog, type ImportRequest } from './ImportDialog';
 
 type Dialog =
   | { kind: 'rename'; entry: WorkspaceEntry; value: string }
@@ -29,7 +31,17 @@ export function WorkspaceTree() {
   const meta = useThreadMeta();
   const [filter, setFilter] = useState('');
   const [dialog, setDialog] = useState<Dialog>(null);
+  const [importing, setImporting] = useState<ImportRequest>(null);
+  const [dragging, setDragging] = useState(false);
   const readOnly = app.host.presentational;
+  const hasFiles = (e: React.DragEvent) => [...e.dataTransfer.types].includes('Files');
+  const drop = (e: React.DragEvent) => {
+    if (readOnly || !hasFiles(e)) return;
+    e.preventDefault();
+    setDragging(false);
+    const file = e.dataTransfer.files[0];
+    if (file) file.text().then((text) => setImporting({ text, name: file.name }), (err: Error) => app.fail(`Could not read ${file.name}`, err));
+  };
   const [collapsed, setCollapsed] = useState<Set<string>>(() => {
     try {
       return new Set(JSON.parse(localStorage.getItem('stepwise.collapsedFolders') ?? '[]') as string[]);
@@ -80,7 +92,11 @@ export function WorkspaceTree() {
   const folders = entries.filter((e) => e.kind === 'folder').map((e) => e.path);
 
   return (
-    <Stack gap={6} h="100%" p="xs" style={{ minHeight: 0 }}>
+    <Stack gap={6} h="100%" p="xs" aria-label="Workspace panel" data-dropping={dragging || undefined}
+      style={{ minHeight: 0, outline: dragging ? '2px dashed var(--mantine-color-blue-5)' : undefined, outlineOffset: -4 }}
+      onDragOver={(e) => { if (!readOnly && hasFiles(e)) { e.preventDefault(); setDragging(true); } }}
+      onDragLeave={(e) => { if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setDragging(false); }}
+      onDrop={drop}>
       <Group justify="space-between" wrap="nowrap">
         <Text fw={600} size="sm">
           Workspace
@@ -92,6 +108,9 @@ export function WorkspaceTree() {
                 +
               </ActionIcon>
             </Tooltip>
+            <Button size="compact-xs" variant="default" onClick={() => setImporting('paste')}>
+              Import
+            </Button>
             <Button size="compact-xs" onClick={newThread} aria-keyshortcuts="Control+N Meta+N">
               New thread
             </Button>
@@ -161,6 +180,8 @@ export function WorkspaceTree() {
           ))}
         </Box>
       </ScrollArea>
+      {dragging && <Text size="xs" c="blue">Drop to import</Text>}
+      <ImportDialog request={importing} onClose={() => setImporting(null)} />
       <WorkspaceDialog dialog={dialog} folders={folders} inside={dialog && 'entry' in dialog ? entries.filter((x) => x.path.startsWith(`${dialog.entry.path}/`)).length : 0} onClose={() => setDialog(null)} setDialog={setDialog} act={act} />
     </Stack>
   );
