@@ -9,45 +9,16 @@
  * Baseline: the same store publishing atoms (setting React state) on every delta.
  * Targets: at most one commit per row per frame; no long task over 50 ms.
  */
-import { createServer, type Server } from 'node:http';
-import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Server } from 'node:http';
 import type { RenderBenchOptions, RenderBenchResult } from './renderer-page/types';
 import { envNum, type Figure } from './lib';
+import { BENCH_CHROMIUM_ARGS, buildBenchPage, serveDir } from './browser';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-
-async function buildPage(outDir: string): Promise<void> {
-  const { build } = await import('vite');
-  const react = (await import('@vitejs/plugin-react')).default;
-  await build({
-    root: path.join(HERE, 'renderer-page'),
-    base: './',
-    logLevel: 'error',
-    configFile: false,
-    plugins: [react()],
-    resolve: { alias: [{ find: /^react-dom\/client$/, replacement: 'react-dom/profiling' }] },
-    build: { outDir, emptyOutDir: true, sourcemap: false, reportCompressedSize: false },
-  });
-}
-
-const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.svg': 'image/svg+xml', '.woff2': 'font/woff2' };
-
-function serve(dir: string): Promise<{ server: Server; url: string }> {
-  const server = createServer((req, res) => {
-    const rel = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
-    const file = path.join(dir, rel === '/' ? 'index.html' : rel);
-    if (!file.startsWith(dir) || !existsSync(file)) {
-      res.writeHead(404).end();
-      return;
-    }
-    res.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream' }).end(readFileSync(file));
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as { port: number }).port}/` })));
-}
 
 export async function rendererBench(report: (f: Figure) => void): Promise<void> {
   const nodes = Math.round(envNum('BENCH_RENDER_NODES', 20));
@@ -56,10 +27,10 @@ export async function rendererBench(report: (f: Figure) => void): Promise<void> 
   const dir = mkdtempSync(path.join(os.tmpdir(), 'stepwise-bench-page-'));
   const { chromium } = await import('playwright-core');
   let server: Server | undefined;
-  const browser = await chromium.launch({ executablePath: process.env.BENCH_CHROMIUM ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  const browser = await chromium.launch({ executablePath: process.env.BENCH_CHROMIUM ?? '/usr/bin/chromium', args: BENCH_CHROMIUM_ARGS });
   try {
-    await buildPage(dir);
-    const s = await serve(dir);
+    await buildBenchPage(path.join(HERE, 'renderer-page'), dir);
+    const s = await serveDir(dir);
     server = s.server;
     const page = await browser.newPage({ viewport: { width: 1000, height: 1000 } });
     const errors: string[] = [];

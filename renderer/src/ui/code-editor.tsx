@@ -12,6 +12,7 @@ import { Annotation, Compartment, EditorState, type Extension } from '@codemirro
 import { EditorView } from '@codemirror/view';
 import { getDefaultExtensions, type BasicSetupOptions } from '@uiw/react-codemirror';
 import { splice } from '../state/text-patch';
+import type { FocusRequest } from './editor-mount';
 
 /** Marks a transaction that applies the value prop, so it is not reported back as an edit. */
 const fromProp = Annotation.define<boolean>();
@@ -33,6 +34,11 @@ export interface CodeEditorProps {
   minHeight?: string;
   maxHeight?: string;
   style?: CSSProperties;
+  /**
+   * Take the focus once made (the person focused or clicked the static text this editor
+   * replaces, editor-mount.tsx): with a click point, the cursor goes where they clicked.
+   */
+  autoFocus?: FocusRequest | null;
 }
 
 /** The editor's configuration that follows props: theme, setup, read-only, size, extensions. */
@@ -75,6 +81,12 @@ export function CodeEditor(props: CodeEditorProps) {
       }),
     });
     view.current = v;
+    const f = props.autoFocus;
+    if (f) {
+      const at = f.x !== undefined && f.y !== undefined ? v.posAtCoords({ x: f.x, y: f.y }) : null;
+      if (at !== null) v.dispatch({ selection: { anchor: at } });
+      v.focus();
+    }
     return () => {
       v.destroy();
       view.current = null;

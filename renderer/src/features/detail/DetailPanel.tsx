@@ -3,9 +3,9 @@
  * a tool's log, structured content and MCP protocol log), raw request and recorded stream
  * (from the run record), usage, timing, and the error with its raw details behind a disclosure.
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useAtomValue } from 'jotai';
-import { Accordion, Group, Stack, Table, Text } from '@mantine/core';
+import { Accordion, Button, Group, Stack, Table, Text } from '@mantine/core';
 import type { ProviderInfo, RunRecord } from '../../../../shared/protocol/host-api';
 import { costOf } from './cost';
 import { useApp } from '../../state/context';
@@ -15,6 +15,10 @@ import { ErrorNotice } from '../../ui/ErrorNotice';
 import { formatMs, toJson } from '../../ui/format';
 import { ImagePreview } from '../playground/images';
 import { toolSections } from './tool-sections';
+import { useThread } from '../../state/hooks';
+import { jumpTo, messageJumpAtom } from '../../state/message-jump';
+import { messageForNode } from '../execution/node-message';
+import { addedMessageIds, runNodes } from '../execution/use-jump-to-message';
 
 /** The offline models (`scripted/…`, `replay/…`) cost nothing: no cost line for them. */
 function isOffline(model: string | undefined): boolean {
@@ -47,6 +51,13 @@ function NodeDetail({ runId, nodeId }: { runId: string; nodeId: string }) {
     void app.record(runId).then((r) => live && setRecord(r));
     return () => { live = false; };
   }, [app, runId, finished]);
+  // The message of the open thread this node stands for ("Show in thread").
+  const thread = useThread();
+  const node = view?.node;
+  const target = useMemo(
+    () => (thread && node ? messageForNode(thread.context.messages, nodeId, runNodes(app, runId, record), addedMessageIds(record)) : undefined),
+    [app, thread, node, nodeId, runId, record],
+  );
   if (!view) return <Text size="sm" c="dimmed" p="xs">This node is no longer held — open its run again from Run history.</Text>;
   const n = view.node;
   const llm = Array.isArray(record?.records) ? record.records.find((r) => r.nodeId === nodeId) : undefined;
@@ -78,6 +89,10 @@ function NodeDetail({ runId, nodeId }: { runId: string; nodeId: string }) {
         <Text fw={600} size="sm">{n?.kind} <Text span ff="monospace">{n?.name ?? nodeId}</Text></Text>
         <StatusBadge status={status} syncing={view.syncing} />
         {n?.model && <Text size="xs" c="dimmed">{n.model}</Text>}
+        {target && (
+          <Button size="compact-xs" variant="light" ml="auto" title="Scroll the playground to the message this node stands for"
+            onClick={() => app.store.set(messageJumpAtom, jumpTo(target))}>Show in thread</Button>
+        )}
       </Group>
       {n?.error && <ErrorNotice title={`${n.kind} ${n.name} failed`} message={n.error.message} hint={n.kind === 'llm' ? 'Check the provider key and model id in Settings, then Run again.' : 'Edit the arguments or type a result, then Continue.'} details={[n.error.code && `code: ${n.error.code}`, n.error.details].filter(Boolean).join('\n') || undefined} />}
       <Table withRowBorders={false} verticalSpacing={2} fz="xs">

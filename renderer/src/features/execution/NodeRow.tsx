@@ -13,6 +13,7 @@ import { foldedThinking, formatMs, truncate } from '../../ui/format';
 import { ElicitationForm, type ElicitationRequest } from './ElicitationForm';
 import { SamplingReview, type SamplingRequest } from './SamplingReview';
 import { logText } from '../detail/tool-sections';
+import { useJumpToMessage } from './use-jump-to-message';
 
 export interface RowProps {
   nodeId: string;
@@ -46,6 +47,8 @@ export const NodeRow = memo(function NodeRow(p: RowProps) {
   const app = useApp();
   const view = useAtomValue(app.stream.nodeAtom(p.nodeId));
   const [thinkingOpen, setThinkingOpen] = useState(false);
+  // Double-click: show the node's message in the playground (also "Show in thread" in the detail panel).
+  const jump = useJumpToMessage();
   const node = view?.node;
   const status = view?.status ?? 'pending';
   const live = status === 'running' || status === 'pending';
@@ -81,6 +84,7 @@ export const NodeRow = memo(function NodeRow(p: RowProps) {
       data-node-id={p.nodeId}
       data-status={status}
       onClick={() => p.onSelect(p.nodeId)}
+      onDoubleClick={() => void jump(p.runId, p.nodeId)}
       onKeyDown={(e) => p.onKey(e, p.nodeId)}
       pl={(p.level - 1) * 14 + 4}
       pr={6}

@@ -1,4 +1,5 @@
 /** Middle panel: the open thread — model, tools, system prompt, messages, run actions. */
+import { useMemo, useRef, useState } from 'react';
 import { Badge, Button, Divider, Group, ScrollArea, Stack, Text, Title } from '@mantine/core';
 import { useApp } from '../../state/context';
 import { useSession, useThread, useThreadMeta, newId } from '../../state/hooks';
@@ -8,10 +9,14 @@ import { PromptEditor } from '../../ui/editors';
 import { ErrorNotice } from '../../ui/ErrorNotice';
 import { ModelSection } from './ModelSection';
 import { ToolsSection } from './ToolsSection';
-import { MessageCard } from './MessageCard';
+import { MessageList } from './MessageList';
+import { FindBar } from './FindBar';
+import type { FindState } from './find-context';
+import { WAKE_PRIORITY, WakeQueue } from './wake-queue';
+import { EditorRegionContext, type EditorRegion } from '../../ui/editor-mount';
 import { RunBar } from './RunBar';
 import { applyTyping } from '../../state/text-merge';
-import { distinctKeys, repeatedIds } from '../../state/repeated-ids';
+import { repeatedIds } from '../../state/repeated-ids';
 import { DuplicateIdsNotice } from './DuplicateIdsNotice';
 
 function Section({ title, children }: { title: string; children: React.ReactNode }) {
@@ -29,28 +34,43 @@ export function Playground() {
   const session = useSession();
   const thread = useThread();
   const meta = useThreadMeta();
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const findRef = useRef<HTMLInputElement>(null);
+  const [find, setFind] = useState<FindState>({ query: '', current: null });
+  // Every editor of the playground is made in turn, one per task: opening a thread draws its
+  // text at once and never blocks the page while a dozen editors are made.
+  const [queue] = useState(() => new WakeQueue());
+  const region = useMemo<EditorRegion>(() => ({ active: true, schedule: (key, make) => queue.add(key, make, WAKE_PRIORITY.editor) }), [queue]);
   if (!session || !thread || !meta) return <StartPanel />;
   const editable = !app.host.presentational && !meta.runningRunId;
   // Repeated message or tool call ids: read-only until they get new ids (DuplicateIdsNotice).
   const repeats = repeatedIds(thread).length > 0;
   const readOnly = !editable || repeats;
-  const keys = distinctKeys(thread.context.messages.map((m) => m.id));
   const addMessage = (role: 'user' | 'assistant') =>
     session.edit((d) => void d.context.messages.push(role === 'user' ? { id: newId('m-'), role, content: [{ type: 'text', text: '' }] } : { id: newId('m-'), role, content: [{ type: 'text', text: '' }] }));
   return (
-    <Stack gap={0} h="100%" style={{ minHeight: 0 }}>
+    <Stack gap={0} h="100%" style={{ minHeight: 0 }} onKeyDown={(e) => {
+      // Mod+F outside an editor: find in all messages (the browser's find sees only the mounted ones).
+      if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === 'f' && !(e.target as Element).closest('.cm-editor')) {
+        e.preventDefault();
+        findRef.current?.focus();
+      }
+    }}>
       <Stack gap={6} p="xs" style={{ borderBottom: '1px solid var(--mantine-color-default-border)' }}>
         <Group gap="xs" wrap="nowrap">
           <Title order={5} style={{ flex: 1, minWidth: 0 }} lineClamp={1}>{thread.title}</Title>
           {meta.runningRunId && <Badge color="blue" variant="light">running — read-only</Badge>}
           {repeats && !meta.runningRunId && <Badge color="orange" variant="light">repeated ids — read-only</Badge>}
+          {/* Outside the scroll area: always at hand, and focusing it never scrolls the list away. */}
+          <FindBar key={session.id} ref={findRef} messages={thread.context.messages} onChange={setFind} />
           <Text size="xs" c="dimmed" ff="monospace" title="Document version">v{meta.version}</Text>
         </Group>
         <RunBar thread={thread} />
         {meta.error && <ErrorNotice title="Edit problem" message={meta.error.message} details={meta.error.details} />}
         <DuplicateIdsNotice thread={thread} canEdit={editable} />
       </Stack>
-      <ScrollArea style={{ flex: 1 }} type="auto">
+      <ScrollArea style={{ flex: 1 }} type="auto" viewportRef={scrollRef}>
+        <EditorRegionContext.Provider value={region}>
         <Stack gap="md" p="sm">
           <Section title="Model"><ModelSection thread={thread} readOnly={readOnly} /></Section>
           <Section title="Tools"><ToolsSection thread={thread} readOnly={readOnly} /></Section>
@@ -62,7 +82,7 @@ export function Playground() {
           <Divider />
           <Section title={`Messages (${thread.context.messages.length})`}>
             {thread.context.messages.length === 0 && <Text size="sm" c="dimmed">No messages — add a user message, then Run.</Text>}
-            {thread.context.messages.map((m, i) => <MessageCard key={keys[i]} thread={thread} index={i} readOnly={readOnly} />)}
+            <MessageList key={session.id} thread={thread} readOnly={readOnly} scrollRef={scrollRef} find={find} queue={queue} />
             {!readOnly && (
               <Group gap={6}>
                 <Button size="compact-xs" variant="light" onClick={() => addMessage('user')}>Add user message</Button>
@@ -71,6 +91,7 @@ export function Playground() {
             )}
           </Section>
         </Stack>
+        </EditorRegionContext.Provider>
       </ScrollArea>
     </Stack>
   );

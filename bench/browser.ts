@@ -1,0 +1,42 @@
+/**
+ * What the browser benchmarks share (renderer.ts, messages.ts): building a bench-only page
+ * with vite (react-dom/profiling aliased in, so React's Profiler reports commits), serving a
+ * folder on 127.0.0.1, and the Chromium flags (playwright-core, /usr/bin/chromium or
+ * BENCH_CHROMIUM).
+ */
+import { createServer, type Server } from 'node:http';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+
+export const BENCH_CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+/** Build the page whose index.html is in `root` into `outDir`. */
+export async function buildBenchPage(root: string, outDir: string): Promise<void> {
+  const { build } = await import('vite');
+  const react = (await import('@vitejs/plugin-react')).default;
+  await build({
+    root,
+    base: './',
+    logLevel: 'error',
+    configFile: false,
+    plugins: [react()],
+    resolve: { alias: [{ find: /^react-dom\/client$/, replacement: 'react-dom/profiling' }] },
+    build: { outDir, emptyOutDir: true, sourcemap: false, reportCompressedSize: false },
+  });
+}
+
+const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.svg': 'image/svg+xml', '.woff2': 'font/woff2', '.json': 'application/json' };
+
+/** Serve the files of `dir` on 127.0.0.1 at a free port. */
+export function serveDir(dir: string): Promise<{ server: Server; url: string }> {
+  const server = createServer((req, res) => {
+    const rel = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+    const file = path.join(dir, rel === '/' ? 'index.html' : rel);
+    if (!file.startsWith(dir) || !existsSync(file)) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream' }).end(readFileSync(file));
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as { port: number }).port}/` })));
+}

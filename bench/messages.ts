@@ -1,0 +1,96 @@
+/**
+ * Benchmark: opening a long thread in the playground, in Chromium (playwright-core,
+ * /usr/bin/chromium or BENCH_CHROMIUM). Builds bench/messages-page (the real Playground over
+ * the real AppState, with an in-memory host) with vite into a temp dir, serves it with the
+ * thread files on 127.0.0.1, and opens a thread of BENCH_MESSAGES (default 1,000) messages —
+ * tool calls on half of them, BENCH_MESSAGES_IMAGES (default 5) PNG images of 1 MiB
+ * (tests/support/long-thread.ts) — then scrolls to its end and back BENCH_MESSAGES_SCROLL px a
+ * frame (default 120). A warm-up open is discarded.
+ * Baseline, in the same run: the playground before the list was virtualised
+ * (messages-page/old-playground.tsx) on a thread of BENCH_MESSAGES_BASELINE (default 100)
+ * messages of the same make-up (at 1,000 it blocks the page for minutes), and the virtualised
+ * list on that same thread for a like-for-like ratio.
+ * Targets: first messages visible in under 1 s; no long task over 50 ms while opening; under
+ * 3,000 DOM elements in the list.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Server } from 'node:http';
+import type { Page } from 'playwright-core';
+import { envNum, type Figure } from './lib';
+import { BENCH_CHROMIUM_ARGS, buildBenchPage, serveDir } from './browser';
+import type { MessagesBenchOptions, MessagesBenchResult } from './messages-page/types';
+import { longThread } from '../tests/support/long-thread';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+
+async function open(page: Page, url: string, o: MessagesBenchOptions): Promise<MessagesBenchResult> {
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(url);
+  await page.waitForFunction(() => (globalThis as unknown as { __stepwiseBench?: { ready: boolean } }).__stepwiseBench?.ready === true, undefined, { timeout: 30_000 }).catch(() => {
+    throw new Error(`the bench page did not load: ${errors.join('; ') || 'no error reported'}`);
+  });
+  const r = await page.evaluate((opts: MessagesBenchOptions) => (globalThis as unknown as { __stepwiseBench: { run(o: MessagesBenchOptions): Promise<MessagesBenchResult> } }).__stepwiseBench.run(opts), o);
+  if (errors.length) throw new Error(`the bench page failed: ${errors.join('; ')}`);
+  return r;
+}
+
+export async function messagesBench(report: (f: Figure) => void): Promise<void> {
+  const count = Math.round(envNum('BENCH_MESSAGES', 1000));
+  const baseCount = Math.round(envNum('BENCH_MESSAGES_BASELINE', 100));
+  const images = Math.round(envNum('BENCH_MESSAGES_IMAGES', 5));
+  const step = envNum('BENCH_MESSAGES_SCROLL', 120);
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'stepwise-bench-messages-'));
+  const { chromium } = await import('playwright-core');
+  let server: Server | undefined;
+  const browser = await chromium.launch({ executablePath: process.env.BENCH_CHROMIUM ?? '/usr/bin/chromium', args: BENCH_CHROMIUM_ARGS });
+  try {
+    await buildBenchPage(path.join(HERE, 'messages-page'), dir);
+    writeFileSync(path.join(dir, 'long.json'), JSON.stringify(longThread({ messages: count, images })));
+    writeFileSync(path.join(dir, 'base.json'), JSON.stringify(longThread({ messages: baseCount, images, title: `Long thread (${baseCount} messages)` })));
+    const s = await serveDir(dir);
+    server = s.server;
+    const go = async (list: 'virtual' | 'old', file: string, scrollStep: number) => {
+      const page = await browser.newPage({ viewport: { width: 1000, height: 1000 } });
+      try {
+        return await open(page, s.url, { list, threadUrl: file, scrollStep, settleTimeoutMs: 60_000 });
+      } finally {
+        await page.close();
+      }
+    };
+    await go('virtual', 'base.json', 0); // warm-up (JIT, fonts, first layout), discarded
+    const v = await go('virtual', 'long.json', step);
+    const vSmall = await go('virtual', 'base.json', 0);
+    const old = await go('old', 'base.json', 0);
+
+    const B = 'messages';
+    const big = `${count.toLocaleString('en-US')} messages`;
+    const baseLabel = `old list, ${baseCount} messages`;
+    const maxTask = (r: MessagesBenchResult) => Math.max(0, ...r.openLongTasks);
+    report({ bench: B, name: `${big}: first messages visible`, value: v.firstVisibleMs, unit: 'ms', baseline: { label: baseLabel, value: old.firstVisibleMs }, target: { text: 'under 1 s', met: v.firstVisibleMs < 1000 } });
+    report({ bench: B, name: `${big}: longest long task while opening`, value: maxTask(v), unit: 'ms', baseline: { label: baseLabel, value: maxTask(old) }, target: { text: 'no long task over 50 ms', met: maxTask(v) <= 50 } });
+    report({ bench: B, name: `${big}: long tasks while opening`, value: v.openLongTasks.length, unit: '', baseline: { label: baseLabel, value: old.openLongTasks.length } });
+    report({ bench: B, name: `${big}: every editor in view made`, value: v.editorsReadyMs, unit: 'ms', baseline: { label: baseLabel, value: old.editorsReadyMs }, note: 'the old list makes every editor before its first paint' });
+    report({ bench: B, name: `${big}: DOM elements in the list`, value: v.listNodes, unit: '', baseline: { label: baseLabel, value: old.listNodes }, target: { text: 'under 3,000', met: v.listNodes < 3000 } });
+    report({ bench: B, name: `${big}: most DOM elements in the list while scrolling`, value: v.maxListNodes, unit: '', target: { text: 'under 3,000', met: v.maxListNodes < 3000 } });
+    report({ bench: B, name: `${big}: scrolled to the last message and back`, value: v.reachedEnd ? 1 : 0, unit: v.reachedEnd ? `(yes, ${v.scrollFrames} frames)` : '(NO)', target: { text: 'reached', met: v.reachedEnd } });
+    report({ bench: B, name: `${big}: longest long task scrolling @${step} px/frame`, value: Math.max(0, ...v.scrollLongTasks), unit: 'ms', note: `${v.scrollLongTasks.length} long tasks in ${v.scrollFrames} frames` });
+    report({
+      bench: B,
+      name: `${baseCount} messages: first messages visible`,
+      value: vSmall.firstVisibleMs,
+      unit: 'ms',
+      baseline: { label: 'old list', value: old.firstVisibleMs },
+      ratio: old.firstVisibleMs / Math.max(1, vSmall.firstVisibleMs),
+      ratioLabel: 'faster',
+    });
+    report({ bench: B, name: `${baseCount} messages: longest long task while opening`, value: maxTask(vSmall), unit: 'ms', baseline: { label: 'old list', value: maxTask(old) } });
+  } finally {
+    await browser.close();
+    server?.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
