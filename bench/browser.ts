@@ -7,6 +7,7 @@
 import { createServer, type Server } from 'node:http';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
 
 export const BENCH_CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
@@ -39,4 +40,24 @@ export function serveDir(dir: string): Promise<{ server: Server; url: string }> 
     res.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream' }).end(readFileSync(file));
   });
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as { port: number }).port}/` })));
+}
+
+/** Chromium for a benchmark (BENCH_CHROMIUM, else Debian's /usr/bin/chromium). */
+export async function launchBenchChromium(): Promise<Browser> {
+  const { chromium } = await import('playwright-core');
+  return chromium.launch({ executablePath: process.env.BENCH_CHROMIUM ?? '/usr/bin/chromium', args: BENCH_CHROMIUM_ARGS });
+}
+
+/**
+ * Open the bench page at `url` in `page` and wait until it says it is ready
+ * (`window.__stepwiseBench.ready`). Returns the list the page's uncaught errors go into.
+ */
+export async function openBenchPage(page: Page, url: string): Promise<string[]> {
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(url);
+  await page.waitForFunction(() => (globalThis as unknown as { __stepwiseBench?: { ready: boolean } }).__stepwiseBench?.ready === true, undefined, { timeout: 30_000 }).catch(() => {
+    throw new Error(`the bench page did not load: ${errors.join('; ') || 'no error reported'}`);
+  });
+  return errors;
 }

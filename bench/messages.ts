@@ -20,19 +20,14 @@ import { fileURLToPath } from 'node:url';
 import type { Server } from 'node:http';
 import type { Page } from 'playwright-core';
 import { envNum, type Figure } from './lib';
-import { BENCH_CHROMIUM_ARGS, buildBenchPage, serveDir } from './browser';
+import { buildBenchPage, launchBenchChromium, openBenchPage, serveDir } from './browser';
 import type { MessagesBenchOptions, MessagesBenchResult } from './messages-page/types';
 import { longThread } from '../tests/support/long-thread';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 
 async function open(page: Page, url: string, o: MessagesBenchOptions): Promise<MessagesBenchResult> {
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(url);
-  await page.waitForFunction(() => (globalThis as unknown as { __stepwiseBench?: { ready: boolean } }).__stepwiseBench?.ready === true, undefined, { timeout: 30_000 }).catch(() => {
-    throw new Error(`the bench page did not load: ${errors.join('; ') || 'no error reported'}`);
-  });
+  const errors = await openBenchPage(page, url);
   const r = await page.evaluate((opts: MessagesBenchOptions) => (globalThis as unknown as { __stepwiseBench: { run(o: MessagesBenchOptions): Promise<MessagesBenchResult> } }).__stepwiseBench.run(opts), o);
   if (errors.length) throw new Error(`the bench page failed: ${errors.join('; ')}`);
   return r;
@@ -44,9 +39,8 @@ export async function messagesBench(report: (f: Figure) => void): Promise<void> 
   const images = Math.round(envNum('BENCH_MESSAGES_IMAGES', 5));
   const step = envNum('BENCH_MESSAGES_SCROLL', 120);
   const dir = mkdtempSync(path.join(os.tmpdir(), 'stepwise-bench-messages-'));
-  const { chromium } = await import('playwright-core');
   let server: Server | undefined;
-  const browser = await chromium.launch({ executablePath: process.env.BENCH_CHROMIUM ?? '/usr/bin/chromium', args: BENCH_CHROMIUM_ARGS });
+  const browser = await launchBenchChromium();
   try {
     await buildBenchPage(path.join(HERE, 'messages-page'), dir);
     writeFileSync(path.join(dir, 'long.json'), JSON.stringify(longThread({ messages: count, images })));

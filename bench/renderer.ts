@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import type { Server } from 'node:http';
 import type { RenderBenchOptions, RenderBenchResult } from './renderer-page/types';
 import { envNum, type Figure } from './lib';
-import { BENCH_CHROMIUM_ARGS, buildBenchPage, serveDir } from './browser';
+import { buildBenchPage, launchBenchChromium, openBenchPage, serveDir } from './browser';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 
@@ -25,20 +25,14 @@ export async function rendererBench(report: (f: Figure) => void): Promise<void> 
   const rate = envNum('BENCH_RENDER_RATE', 60);
   const seconds = envNum('BENCH_RENDER_SECONDS', 4);
   const dir = mkdtempSync(path.join(os.tmpdir(), 'stepwise-bench-page-'));
-  const { chromium } = await import('playwright-core');
   let server: Server | undefined;
-  const browser = await chromium.launch({ executablePath: process.env.BENCH_CHROMIUM ?? '/usr/bin/chromium', args: BENCH_CHROMIUM_ARGS });
+  const browser = await launchBenchChromium();
   try {
     await buildBenchPage(path.join(HERE, 'renderer-page'), dir);
     const s = await serveDir(dir);
     server = s.server;
     const page = await browser.newPage({ viewport: { width: 1000, height: 1000 } });
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(s.url);
-    await page.waitForFunction(() => (globalThis as unknown as { __stepwiseBench?: { ready: boolean } }).__stepwiseBench?.ready === true, undefined, { timeout: 30000 }).catch(() => {
-      throw new Error(`the bench page did not load: ${errors.join('; ') || 'no error reported'}`);
-    });
+    await openBenchPage(page, s.url);
     const go = (mode: 'frame' | 'sync', secs = seconds) =>
       page.evaluate((o: RenderBenchOptions) => (globalThis as unknown as { __stepwiseBench: { run(o: RenderBenchOptions): Promise<RenderBenchResult> } }).__stepwiseBench.run(o), { mode, nodes, rate, durationMs: secs * 1000, seed: 42 });
     await go('frame', 1); // warm-up (JIT, first layout), discarded

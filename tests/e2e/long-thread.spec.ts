@@ -121,6 +121,24 @@ test('find: next and previous move through the matches, Escape clears', async ({
   await expect(current).toHaveCount(0);
 });
 
+test('arguments that do not parse yet survive scrolling their message far away and back', async ({ page, serve }) => {
+  seed(serve);
+  await open(page, serve);
+  const find = page.getByRole('textbox', { name: 'Find in messages' });
+  await find.fill('msg-500 ');
+  const args = page.getByLabel('assistant message 500', { exact: true }).getByRole('textbox', { name: 'Arguments of get-sum' });
+  await args.click();
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.insertText('{"a": 1, "b": ');
+  await expect(page.getByText(/Not valid JSON yet/)).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Continue', exact: true })).toBeDisabled();
+  await find.fill(`msg-${COUNT} `);
+  await expect(page.getByLabel(`assistant message ${COUNT}`, { exact: true }).locator('[data-find-current]')).toBeVisible();
+  await find.fill('msg-500 ');
+  await expect(args).toHaveText('{"a": 1, "b": ');
+  await expect(page.getByRole('button', { name: 'Continue', exact: true })).toBeDisabled();
+});
+
 test('the message being read stays put while messages above it grow and arrive', async ({ page, serve }) => {
   const file = seed(serve);
   await open(page, serve);

@@ -7,6 +7,7 @@
  */
 import { deflateSync } from 'node:zlib';
 import type { Message, Thread, Tool } from '../../shared/thread/schema';
+import { rng } from './rng';
 
 export interface LongThreadOptions {
   /** Number of messages (user and assistant alternate, user first). */
@@ -28,17 +29,6 @@ export const longThreadTool: Tool = {
 };
 
 const WORDS = ['the', 'agent', 'reads', 'a', 'file', 'and', 'adds', 'numbers', 'from', 'each', 'line', 'then', 'checks', 'its', 'sum', 'twice'];
-
-/** Deterministic pseudo-random numbers in [0, 1) (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Text of message `i`: a marker word (`msg-<i>`), then one to six lines of words. */
 export function longThreadText(i: number): string {

@@ -3,7 +3,7 @@
  * with the match count and Previous / Next match (Enter, Shift+Enter). The current match is
  * reported to the message list, which scrolls to it and highlights it.
  */
-import { forwardRef, useEffect, useMemo, useRef, useState } from 'react';
+import { forwardRef, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { ActionIcon, Group, Text, TextInput } from '@mantine/core';
 import type { Message } from '../../../../shared/thread/schema';
 import { findInMessages, type FindMatch } from './find';
@@ -22,7 +22,9 @@ const sameMatch = (a: FindMatch | null, b: FindMatch | null) =>
 export const FindBar = forwardRef<HTMLInputElement, FindBarProps>(function FindBar({ messages, onChange }, ref) {
   const [query, setQuery] = useState('');
   const [at, setAt] = useState(0);
-  const { matches, truncated } = useMemo(() => findInMessages(messages, query), [messages, query]);
+  // Typing in a message while a query is set searches again, after the keystroke has rendered.
+  const searched = useDeferredValue(messages);
+  const { matches, truncated } = useMemo(() => findInMessages(searched, query), [searched, query]);
   const i = matches.length ? Math.min(at, matches.length - 1) : -1;
   // The same match after an unrelated edit is the same object: the list does not scroll again.
   const last = useRef<FindMatch | null>(null);

@@ -1,11 +1,13 @@
 /**
  * The thread's messages, virtualised (@tanstack/react-virtual) inside the playground's scroll
- * area: only the messages near the viewport are mounted, each measured as it renders. Rows
- * make their editors when they come into view, one per task (MessageRow.tsx, wake-queue.ts).
+ * area: above {@link MOUNT_ALL_UP_TO} messages only those near the viewport are mounted, each
+ * measured as it renders. A row is a placeholder, then its card, then its editors (those of rows
+ * in view), one per task (MessageRow.tsx, wake-queue.ts).
  *
  * - Scroll position holds: a row above the viewport that changes size, and messages added or
  *   removed above it (another window, a run's result, undo), leave the message being read where
- *   it is (the virtualizer's end anchoring, `anchorTo: 'end'`, without following appends).
+ *   it is (the virtualizer's end anchoring, `anchorTo: 'end'`, without following appends); a
+ *   message that changes while it is not mounted keeps its estimated size until it mounts.
  * - The focused message and any message whose arguments do not parse yet stay mounted when
  *   scrolled away, so a half-typed value is never lost with its row.
  * - Jumps: to a message ({@link messageJumpAtom}, from the execution tree) and to the current
@@ -23,6 +25,11 @@ import type { WakeQueue } from './wake-queue';
 import { estimateMessageHeight } from './message-size';
 import { FindContext, type FindState } from './find-context';
 
+/**
+ * Threads up to this many messages keep every row mounted (as LLM Space does, and as the
+ * browser's own find expects); longer ones mount only the rows near the viewport.
+ */
+export const MOUNT_ALL_UP_TO = 20;
 /** Space between two messages, px. */
 const GAP = 4;
 /** How long a jumped-to message stays outlined, ms. */
@@ -90,6 +97,7 @@ export function MessageList({ thread, readOnly, scrollRef, find, queue }: Messag
     return out;
   }, [messages, keys, invalid, focusedKey]);
   const rangeExtractor = useCallback((range: Range) => {
+    if (range.count <= MOUNT_ALL_UP_TO) return Array.from({ length: range.count }, (_, i) => i);
     const base = defaultRangeExtractor(range);
     if (!pinned.length) return base;
     return [...new Set([...base, ...pinned])].sort((a, b) => a - b);

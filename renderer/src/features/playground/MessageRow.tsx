@@ -53,7 +53,9 @@ export const MessageRow = memo(
       () => ({ active: inView || focused, schedule: (key, make) => queue.add(`${rowKey}\u0000${key}`, make, WAKE_PRIORITY.editor) }),
       [inView, focused, queue, rowKey],
     );
-    if (!shown) return <Placeholder m={thread.context.messages[index]} height={height} />;
+    const m = thread.context.messages[index];
+    if (!m) return null;
+    if (!shown) return <Placeholder m={m} height={height} />;
     return (
       <EditorRegionContext.Provider value={region}>
         <div onFocusCapture={focused ? undefined : () => setFocused(true)} data-jump-target={jumpTarget ? 'true' : undefined}>
