@@ -41,6 +41,23 @@ async function inViewport(page: Page, el: Locator): Promise<boolean> {
   return !!box && !!viewport && box.y < viewport.y + viewport.height && box.y + box.height > viewport.y;
 }
 
+/**
+ * Heights of the editors in the list, by row and accessible name: the static stand-ins
+ * (`static`) or the CodeMirror editors (`live`).
+ */
+function editorHeights(page: Page, kind: 'static' | 'live'): Promise<Record<string, number>> {
+  return page.evaluate((k) => {
+    const doc = (globalThis as unknown as { document: { querySelectorAll(s: string): ArrayLike<{ closest(s: string): { getAttribute(a: string): string | null; getBoundingClientRect(): { height: number } } | null; getAttribute(a: string): string | null }> } }).document;
+    const out: Record<string, number> = {};
+    for (const box of Array.from(doc.querySelectorAll(k === 'static' ? '.sw-static-content' : '.cm-content'))) {
+      const row = box.closest('[data-row-key]');
+      const frame = box.closest(k === 'static' ? '.sw-static-editor' : '.cm-editor');
+      if (row && frame) out[`${row.getAttribute('data-row-key')} ${box.getAttribute('aria-label')}`] = frame.getBoundingClientRect().height;
+    }
+    return out;
+  }, kind);
+}
+
 /** Scroll the playground with the mouse wheel until `done`, checking the DOM bound at every step. */
 async function wheelUntil(page: Page, dy: number, done: () => Promise<boolean>): Promise<number> {
   await scroller(page).hover();
@@ -61,6 +78,19 @@ test('a 1,000-message thread: open, scroll to the end and back, find and edit a 
   await expect(page.getByText(`Messages (${COUNT})`)).toBeVisible();
   await expect(page.getByLabel('user message 1', { exact: true })).toContainText('msg-1 ');
   expect(await listNodes(page)).toBeLessThan(MAX_LIST_NODES);
+
+  // The rows just below the viewport show their editors' text statically; scrolled into view
+  // they get their editors, at the same height to the pixel: nothing below them moves.
+  await page.waitForTimeout(1000);
+  const statics = await editorHeights(page, 'static');
+  expect(Object.keys(statics).length).toBeGreaterThan(0);
+  await scroller(page).evaluate((el) => void ((el as unknown as { scrollTop: number }).scrollTop += 700));
+  await expect.poll(async () => {
+    const live = await editorHeights(page, 'live');
+    return Object.keys(statics).filter((k) => live[k] !== undefined).length;
+  }).toBeGreaterThan(0);
+  const live = await editorHeights(page, 'live');
+  for (const k of Object.keys(statics).filter((key) => live[key] !== undefined)) expect(Math.abs(live[k] - statics[k]), k).toBeLessThanOrEqual(0.5);
 
   // To the end: the last message (a tool call and its result) is reachable.
   const last = page.getByLabel(`assistant message ${COUNT}`, { exact: true });

@@ -41,11 +41,27 @@ export interface CodeEditorProps {
   autoFocus?: FocusRequest | null;
 }
 
+/**
+ * The size theme for `minHeight`/`maxHeight`, made once per pair: each theme is a style module
+ * whose rules CodeMirror adds to the page the first time it is used, which makes the browser
+ * restyle the whole page. With one module per size, the many editors of a thread add none.
+ */
+const sizeThemes = new Map<string, Extension>();
+function sizeTheme(minHeight: string | undefined, maxHeight: string | undefined): Extension {
+  const key = `${minHeight ?? ''}|${maxHeight ?? ''}`;
+  let theme = sizeThemes.get(key);
+  if (!theme) {
+    theme = EditorView.theme({ '&': { minHeight: minHeight ?? null, maxHeight: maxHeight ?? null }, '.cm-scroller': { overflow: 'auto' } });
+    sizeThemes.set(key, theme);
+  }
+  return theme;
+}
+
 /** The editor's configuration that follows props: theme, setup, read-only, size, extensions. */
 function configure(p: CodeEditorProps): Extension[] {
   return [
     ...getDefaultExtensions({ theme: p.theme, basicSetup: p.basicSetup, placeholder: p.placeholder ?? '', editable: !p.readOnly, readOnly: p.readOnly, indentWithTab: false }),
-    EditorView.theme({ '&': { minHeight: p.minHeight ?? null, maxHeight: p.maxHeight ?? null }, '.cm-scroller': { overflow: 'auto' } }),
+    sizeTheme(p.minHeight, p.maxHeight),
     ...p.extensions,
   ];
 }

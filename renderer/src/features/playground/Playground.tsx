@@ -1,5 +1,5 @@
 /** Middle panel: the open thread — model, tools, system prompt, messages, run actions. */
-import { useMemo, useRef, useState } from 'react';
+import { useCallback, useMemo, useRef, useState } from 'react';
 import { Badge, Button, Divider, Group, ScrollArea, Stack, Text, Title } from '@mantine/core';
 import { useApp } from '../../state/context';
 import { useSession, useThread, useThreadMeta, newId } from '../../state/hooks';
@@ -36,7 +36,9 @@ export function Playground() {
   const meta = useThreadMeta();
   const scrollRef = useRef<HTMLDivElement>(null);
   const findRef = useRef<HTMLInputElement>(null);
-  const [find, setFind] = useState<FindState>({ query: '', current: null });
+  const [find, setFindState] = useState<FindState>({ query: '', current: null });
+  // The find box reports on mount too: an unchanged state does not render the playground again.
+  const setFind = useCallback((next: FindState) => setFindState((prev) => (prev.query === next.query && prev.current === next.current ? prev : next)), []);
   // Every editor of the playground is made in turn, one per task: opening a thread draws its
   // text at once and never blocks the page while a dozen editors are made.
   const [queue] = useState(() => new WakeQueue());
