@@ -15,7 +15,7 @@
  */
 import { startTransition, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import { useAtomValue } from 'jotai';
-import { defaultRangeExtractor, useVirtualizer, type Range } from '@tanstack/react-virtual';
+import { defaultRangeExtractor, measureElement as measureRow, useVirtualizer, type Range, type Virtualizer } from '@tanstack/react-virtual';
 import type { Thread } from '../../../../shared/thread/schema';
 import { useApp } from '../../state/context';
 import { distinctKeys } from '../../state/repeated-ids';
@@ -45,18 +45,38 @@ export interface MessageListProps {
   queue: WakeQueue;
 }
 
-/** The nearest ancestor of `el` that scrolls vertically. */
-function scrollParent(el: HTMLElement | null): HTMLElement | null {
-  for (let p = el?.parentElement; p; p = p.parentElement) {
-    const o = getComputedStyle(p).overflowY;
-    if (o === 'auto' || o === 'scroll') return p;
-  }
-  return null;
+/** Marks the element the list scrolls in (the playground's scroll area), for {@link MessageList} to find. */
+export const SCROLLER_ATTRIBUTE = 'data-message-scroller';
+
+/**
+ * The scroll area's size, as the virtualizer's own observer reports it (`clientWidth`,
+ * `clientHeight`) but only from a ResizeObserver, after layout: the default reads it at once
+ * when the list mounts, which lays out the whole page inside the task that mounts it.
+ */
+function observeRect(v: Virtualizer<HTMLDivElement, Element>, cb: (rect: { width: number; height: number }) => void): (() => void) | undefined {
+  const el = v.scrollElement;
+  if (!el) return undefined;
+  const ro = new ResizeObserver(() => cb({ width: el.clientWidth, height: el.clientHeight }));
+  ro.observe(el);
+  return () => ro.disconnect();
 }
 
 /** `next`, or `prev` when it holds the same keys (so the virtualizer keeps its measurements' order). */
 function sameKeys(prev: readonly string[], next: string[]): readonly string[] {
   return prev.length === next.length && prev.every((k, i) => k === next[i]) ? prev : next;
+}
+
+/**
+ * A row's height. A row still showing its placeholder has the height the placeholder was given:
+ * read from its style, not from the layout, so mounting rows forces no layout of the page.
+ */
+function measure(el: Element, entry: ResizeObserverEntry | undefined, v: Virtualizer<HTMLDivElement, Element>): number {
+  const placeholder = el.firstElementChild as HTMLElement | null;
+  if (!entry && placeholder?.classList.contains('sw-row-placeholder')) {
+    const h = Math.round(parseFloat(placeholder.style.height));
+    if (h > 0) return h;
+  }
+  return measureRow(el, entry, v);
 }
 
 /** Offset of `el`'s top in the scrolled content of `scroller`, px. */
@@ -76,7 +96,7 @@ export function MessageList({ thread, readOnly, scrollRef, find, queue }: Messag
   }, [keys]);
   const listRef = useRef<HTMLDivElement>(null);
   // The scroll area's ref is set after this list's first layout effects: find it in the DOM then.
-  const scrollerOf = () => scrollRef.current ?? scrollParent(listRef.current);
+  const scrollerOf = () => scrollRef.current ?? listRef.current?.closest<HTMLDivElement>(`[${SCROLLER_ATTRIBUTE}]`) ?? null;
   // A row's estimate is taken once, when it is first seen: a message that changes while it is not
   // mounted keeps its place in the layout (it is measured, and the scroll corrected, when it
   // mounts), so nothing below it moves under the reader.
@@ -118,6 +138,8 @@ export function MessageList({ thread, readOnly, scrollRef, find, queue }: Messag
     estimateSize,
     getItemKey,
     rangeExtractor,
+    measureElement: measure,
+    observeElementRect: observeRect,
     overscan: 2,
     gap: GAP,
     scrollMargin: margin,
@@ -125,8 +147,8 @@ export function MessageList({ thread, readOnly, scrollRef, find, queue }: Messag
     followOnAppend: false,
     directDomUpdates: true,
     useFlushSync: false,
-    // Before the scroll area is measured (in a layout effect, which would render the rows
-    // synchronously), assume it is as tall as the window: the first render already has rows.
+    // Until the scroll area's observer reports its size, assume it is as tall as the window: the
+    // first render already has its rows.
     initialRect: { width: 0, height: window.innerHeight },
   });
 
@@ -135,13 +157,13 @@ export function MessageList({ thread, readOnly, scrollRef, find, queue }: Messag
     const scroller = scrollerOf();
     const list = listRef.current;
     if (!scroller || !list) return;
-    // Not a synchronous render from this layout effect: the rows it brings in are mounted in
-    // slices like the rest of the list.
+    // Measured when the observer reports (after layout, and at once when observing starts), not
+    // here: reading the layout now would lay out the whole page inside the mounting task. Not a
+    // synchronous render either: the rows it brings in mount in slices like the rest.
     const update = () => {
       const next = Math.round(offsetIn(list, scroller));
       startTransition(() => setMargin(next));
     };
-    update();
     const ro = new ResizeObserver(update);
     ro.observe(scroller.firstElementChild ?? scroller);
     return () => ro.disconnect();

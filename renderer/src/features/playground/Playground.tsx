@@ -1,15 +1,17 @@
 /** Middle panel: the open thread — model, tools, system prompt, messages, run actions. */
-import { useCallback, useMemo, useRef, useState } from 'react';
+import { memo, useCallback, useMemo, useRef, useState, type RefObject } from 'react';
 import { Badge, Button, Divider, Group, ScrollArea, Stack, Text, Title } from '@mantine/core';
 import { useApp } from '../../state/context';
 import { useSession, useThread, useThreadMeta, newId } from '../../state/hooks';
+import type { ThreadSession } from '../../state/thread-store';
+import type { Thread } from '../../../../shared/thread/schema';
 import { VariablesField } from './VariablesField';
 import { StartPanel } from './StartPanel';
 import { PromptEditor } from '../../ui/editors';
 import { ErrorNotice } from '../../ui/ErrorNotice';
 import { ModelSection } from './ModelSection';
 import { ToolsSection } from './ToolsSection';
-import { MessageList } from './MessageList';
+import { MessageList, SCROLLER_ATTRIBUTE } from './MessageList';
 import { FindBar } from './FindBar';
 import type { FindState } from './find-context';
 import { WAKE_PRIORITY, WakeQueue } from './wake-queue';
@@ -27,6 +29,45 @@ function Section({ title, children }: { title: string; children: React.ReactNode
     </Stack>
   );
 }
+
+/**
+ * The scrolled part of the playground: model, tools, system prompt, messages. Memoised: the
+ * header's state (version, running badge, a mounted Mantine part settling) renders the
+ * playground again without rendering all of this again.
+ */
+const ThreadContent = memo(function ThreadContent({ session, thread, readOnly, scrollRef, find, queue }: {
+  session: ThreadSession;
+  thread: Thread;
+  readOnly: boolean;
+  scrollRef: RefObject<HTMLDivElement | null>;
+  find: FindState;
+  queue: WakeQueue;
+}) {
+  const addMessage = (role: 'user' | 'assistant') =>
+    session.edit((d) => void d.context.messages.push(role === 'user' ? { id: newId('m-'), role, content: [{ type: 'text', text: '' }] } : { id: newId('m-'), role, content: [{ type: 'text', text: '' }] }));
+  return (
+    <Stack gap="md" p="sm">
+      <Section title="Model"><ModelSection thread={thread} readOnly={readOnly} /></Section>
+      <Section title="Tools"><ToolsSection thread={thread} readOnly={readOnly} /></Section>
+      <Section title="System prompt">
+        <PromptEditor label="System prompt" value={thread.context.systemPrompt} readOnly={readOnly} placeholder="You are…" minHeight={48}
+          onChange={(t, before) => session.edit((d) => void (d.context.systemPrompt = applyTyping(before, t, d.context.systemPrompt)), 'systemPrompt')} />
+        <VariablesField thread={thread} readOnly={readOnly} />
+      </Section>
+      <Divider />
+      <Section title={`Messages (${thread.context.messages.length})`}>
+        {thread.context.messages.length === 0 && <Text size="sm" c="dimmed">No messages — add a user message, then Run.</Text>}
+        <MessageList key={session.id} thread={thread} readOnly={readOnly} scrollRef={scrollRef} find={find} queue={queue} />
+        {!readOnly && (
+          <Group gap={6}>
+            <Button size="compact-xs" variant="light" onClick={() => addMessage('user')}>Add user message</Button>
+            <Button size="compact-xs" variant="subtle" onClick={() => addMessage('assistant')}>Add assistant message</Button>
+          </Group>
+        )}
+      </Section>
+    </Stack>
+  );
+});
 
 /** The thread playground. */
 export function Playground() {
@@ -48,8 +89,6 @@ export function Playground() {
   // Repeated message or tool call ids: read-only until they get new ids (DuplicateIdsNotice).
   const repeats = repeatedIds(thread).length > 0;
   const readOnly = !editable || repeats;
-  const addMessage = (role: 'user' | 'assistant') =>
-    session.edit((d) => void d.context.messages.push(role === 'user' ? { id: newId('m-'), role, content: [{ type: 'text', text: '' }] } : { id: newId('m-'), role, content: [{ type: 'text', text: '' }] }));
   return (
     <Stack gap={0} h="100%" style={{ minHeight: 0 }} onKeyDown={(e) => {
       // Mod+F outside an editor: find in all messages (the browser's find sees only the mounted ones).
@@ -71,28 +110,9 @@ export function Playground() {
         {meta.error && <ErrorNotice title="Edit problem" message={meta.error.message} details={meta.error.details} />}
         <DuplicateIdsNotice thread={thread} canEdit={editable} />
       </Stack>
-      <ScrollArea style={{ flex: 1 }} type="auto" viewportRef={scrollRef}>
+      <ScrollArea style={{ flex: 1 }} type="auto" viewportRef={scrollRef} viewportProps={{ [SCROLLER_ATTRIBUTE]: '' } as React.ComponentProps<'div'>}>
         <EditorRegionContext.Provider value={region}>
-        <Stack gap="md" p="sm">
-          <Section title="Model"><ModelSection thread={thread} readOnly={readOnly} /></Section>
-          <Section title="Tools"><ToolsSection thread={thread} readOnly={readOnly} /></Section>
-          <Section title="System prompt">
-            <PromptEditor label="System prompt" value={thread.context.systemPrompt} readOnly={readOnly} placeholder="You are…" minHeight={48}
-              onChange={(t, before) => session.edit((d) => void (d.context.systemPrompt = applyTyping(before, t, d.context.systemPrompt)), 'systemPrompt')} />
-            <VariablesField thread={thread} readOnly={readOnly} />
-          </Section>
-          <Divider />
-          <Section title={`Messages (${thread.context.messages.length})`}>
-            {thread.context.messages.length === 0 && <Text size="sm" c="dimmed">No messages — add a user message, then Run.</Text>}
-            <MessageList key={session.id} thread={thread} readOnly={readOnly} scrollRef={scrollRef} find={find} queue={queue} />
-            {!readOnly && (
-              <Group gap={6}>
-                <Button size="compact-xs" variant="light" onClick={() => addMessage('user')}>Add user message</Button>
-                <Button size="compact-xs" variant="subtle" onClick={() => addMessage('assistant')}>Add assistant message</Button>
-              </Group>
-            )}
-          </Section>
-        </Stack>
+          <ThreadContent session={session} thread={thread} readOnly={readOnly} scrollRef={scrollRef} find={find} queue={queue} />
         </EditorRegionContext.Provider>
       </ScrollArea>
     </Stack>
