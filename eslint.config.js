@@ -3,12 +3,32 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import { createNodeResolver } from 'eslint-plugin-import-x';
 import { builtinModules } from 'node:module';
+import { noCycleIncludingTypes } from './scripts/lint-no-cycle.mjs';
 
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
-const restrict = (patterns, message) => ({
-  'no-restricted-imports': ['error', { patterns: [{ group: patterns, message }] }],
+/** `no-restricted-imports` refusing `patterns` with `message`, and the `extra` pattern entries. */
+const restrict = (patterns, message, ...extra) => ({
+  'no-restricted-imports': ['error', { patterns: [{ group: patterns, message }, ...extra] }],
 });
+
+/** `no-restricted-imports` for code without Node: built-ins refused with `nodeMessage`, and the `patterns` entries. */
+const withoutNode = (nodeMessage, ...patterns) => [
+  'error',
+  {
+    paths: nodeBuiltins.map((name) => ({ name, message: nodeMessage })),
+    patterns: [{ group: ['node:*'], message: nodeMessage }, ...patterns],
+  },
+];
+
+/** The renderer's imports (a sandboxed page: shared/ only), with `extra` pattern entries. */
+const rendererImports = (...extra) =>
+  withoutNode(
+    'The renderer is sandboxed: no Node built-ins.',
+    { group: ['**/main/**', '**/agent-runner/**', '**/mcp-host/**', '**/preload/**', 'electron'], message: 'The renderer may import only shared/ (docs/architecture.md#layout).' },
+    ...extra,
+  );
 
 export default tseslint.config(
   { ignores: ['out/**', 'dist/**', 'node_modules/**', '.yarn/**', 'test-results/**', 'playwright-report/**'] },
@@ -23,71 +43,89 @@ export default tseslint.config(
     },
   },
   {
+    // No import cycles, type-only imports included (#14): a module and what it imports form a
+    // hierarchy. Relative imports are extensionless `.ts` / `.tsx` paths, or `./x.node.js` for
+    // the `.ts` file (see the *.node.ts block below).
+    files: ['**/*.{ts,tsx,mts,cts,js,mjs,cjs}'],
+    plugins: { stepwise: { rules: { 'no-cycle': noCycleIncludingTypes } } },
+    settings: {
+      'import-x/resolver-next': [
+        createNodeResolver({
+          extensions: ['.ts', '.tsx', '.mts', '.cts', '.js', '.mjs', '.cjs', '.json'],
+          extensionAlias: { '.js': ['.ts', '.tsx', '.js'] },
+        }),
+      ],
+      'import-x/extensions': ['.ts', '.tsx', '.mts', '.cts', '.js', '.mjs', '.cjs'],
+    },
+    rules: { 'stepwise/no-cycle': ['error', { ignoreExternal: true }] },
+  },
+  {
     files: ['renderer/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },
     rules: {
       'react-hooks/rules-of-hooks': 'error',
       'react-hooks/exhaustive-deps': 'warn',
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: nodeBuiltins.map((name) => ({ name, message: 'The renderer is sandboxed: no Node built-ins.' })),
-          patterns: [
-            { group: ['node:*'], message: 'The renderer is sandboxed: no Node built-ins.' },
-            { group: ['**/main/**', '**/agent-runner/**', '**/preload/**', 'electron'], message: 'The renderer may import only shared/ (docs/architecture.md#layout).' },
-          ],
-        },
-      ],
+      'no-restricted-imports': rendererImports(),
+    },
+  },
+  {
+    // Layers inside the renderer: ui/ and text/ sit below state/ and features/.
+    files: ['renderer/src/ui/**/*.{ts,tsx}', 'renderer/src/text/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': rendererImports({
+        group: ['**/state/**', '**/features/**'],
+        message: 'renderer/src/ui/ and text/ are below state/ and features/: they import neither (docs/architecture.md#layout).',
+      }),
     },
   },
   {
     files: ['shared/**/*.ts'],
     ignores: ['shared/**/*.node.ts', 'shared/**/*.test.ts'],
     rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: nodeBuiltins.map((name) => ({ name, message: 'shared/ is browser-safe: Node-only code goes in a *.node.ts module.' })),
-          patterns: [
-            { group: ['node:*'], message: 'shared/ is browser-safe: Node-only code goes in a *.node.ts module.' },
-            { group: ['electron', '**/main/**', '**/agent-runner/**', '**/preload/**', '**/renderer/**'], message: 'shared/ imports nothing process-specific (docs/architecture.md#layout).' },
-          ],
-        },
-      ],
+      'no-restricted-imports': withoutNode('shared/ is browser-safe: Node-only code goes in a *.node.ts module.', {
+        group: ['electron', '**/main/**', '**/agent-runner/**', '**/mcp-host/**', '**/preload/**', '**/renderer/**'],
+        message: 'shared/ imports nothing process-specific (docs/architecture.md#layout).',
+      }),
     },
   },
   // A *.node.ts module is imported as `./x.node.js`: tsx (the CLI and runner from source) takes a
   // bare `./x.node` for a native addon and does not look for the .ts file.
   {
     files: ['shared/**/*.node.ts'],
-    rules: restrict(['electron', '**/main/**', '**/agent-runner/**', '**/preload/**', '**/renderer/**'], 'shared/ imports nothing process-specific (docs/architecture.md#layout).'),
+    rules: restrict(['electron', '**/main/**', '**/agent-runner/**', '**/mcp-host/**', '**/preload/**', '**/renderer/**'], 'shared/ imports nothing process-specific (docs/architecture.md#layout).'),
   },
   {
     files: ['agent-runner/**/*.ts'],
-    rules: restrict(['electron', '**/main/**', '**/preload/**', '**/renderer/**'], 'agent-runner/ may import only shared/ and Node (docs/architecture.md#layout).'),
+    rules: restrict(['electron', '**/main/**', '**/mcp-host/**', '**/preload/**', '**/renderer/**'], 'agent-runner/ may import only shared/ and Node (docs/architecture.md#layout).'),
+  },
+  {
+    files: ['mcp-host/**/*.ts'],
+    rules: restrict(['electron', '**/main/**', '**/agent-runner/**', '**/preload/**', '**/renderer/**'], 'mcp-host/ may import only shared/ and Node (docs/architecture.md#layout).'),
+  },
+  {
+    // Layers inside the runner: providers sit below the agent loop that calls them.
+    files: ['agent-runner/providers/**/*.ts'],
+    rules: restrict(['electron', '**/main/**', '**/mcp-host/**', '**/preload/**', '**/renderer/**'], 'agent-runner/ may import only shared/ and Node (docs/architecture.md#layout).', {
+      group: ['**/loop/**', '**/emit/**', '**/tools/**'],
+      message: 'agent-runner/providers/ is below the agent loop: it imports no loop/, emit/ or tools/ module (docs/architecture.md#layout).',
+    }),
   },
   {
     files: ['main/**/*.ts'],
     ignores: ['main/**/*.test.ts'],
-    rules: restrict(['**/renderer/**', '**/preload/**', '**/agent-runner/**'], 'main/ may import only shared/ (docs/architecture.md#layout); it starts the runner by file path, never by import.'),
+    rules: restrict(['**/renderer/**', '**/preload/**', '**/agent-runner/**', '**/mcp-host/**'], 'main/ may import only shared/ (docs/architecture.md#layout); it starts the runner and the mcp-host by file path, never by import.'),
   },
   {
     files: ['preload/**/*.ts'],
     rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: nodeBuiltins.map((name) => ({ name, message: 'preload imports only electron and shared types.' })),
-          patterns: [
-            { group: ['node:*'], message: 'preload imports only electron and shared types.' },
-            { group: ['**/main/**', '**/agent-runner/**', '**/renderer/**'], message: 'preload imports only electron and shared types.' },
-            // Any package but electron, and any value (not type) import from shared/, is refused.
-            { regex: '^(?!electron$|\\.\\.?/)', message: 'preload imports only electron and shared types.' },
-            { group: ['../shared/**'], allowTypeImports: true, message: 'preload imports only types from shared/.' },
-          ],
-        },
-      ],
+      'no-restricted-imports': withoutNode(
+        'preload imports only electron and shared types.',
+        { group: ['**/main/**', '**/agent-runner/**', '**/mcp-host/**', '**/renderer/**'], message: 'preload imports only electron and shared types.' },
+        // Any package but electron, and any value (not type) import from shared/, is refused.
+        { regex: '^(?!electron$|\\.\\.?/)', message: 'preload imports only electron and shared types.' },
+        { group: ['../shared/**'], allowTypeImports: true, message: 'preload imports only types from shared/.' },
+      ),
     },
   },
 );

@@ -1,20 +1,43 @@
 /**
  * agent-runner entry: one process per run (docs/architecture.md#processes-and-state). Waits for `start`, runs, posts
  * envelopes on the `run` port, and exits when the run has ended, or at once, cancelling the
- * run, when the host is gone (process-port.ts, `onHostGone`). Under Electron it is started
- * with utilityProcess.fork, under Node with child_process.fork; see process-port.ts.
+ * run, when the host is gone (shared/process-port.node.ts, `onHostGone`). Under Electron it is started
+ * with utilityProcess.fork, under Node with child_process.fork; see shared/process-port.node.ts.
+ * Every message from the host is checked against the contract first (host-messages.ts).
  */
 import type { HostToRunner, RunnerToHost } from '../shared/protocol/runner';
-import { channelPort, flushLink, onHostGone } from './process-port';
+import { channelPort, flushLink, onHostGone } from '../shared/process-port.node.js';
 import { startRun, type RunHandle } from './run';
 import { createRunnerProviderFactory } from './providers/factory';
 import { createMcpExecutors } from './tools/mcp-executors';
+import { checkHostMessage, startRunId } from './host-messages';
 
-const port = channelPort<HostToRunner, RunnerToHost>('run');
+const port = channelPort<unknown, RunnerToHost>('run');
 let handle: RunHandle | undefined;
+/** The run this process runs, once `start` arrived. */
+let runId: string | undefined;
 
-port.onMessage((msg) => {
+/** A diagnostic the host sees: on stderr (kept with the exit) and, under a known run, as a `log`. */
+function report(level: 'warn' | 'error', message: string, under = runId): void {
+  process.stderr.write(`stepwise runner: ${message}\n`);
+  if (under) port.post({ v: 1, type: 'log', runId: under, level, message });
+}
+
+port.onMessage((raw) => {
+  const checked = checkHostMessage(raw);
+  if (!checked.ok) {
+    if (checked.type === 'start' && !handle) {
+      // Nothing can run from a malformed spec: say why, and exit so that the run ends failed.
+      report('error', `the host's start message is malformed, so the run cannot start: ${checked.problem}`, startRunId(raw));
+      void flushLink().then(() => process.exit(1));
+      return;
+    }
+    report('warn', `ignored a malformed ${checked.type ? `${checked.type} ` : ''}message from the host: ${checked.problem}`);
+    return;
+  }
+  const msg: HostToRunner = checked.msg;
   if (msg.type === 'start' && !handle) {
+    runId = msg.spec.runId;
     const spec = msg.spec;
     handle = startRun(spec, (m) => port.post(m), {
       providerFor: createRunnerProviderFactory(spec.home),
@@ -45,8 +68,8 @@ onHostGone(() => {
 });
 
 process.on('uncaughtException', (err) => {
-  port.post({ v: 1, type: 'log', runId: handle ? 'run' : 'unknown', level: 'error', message: `Uncaught in runner: ${err.stack ?? err.message}` });
+  report('error', `Uncaught in runner: ${err.stack ?? err.message}`);
 });
 process.on('unhandledRejection', (err) => {
-  port.post({ v: 1, type: 'log', runId: handle ? 'run' : 'unknown', level: 'error', message: `Unhandled rejection in runner: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}` });
+  report('error', `Unhandled rejection in runner: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
 });

@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { RunSpec, RunnerToHost, ProviderConfig } from '../shared/protocol/runner';
 import type { ModelConfig, Thread } from '../shared/thread/schema';
+import { newId } from '../shared/thread/ids';
 import { fsErrorPhrase, isFsError } from '../shared/fs-errors';
 import { resolveInside } from '../shared/workspace/paths.node.js';
 import type { Provider } from './providers/types';
@@ -90,7 +91,7 @@ export function startRun(spec: RunSpec, post: (m: RunnerToHost) => void, opts: R
           waiters.set(nodeId, resolve);
           controller.signal.addEventListener('abort', () => reject(new Error('The run was cancelled.')), { once: true });
         }),
-      newId: () => crypto.randomUUID(),
+      newId: () => newId('msg'),
     },
     spec.thread,
     rootId,

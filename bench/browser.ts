@@ -5,14 +5,19 @@
  * BENCH_CHROMIUM).
  */
 import { createServer, type Server } from 'node:http';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 
-export const BENCH_CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+/** `--expose-gc` lets a bench start a measured step after a garbage collection. */
+export const BENCH_CHROMIUM_ARGS = ['--js-flags=--expose-gc', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
-/** Build the page whose index.html is in `root` into `outDir`. */
-export async function buildBenchPage(root: string, outDir: string): Promise<void> {
+/**
+ * Build the page whose index.html is in `root` into `outDir`. `profiling` (default) aliases
+ * react-dom/profiling in, so React's Profiler reports commits; without it the page is the
+ * production build the app runs (the profiling build times every component).
+ */
+export async function buildBenchPage(root: string, outDir: string, profiling = true): Promise<void> {
   const { build } = await import('vite');
   const react = (await import('@vitejs/plugin-react')).default;
   await build({
@@ -21,8 +26,8 @@ export async function buildBenchPage(root: string, outDir: string): Promise<void
     logLevel: 'error',
     configFile: false,
     plugins: [react()],
-    resolve: { alias: [{ find: /^react-dom\/client$/, replacement: 'react-dom/profiling' }] },
-    build: { outDir, emptyOutDir: true, sourcemap: false, reportCompressedSize: false },
+    resolve: { alias: profiling ? [{ find: /^react-dom\/client$/, replacement: 'react-dom/profiling' }] : [] },
+    build: { outDir, emptyOutDir: false, sourcemap: false, reportCompressedSize: false },
   });
 }
 
@@ -32,8 +37,8 @@ const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javas
 export function serveDir(dir: string): Promise<{ server: Server; url: string }> {
   const server = createServer((req, res) => {
     const rel = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
-    const file = path.join(dir, rel === '/' ? 'index.html' : rel);
-    if (!file.startsWith(dir) || !existsSync(file)) {
+    const file = path.join(dir, rel.endsWith('/') ? `${rel}index.html` : rel);
+    if (!file.startsWith(dir) || !existsSync(file) || !statSync(file).isFile()) {
       res.writeHead(404).end();
       return;
     }

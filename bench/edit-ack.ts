@@ -20,18 +20,15 @@ import { ThreadStore } from '../main/core/store/thread-store';
 import { loadThreadFile, saveThreadFile, serializeThread } from '../main/core/threads/thread-file';
 import type { Thread } from '../shared/thread/schema';
 import { bigThread } from './undo';
-import { envList, envNum, percentile, sleep, type Figure } from './lib';
+import { benchThread, envList, envNum, percentile, sleep, type Figure } from './lib';
 
 /** A small thread: one user message, a short system prompt. */
 function smallThread(): Thread {
-  return {
-    version: 1,
-    id: '00000000-0000-4000-8000-000000000002',
-    title: 'bench thread',
-    model: { provider: 'scripted', id: 'scripted', params: {} },
-    context: { systemPrompt: 'You are a careful assistant.', tools: [], messages: [{ id: 'u1', role: 'user', content: [{ type: 'text', text: 'Hello' }] }] },
-    runRefs: [],
-  };
+  return benchThread('00000000-0000-4000-8000-000000000002', 'bench thread', {
+    systemPrompt: 'You are a careful assistant.',
+    tools: [],
+    messages: [{ id: 'u1', role: 'user', content: [{ type: 'text', text: 'Hello' }] }],
+  });
 }
 
 interface Side {

@@ -1,7 +1,9 @@
 /**
  * Shared pieces of the benchmarks: the figure record every benchmark returns, percentiles,
- * sizes from the environment, and the one-line printout (`ok` / `MISSED` against a target).
+ * sizes from the environment, the one-line printout (`ok` / `MISSED` against a target), and the
+ * frame of a bench thread.
  */
+import type { Thread } from '../shared/thread/schema';
 
 /** One measured figure, compared with a baseline measured in the same run. */
 export interface Figure {
@@ -22,6 +24,21 @@ export interface Figure {
   note?: string;
 }
 
+/**
+ * A figure where less is better, against its baseline: `ratio` is baseline ÷ value ("N× less");
+ * with `atLeast`, the target is that ratio reaching `atLeast.times` (`atLeast.what` names what
+ * is less, e.g. `CPU`).
+ */
+export function lessThanBaseline(f: Omit<Figure, 'baseline' | 'ratio' | 'ratioLabel' | 'target'> & { baseline: { label: string; value: number } }, atLeast?: { times: number; what: string }): Figure {
+  const ratio = f.baseline.value / f.value;
+  return { ...f, ratio, ratioLabel: 'less', ...(atLeast ? { target: { text: `≥ ${atLeast.times}× less ${atLeast.what}`, met: ratio >= atLeast.times } } : {}) };
+}
+
+/** A thread on the scripted model with a fixed `id` (runs stay comparable) holding `context`. */
+export function benchThread(id: string, title: string, context: Thread['context']): Thread {
+  return { version: 1, id, title, model: { provider: 'scripted', id: 'scripted', params: {} }, context, runRefs: [] };
+}
+
 /** Integer from env `name`, else `def`. Throws on a value that is not a positive number. */
 export function envNum(name: string, def: number): number {
   const raw = process.env[name];
@@ -38,6 +55,18 @@ export function envList(name: string, def: number[]): number[] {
   const out = raw.split(',').map((s) => Number(s.trim()));
   if (out.some((n) => !Number.isInteger(n) || n <= 0)) throw new Error(`${name}=${raw} is not a list of positive integers`);
   return out;
+}
+
+/** A small deterministic PRNG (mulberry32), so every run makes the same inputs. */
+export function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
 }
 
 /** The p-th percentile (0–100) of `values` (nearest rank); NaN when empty. */

@@ -8,17 +8,27 @@
  * warm-up run that is discarded.
  * Baseline: the same store publishing atoms (setting React state) on every delta.
  * Targets: at most one commit per row per frame; no long task over 50 ms.
+ *
+ * Then the tree-scale figures (bench/renderer-tree.ts), on a production build of the page.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Server } from 'node:http';
+import type { Browser, Page } from 'playwright-core';
 import type { RenderBenchOptions, RenderBenchResult } from './renderer-page/types';
 import { envNum, type Figure } from './lib';
 import { buildBenchPage, launchBenchChromium, openBenchPage, serveDir } from './browser';
+import { treeScale } from './renderer-tree';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
+
+async function openPage(browser: Browser, url: string): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width: 1000, height: 1000 } });
+  await openBenchPage(page, url);
+  return page;
+}
 
 export async function rendererBench(report: (f: Figure) => void): Promise<void> {
   const nodes = Math.round(envNum('BENCH_RENDER_NODES', 20));
@@ -28,11 +38,12 @@ export async function rendererBench(report: (f: Figure) => void): Promise<void> 
   let server: Server | undefined;
   const browser = await launchBenchChromium();
   try {
-    await buildBenchPage(path.join(HERE, 'renderer-page'), dir);
+    const root = path.join(HERE, 'renderer-page');
+    await buildBenchPage(root, dir);
+    await buildBenchPage(root, path.join(dir, 'production'), false);
     const s = await serveDir(dir);
     server = s.server;
-    const page = await browser.newPage({ viewport: { width: 1000, height: 1000 } });
-    await openBenchPage(page, s.url);
+    const page = await openPage(browser, s.url);
     const go = (mode: 'frame' | 'sync', secs = seconds) =>
       page.evaluate((o: RenderBenchOptions) => (globalThis as unknown as { __stepwiseBench: { run(o: RenderBenchOptions): Promise<RenderBenchResult> } }).__stepwiseBench.run(o), { mode, nodes, rate, durationMs: secs * 1000, seed: 42 });
     await go('frame', 1); // warm-up (JIT, first layout), discarded
@@ -63,6 +74,8 @@ export async function rendererBench(report: (f: Figure) => void): Promise<void> 
       target: { text: 'no long task over 50 ms', met: maxLong <= 50 },
     });
     report({ bench: B, name: `${label}: text shown equals text sent`, value: f.textOk && b.textOk ? 1 : 0, unit: f.textOk && b.textOk ? '(yes)' : '(NO)', target: { text: 'equal', met: f.textOk && b.textOk } });
+    await page.close();
+    await treeScale(await openPage(browser, `${s.url}production/`), report);
   } finally {
     await browser.close();
     server?.close();

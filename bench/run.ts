@@ -19,9 +19,12 @@ const BENCHES: Record<string, () => Promise<Bench>> = {
   renderer: async () => (await import('./renderer')).rendererBench,
   messages: async () => (await import('./messages')).messagesBench,
   toolargs: async () => (await import('./tool-args')).toolArgsBench,
+  argparse: async () => (await import('./tool-args-parse')).toolArgsParseBench,
   undo: async () => (await import('./undo')).undoBench,
   isolation: async () => (await import('./isolation')).isolationBench,
   edits: async () => (await import('./edit-ack')).editAckBench,
+  'multi-window': async () => (await import('./multi-window')).multiWindowBench,
+  react: async () => (await import('./react')).reactBench,
 };
 
 const here = path.dirname(fileURLToPath(import.meta.url));

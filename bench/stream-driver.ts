@@ -9,7 +9,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import type { HostToRunner, RunnerToHost } from '../shared/protocol/runner';
-import { channelPort, flushLink } from '../agent-runner/process-port';
+import { channelPort, flushLink } from '../shared/process-port.node.js';
 import { RunEmitter } from '../agent-runner/emit/emitter';
 import { RunTree } from '../agent-runner/loop/tree';
 import { tokenAt, type DriverConfig } from './stream-tokens';
@@ -47,7 +47,7 @@ async function drive(runId: string, c: DriverConfig): Promise<void> {
       emitter.delta(ids[k], 'text', 0, tok);
     } else {
       texts[k] += tok;
-      tree.update(ids[k], { output: { text: texts[k] } });
+      emitter.tree([{ ...tree.get(ids[k])!, output: { text: texts[k] } }]); // the whole node, as a tree_update
     }
   };
 

@@ -17,21 +17,9 @@ import { randomBytes } from 'node:crypto';
 import { applyPatches, enablePatches, produce, produceWithPatches } from 'immer';
 import type { Message, Thread } from '../shared/thread/schema';
 import { UndoHistory } from '../renderer/src/state/undo';
-import { envNum, gc, percentile, type Figure } from './lib';
+import { benchThread, envNum, gc, percentile, rng, type Figure } from './lib';
 
 enablePatches();
-
-/** A small deterministic PRNG (mulberry32), so every run makes the same thread and edits. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const WORDS = 'the agent reads the file then calls a tool with the path and waits for its result before it answers'.split(' ');
 const words = (r: () => number, n: number) => Array.from({ length: n }, () => WORDS[Math.floor(r() * WORDS.length)]).join(' ');
@@ -58,14 +46,7 @@ export function bigThread(mb: number, seed = 1): Thread {
     if (m.role === 'user') m.content.push({ type: 'image', mimeType: 'image/png', data });
     else m.toolCalls![0].output!.content.push({ type: 'image', mimeType: 'image/png', data });
   }
-  return {
-    version: 1,
-    id: '00000000-0000-4000-8000-000000000001',
-    title: 'bench thread',
-    model: { provider: 'scripted', id: 'scripted', params: {} },
-    context: { systemPrompt: words(r, 400), tools: [], messages },
-    runRefs: [],
-  };
+  return benchThread('00000000-0000-4000-8000-000000000001', 'bench thread', { systemPrompt: words(r, 400), tools: [], messages });
 }
 
 type Edit = { recipe: (d: Thread) => void; key?: string };
@@ -141,12 +122,12 @@ export async function undoBench(report: (f: Figure) => void): Promise<void> {
   const undone = Math.min(200, kept);
   let u = current;
   for (let i = 0; i < undone; i++) {
-    const step = history.undo(u)!;
+    const step = history.take('undo', u)!;
     const t0 = performance.now();
-    u = applyPatches(u, step.inverse);
+    u = applyPatches(u, step.patches);
     undoMs.push(performance.now() - t0);
   }
-  for (let i = 0; i < undone; i++) u = applyPatches(u, history.redo(u)!.forward);
+  for (let i = 0; i < undone; i++) u = applyPatches(u, history.take('redo', u)!.patches);
   history.clear();
   const retained = Math.max(0, hWith - heap());
   void u;

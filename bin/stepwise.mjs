@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const bundle = path.join(root, 'out/main/cli.js');
 
+// This file runs before any install and imports nothing of the repo; scripts/bootstrap.mjs has its own copy of this walk.
 function newest(dir) {
   let t = 0;
   for (const e of readdirSync(dir, { withFileTypes: true })) {
@@ -24,7 +25,7 @@ function newest(dir) {
 function bundleIsFresh() {
   if (process.env.STEPWISE_FROM_SOURCE || !existsSync(bundle)) return false;
   const built = statSync(bundle).mtimeMs;
-  return ['main', 'agent-runner', 'shared'].every((d) => !existsSync(path.join(root, d)) || newest(path.join(root, d)) <= built);
+  return ['main', 'agent-runner', 'mcp-host', 'shared'].every((d) => !existsSync(path.join(root, d)) || newest(path.join(root, d)) <= built);
 }
 
 // One walk of the sources per command.

@@ -39,7 +39,7 @@ function newestSource(dir) {
 /** Build when out/ is missing or older than any source. */
 function ensureBuilt() {
   const built = mtime(path.join(root, 'out/renderer/index.html'));
-  const src = Math.max(...['renderer', 'shared', 'main', 'agent-runner', 'preload'].map((d) => newestSource(path.join(root, d))));
+  const src = Math.max(...['renderer', 'shared', 'main', 'agent-runner', 'mcp-host', 'preload'].map((d) => newestSource(path.join(root, d))));
   if (built >= src) return;
   console.log('[stepwise] Building…');
   yarn('build');

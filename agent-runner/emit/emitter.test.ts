@@ -93,4 +93,29 @@ describe('RunEmitter', () => {
       { numRuns: 200 },
     );
   });
+
+  it("merges a node's changes within the flush window into one node_update, sent before the node's next tree_update", () => {
+    vi.useFakeTimers();
+    try {
+      const out: RunnerToHost[] = [];
+      const e = new RunEmitter('r', (m) => out.push(m));
+      e.update('t', { attrs: { progress: 1 } });
+      e.update('t', { logs: [{ level: 'info', data: 'a', t: 1 }] });
+      e.update('t', { status: 'awaiting_input', logs: [{ level: 'info', data: 'b', t: 2 }] });
+      e.update('u', { attrs: { progress: 7 } });
+      expect(out).toEqual([]);
+      vi.advanceTimersByTime(16);
+      expect(out).toEqual([
+        { v: 1, type: 'node_update', runId: 'r', nodeId: 't', status: 'awaiting_input', attrs: { progress: 1 }, logs: [{ level: 'info', data: 'a', t: 1 }, { level: 'info', data: 'b', t: 2 }] },
+        { v: 1, type: 'node_update', runId: 'r', nodeId: 'u', attrs: { progress: 7 } },
+      ]);
+      out.length = 0;
+      e.update('t', { attrs: { progress: 2 } });
+      e.tree([{ ...node('t', 'completed'), kind: 'tool' }]);
+      expect(out.map((m) => m.type)).toEqual(['node_update', 'tree_update']);
+      e.close();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 });

@@ -2,11 +2,14 @@
  * The runner's outgoing stream (docs/architecture.md#sequence-and-snapshots): numbers each node's deltas from 1
  * without holes across channels, coalesces deltas per node, channel and call index
  * (at most `flushMs` or `maxBytes`), flushes on a timer so the last token never waits for the
- * next event, and flushes a node's deltas before any `tree_update` of that node.
+ * next event, and flushes a node's deltas before any `tree_update` of that node. A live node's
+ * changes (`node_update`: status, attrs, log lines) are merged per node the same way, within
+ * `flushMs`, and also go out before the node's next `tree_update`.
  */
-import type { LlmDelta, RunnerEnvelope, DeltaChannel } from '../../shared/protocol/envelopes';
+import type { LlmDelta, RunnerEnvelope, DeltaChannel, NodeChange } from '../../shared/protocol/envelopes';
 import type { ExecNode } from '../../shared/protocol/nodes';
 import type { RunnerToHost } from '../../shared/protocol/runner';
+import { mergeChanges } from '../../shared/stream/node-change';
 
 export interface EmitterOptions {
   /** Longest a delta waits in a buffer, ms. Default 16. */
@@ -29,6 +32,9 @@ interface Buffer {
 export class RunEmitter {
   private readonly seq = new Map<string, number>();
   private readonly buffers = new Map<string, Buffer>();
+  /** Pending changes of live nodes, by node id, posted together on one timer. */
+  private readonly changes = new Map<string, Omit<NodeChange, 'nodeId'>>();
+  private changeTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly flushMs: number;
   private readonly maxBytes: number;
   private closed = false;
@@ -86,15 +92,42 @@ export class RunEmitter {
     this.post(env);
   }
 
-  /** Flush every buffered delta of these nodes (all nodes when omitted). */
+  /**
+   * Queue a change of a live node (`node_update`); it is merged with the node's other pending
+   * changes and posted within `flushMs`, or before the node's next `tree_update`.
+   */
+  update(nodeId: string, change: Omit<NodeChange, 'nodeId'>): void {
+    if (this.closed) return;
+    const pending = this.changes.get(nodeId);
+    this.changes.set(nodeId, pending ? mergeChanges(pending, change) : { ...change });
+    this.changeTimer ??= setTimeout(() => {
+      this.changeTimer = undefined;
+      this.flushChanges();
+    }, this.flushMs);
+  }
+
+  private flushChanges(only?: Set<string>): void {
+    for (const [nodeId, change] of [...this.changes]) {
+      if (only && !only.has(nodeId)) continue;
+      this.changes.delete(nodeId);
+      this.post({ v: 1, type: 'node_update', runId: this.runId, nodeId, ...change });
+    }
+    if (this.changes.size === 0 && this.changeTimer) {
+      clearTimeout(this.changeTimer);
+      this.changeTimer = undefined;
+    }
+  }
+
+  /** Flush every buffered delta and pending change of these nodes (all nodes when omitted). */
   flush(nodeIds?: Iterable<string>): void {
     const only = nodeIds ? new Set(nodeIds) : undefined;
     for (const [key, b] of [...this.buffers]) {
       if (!only || only.has(b.nodeId)) this.flushBuffer(key, b);
     }
+    this.flushChanges(only);
   }
 
-  /** Upsert nodes, after flushing their pending deltas. */
+  /** Upsert whole nodes (open, close), after flushing their pending deltas and changes. */
   tree(nodes: ExecNode[]): void {
     if (this.closed || nodes.length === 0) return;
     this.flush(nodes.map((n) => n.id));

@@ -8,6 +8,7 @@ import type { NodeError, NodeStatus } from '../../shared/protocol/nodes';
 import type { ToolOutputPatch } from '../../shared/protocol/envelopes';
 import type { RunMode } from '../../shared/thread/schema';
 import { DEFAULT_MAX_TURNS } from '../../shared/thread/defaults';
+import { stopNote } from '../../shared/protocol/stop-reason';
 import { needsApproval as mcpNeedsApproval } from '../../shared/protocol/mcp';
 import { toAssistantMessage, type LlmCallResult, type Provider } from '../providers/types';
 import type { ToolExecutor, NestedLlmCall } from '../tools/types';
@@ -31,6 +32,7 @@ export interface LoopDeps {
   /** Loads an agent tool's thread by its workspace-relative path. */
   loadThread(threadPath: string): Promise<Thread>;
   waitForInput(nodeId: string): Promise<unknown>;
+  /** A new message id (`newId('msg')` of shared/thread/ids.ts in a run). */
   newId(): string;
 }
 
@@ -168,7 +170,9 @@ export class AgentLoop {
       if (this.deps.signal.aborted) return { status: 'cancelled', messages: added, toolOutputs: [], finalText };
     }
     if (mode === 'react') {
-      this.deps.tree.update(this.parentId, { attrs: { note: `Stopped after ${maxTurns} turns (max turns).` } });
+      // The reason goes on the run node (runRefOf and the detail panel read it): the run is
+      // complete as far as it went, but not finished, so Continue runs on.
+      this.deps.tree.update(this.parentId, { attrs: { stopReason: 'max_turns', maxTurns, note: stopNote(maxTurns) } });
     }
     return { status: 'completed', messages: added, toolOutputs: [], finalText };
   }

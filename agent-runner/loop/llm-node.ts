@@ -7,7 +7,7 @@ import type { Message, ModelConfig } from '../../shared/thread/schema';
 import type { LlmOutput } from '../../shared/protocol/nodes';
 import type { LlmCallResult, Provider, StreamSink, ToolSpec } from '../providers/types';
 import type { RunTree } from './tree';
-import { messageText } from './messages';
+import { messageText } from '../providers/content';
 
 export interface LlmNodeRequest {
   kind: 'llm' | 'sampling';

@@ -1,21 +1,6 @@
-/** Helpers over thread messages that the agent loop and the scripted model share. */
-import type { Message, Thread, Tool } from '../../shared/thread/schema';
+/** Helpers over a thread's messages and tools for the agent loop. */
+import type { Thread, Tool } from '../../shared/thread/schema';
 import type { ToolSpec } from '../providers/types';
-
-/**
- * The text a message stands for: a user message's text parts; for an assistant message with
- * tool results, the results' text (they are what the model answers next); else its text.
- */
-export function messageText(m: Message): string {
-  if (m.role === 'user') return m.content.map((p) => (p.type === 'text' ? p.text : '')).join('');
-  const outputs = (m.toolCalls ?? []).filter((c) => c.output);
-  if (outputs.length) {
-    return outputs
-      .map((c) => c.output!.content.map((p) => (p.type === 'text' ? p.text : p.type === 'resource' ? (p.resource.text ?? '') : '')).join(''))
-      .join('\n');
-  }
-  return m.content.map((p) => (p.type === 'text' ? p.text : '')).join('');
-}
 
 export { pendingToolCalls } from '../../shared/thread/tool-calls';
 

@@ -8,6 +8,7 @@ import type { ToolContext, ToolExecutor, NestedLlmCall } from '../tools/types';
 import type { LlmCallResult } from '../providers/types';
 import type { RunTree } from './tree';
 import { defaultParameters } from './messages';
+import { toolErrorOutput } from '../../shared/thread/tool-output';
 
 /** What the loop provides for nested work caused by a tool. */
 export interface ToolHost {
@@ -22,11 +23,6 @@ export interface ToolHost {
   waitForInput(nodeId: string): Promise<unknown>;
 }
 
-/** A tool result made of one text part. */
-export function textOutput(text: string, isError = false): ToolOutput {
-  return { content: [{ type: 'text', text }], isError };
-}
-
 export async function executeToolCall(host: ToolHost, call: ToolCall, parentId: string, existingNodeId?: string): Promise<ToolOutput> {
   const { tree } = host;
   const nodeId =
@@ -35,9 +31,9 @@ export async function executeToolCall(host: ToolHost, call: ToolCall, parentId: 
   const tool = host.thread.context.tools.find((t) => t.name === call.name);
   let output: ToolOutput;
   if (!tool) {
-    output = textOutput(`Unknown tool "${call.name}": the thread has no tool of that name. Add it under Tools, or type a result.`, true);
+    output = toolErrorOutput(`Unknown tool "${call.name}": the thread has no tool of that name. Add it under Tools, or type a result.`);
   } else if (call.rawArguments !== undefined && Object.keys(call.arguments).length === 0 && call.rawArguments.trim() !== '') {
-    output = textOutput(`The arguments of tool call ${call.id} are not valid JSON: ${call.rawArguments.slice(0, 200)}. Edit them, then run the tool.`, true);
+    output = toolErrorOutput(`The arguments of tool call ${call.id} are not valid JSON: ${call.rawArguments.slice(0, 200)}. Edit them, then run the tool.`);
   } else {
     output = (await checkArguments(tool, call)) ?? (await runExecutor(host, tool, call, nodeId));
   }
@@ -56,13 +52,12 @@ async function checkArguments(tool: Tool, call: ToolCall): Promise<ToolOutput | 
   const { validateArguments } = await import('../tools/mcp/validate');
   const problems = validateArguments(schema, call.arguments);
   if (!problems?.length) return undefined;
-  return textOutput(`Invalid arguments for tool "${tool.name}", not run: ${problems.join('; ')}. Edit the arguments, then run the tool again.`, true);
+  return toolErrorOutput(`Invalid arguments for tool "${tool.name}", not run: ${problems.join('; ')}. Edit the arguments, then run the tool again.`);
 }
 
 async function runExecutor(host: ToolHost, tool: Tool, call: ToolCall, nodeId: string): Promise<ToolOutput> {
   const executor = host.executors.find((e) => e.handles(tool));
-  if (!executor) return textOutput(`No executor for ${tool.type} tool "${tool.name}".`, true);
-  const logs: { level: string; data: unknown; t: number }[] = [];
+  if (!executor) return toolErrorOutput(`No executor for ${tool.type} tool "${tool.name}".`);
   const ctx: ToolContext = {
     runId: host.tree.runId,
     providerIds: host.providerIds,
@@ -70,11 +65,8 @@ async function runExecutor(host: ToolHost, tool: Tool, call: ToolCall, nodeId: s
     thread: host.thread,
     signal: host.signal,
     progress: (progress, total, message) => host.tree.update(nodeId, { attrs: { progress: { progress, total, message } } }),
-    log: (level, data) => {
-      if (logs.length >= 500) logs.shift();
-      logs.push({ level, data, t: Date.now() });
-      host.tree.update(nodeId, { attrs: { logs: [...logs] } });
-    },
+    // One line each: a node_update carries the new line only (the node keeps the last 500).
+    log: (level, data) => host.tree.log(nodeId, { level, data, t: Date.now() }),
     nestedLlm: (c) => host.nestedLlm(nodeId, c),
     nestedAgent: (threadPath, userText) => host.nestedAgent(nodeId, threadPath, userText),
     awaitInput: async (request) => {
@@ -90,6 +82,6 @@ async function runExecutor(host: ToolHost, tool: Tool, call: ToolCall, nodeId: s
   try {
     return await executor.execute(tool, call, ctx);
   } catch (err) {
-    return textOutput(`Tool "${tool.name}" failed: ${err instanceof Error ? err.message : String(err)}`, true);
+    return toolErrorOutput(`Tool "${tool.name}" failed: ${err instanceof Error ? err.message : String(err)}`);
   }
 }

@@ -1,10 +1,17 @@
 /**
- * The execution tree of one run as the runner builds it (docs/architecture.md#the-execution-tree): opens, updates and closes
- * nodes through the emitter, and keeps each open node's partial output so a cancel or an error
- * closes it with what streamed so far.
+ * The execution tree of one run as the runner builds it (docs/architecture.md#the-execution-tree).
+ * It numbers the nodes (`<runId>.<n>`), keeps each node's latest metadata, status and output,
+ * and posts every open and close as a `tree_update` with the whole node, and every change in
+ * between as a `node_update` with only what changed, through the emitter; a terminal node is
+ * never changed again. It keeps no streamed text: deltas go straight from the LLM
+ * node's sink to the emitter, and whoever closes a node passes its output, partial or whole
+ * (an LLM node's is what its provider accumulated, `llm-node.ts`); closing a node without an
+ * output leaves the one it had.
  */
-import type { ExecNode, NodeKind, NodeStatus, NodeError, Usage, Timing } from '../../shared/protocol/nodes';
-import { isTerminal } from '../../shared/protocol/status';
+import type { ExecNode, NodeKind, NodeStatus, NodeError, NodeLog, Usage, Timing } from '../../shared/protocol/nodes';
+import type { NodeChange } from '../../shared/protocol/envelopes';
+import { isTerminal, type LiveStatus } from '../../shared/protocol/status';
+import { applyNodeChange } from '../../shared/stream/node-change';
 import type { RunEmitter } from '../emit/emitter';
 
 export interface OpenNodeOptions {
@@ -61,15 +68,26 @@ export class RunTree {
     return this.nodes.get(id);
   }
 
-  /** Changes a live node (status, attrs) and posts it. A terminal node is never changed. */
-  update(id: string, patch: Partial<Pick<ExecNode, 'status' | 'attrs' | 'input' | 'output'>>): void {
+  /**
+   * Changes a live node (a live status, input, output, attrs merged key by key) and posts only
+   * that change. A terminal node is never changed; a terminal status closes the node.
+   */
+  update(id: string, change: Omit<NodeChange, 'nodeId' | 'status'> & { status?: NodeStatus }): void {
     const node = this.nodes.get(id);
     if (!node || isTerminal(node.status)) return;
-    if (patch.status) node.status = patch.status;
-    if (patch.input !== undefined) node.input = patch.input;
-    if (patch.output !== undefined) node.output = patch.output;
-    if (patch.attrs) node.attrs = { ...node.attrs, ...patch.attrs };
-    this.emitter.tree([node]);
+    const { status, ...rest } = change;
+    if (status !== undefined && isTerminal(status)) {
+      this.close(id, { status, output: rest.output, attrs: rest.attrs });
+      return;
+    }
+    const live: Omit<NodeChange, 'nodeId'> = status === undefined ? rest : { ...rest, status: status as LiveStatus };
+    this.nodes.set(id, applyNodeChange(node, live));
+    this.emitter.update(id, live);
+  }
+
+  /** Appends one log line to a live node's `attrs.logs` (the last MAX_NODE_LOGS kept); posts only the line. */
+  log(id: string, line: NodeLog): void {
+    this.update(id, { logs: [line] });
   }
 
   /** Closes a node with its final state. Idempotent: a terminal node stays as it is. */

@@ -7,12 +7,12 @@
  * thinking is on (`params.reasoning.budgetTokens` > 0) so the budget always fits.
  */
 import Anthropic from '@anthropic-ai/sdk';
-import type { LlmRequest, Provider, StreamSink } from './types';
+import type { LlmRequest, Provider } from './types';
 import type { ImagePart } from '../../shared/thread/schema';
 import { BaseHandler } from './live';
-import { createSdkProvider, type SdkProviderOptions, type WireApi } from './sdk-provider';
+import { createSdkProvider, typedErrorEvent, type SdkProviderOptions, type WireApi } from './sdk-provider';
 import { NO_TOOL_OUTPUT, partText } from './content';
-import { protocolError, streamErrorEvent, unknownStopReason, type ErrorContext } from './errors';
+import { protocolError, streamErrorEvent } from './errors';
 
 export const ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
 export const DEFAULT_MAX_TOKENS = 4096;
@@ -145,9 +145,7 @@ export class AnthropicHandler extends BaseHandler {
       }
       case 'message_delta': {
         if (ev.delta?.stop_reason) {
-          const r = String(ev.delta.stop_reason);
-          this.acc.stopReason = STOP[r] ?? r;
-          if (!STOP[r] && !this.acc.error) this.acc.error = unknownStopReason(this.ctx, r);
+          this.setStopReason(String(ev.delta.stop_reason), STOP);
         }
         if (ev.usage) this.usage(ev.usage);
         return;
@@ -176,21 +174,14 @@ export class AnthropicHandler extends BaseHandler {
   }
 }
 
-/** Creates the raw-event handler for Anthropic Messages (live and replay). */
-export const createAnthropicHandler = (sink: StreamSink, ctx: ErrorContext): AnthropicHandler => new AnthropicHandler(sink, ctx);
-
 /** The Messages wire API on the `@anthropic-ai/sdk` client. */
 const messagesApi: WireApi<Anthropic> = {
-  defaultBaseUrl: ANTHROPIC_BASE_URL,
-  client: (options) => new Anthropic(options),
+  sdk: { defaultBaseUrl: ANTHROPIC_BASE_URL, create: (options) => new Anthropic(options) },
   body: buildAnthropicRequest,
-  handler: createAnthropicHandler,
+  Handler: AnthropicHandler,
   send: (client, body, signal) => client.messages.create(body as any, { signal }),
   // The stream's `error` event: `{"type": "error", "error": {"type", "message"}}`.
-  errorEvent: (error) => {
-    const e = error as Record<string, unknown>;
-    return e.type === 'error' ? e : { type: 'error', error: e };
-  },
+  errorEvent: typedErrorEvent((error) => ({ type: 'error', error })),
 };
 
 /** An Anthropic Messages provider. */

@@ -1,8 +1,9 @@
 /**
- * Small conversions shared by the request builders: tool results to text and images, data
- * URLs, and the placeholder sent for a tool call that has no result yet.
+ * Small conversions shared by the request builders and the agent loop: a message or tool
+ * result to text and images, data URLs, and the placeholder sent for a tool call that has no
+ * result yet.
  */
-import type { ImagePart, ToolCall, ToolResultPart } from '../../shared/thread/schema';
+import type { ImagePart, Message, ToolCall, ToolResultPart } from '../../shared/thread/schema';
 
 /** Text sent for a tool call that has no output (it was never run): the APIs require one. */
 export const NO_TOOL_OUTPUT = '(no result: this tool call was not run)';
@@ -34,4 +35,19 @@ export function toolOutputParts(call: ToolCall): { text: string; images: ImagePa
   const texts = out.content.filter((p) => p.type !== 'image').map(partText);
   if (!texts.length && out.structuredContent !== undefined) texts.push(JSON.stringify(out.structuredContent));
   return { text: texts.join('\n'), images, isError: out.isError };
+}
+
+/**
+ * The text a message stands for: a user message's text parts; for an assistant message with
+ * tool results, the results' text (they are what the model answers next); else its text.
+ */
+export function messageText(m: Message): string {
+  if (m.role === 'user') return m.content.map((p) => (p.type === 'text' ? p.text : '')).join('');
+  const outputs = (m.toolCalls ?? []).filter((c) => c.output);
+  if (outputs.length) {
+    return outputs
+      .map((c) => c.output!.content.map((p) => (p.type === 'text' ? p.text : p.type === 'resource' ? (p.resource.text ?? '') : '')).join(''))
+      .join('\n');
+  }
+  return m.content.map((p) => (p.type === 'text' ? p.text : '')).join('');
 }

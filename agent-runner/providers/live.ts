@@ -8,10 +8,13 @@ import type { NodeError } from '../../shared/protocol/nodes';
 import { DEFAULT_IDLE_TIMEOUT_MS } from '../../shared/protocol/runner';
 import type { LlmCallResult, StreamSink } from './types';
 import { CallAccumulator, type StreamHandler } from './accumulator';
-import { describeError, idleTimeoutError, protocolError, streamCutError, type ErrorContext } from './errors';
+import { describeError, idleTimeoutError, protocolError, streamCutError, unknownStopReason, type ErrorContext } from './errors';
 import { idleGuard } from './idle';
 
 export type { StreamHandler } from './accumulator';
+
+/** A raw-event handler class (one instance per call, live or replayed). */
+export type StreamHandlerClass = new (sink: StreamSink, ctx: ErrorContext) => StreamHandler;
 
 /**
  * Base of the three wire handlers. Subclasses implement `handle` for one parsed event and set
@@ -39,6 +42,15 @@ export abstract class BaseHandler implements StreamHandler {
   protected abstract handle(ev: Record<string, unknown>): void;
   /** What did not arrive when the stream ended early, e.g. "no message_stop". */
   protected abstract missingEnd(): string;
+
+  /**
+   * Sets the call's stop reason from the API's `reason`, named in Stepwise's terms by `known`.
+   * An unknown reason is kept as it is, and the call gets an error saying so (unless it has one).
+   */
+  protected setStopReason(reason: string, known: Record<string, string>): void {
+    this.acc.stopReason = known[reason] ?? reason;
+    if (!known[reason] && !this.acc.error) this.acc.error = unknownStopReason(this.ctx, reason);
+  }
 
   /** A terminal error reported inside the stream: later events are ignored. */
   protected streamFailed(error: NodeError): void {

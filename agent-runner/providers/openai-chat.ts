@@ -7,13 +7,16 @@
  * base URL (the field every compatible server understands).
  */
 import OpenAI from 'openai';
-import type { LlmRequest, Provider, StreamSink } from './types';
+import type { LlmRequest, Provider } from './types';
 import { BaseHandler } from './live';
-import { createSdkProvider, type SdkProviderOptions, type WireApi } from './sdk-provider';
+import { createSdkProvider, type SdkClient, type SdkProviderOptions, type WireApi } from './sdk-provider';
 import { dataUrl, toolOutputParts } from './content';
-import { streamErrorEvent, unknownStopReason, type ErrorContext } from './errors';
+import { streamErrorEvent } from './errors';
 
 export const OPENAI_BASE_URL = 'https://api.openai.com/v1';
+
+/** The `openai` client, on OpenAI's own endpoint unless configured otherwise: both OpenAI wire APIs use it. */
+export const OPENAI_CLIENT: SdkClient<OpenAI> = { defaultBaseUrl: OPENAI_BASE_URL, create: (options) => new OpenAI(options) };
 
 /** True for OpenAI's own endpoint, false for compatible servers. */
 export const isOfficialOpenAI = (baseUrl: string): boolean => /^https:\/\/api\.openai\.com(\/|$)/.test(baseUrl);
@@ -125,9 +128,7 @@ export class OpenAIChatHandler extends BaseHandler {
       if (typeof delta.refusal === 'string') this.acc.text('text', delta.refusal);
       for (const tc of (delta.tool_calls ?? []) as ChunkToolCall[]) this.toolCallDelta(tc);
       if (choice.finish_reason) {
-        const r = String(choice.finish_reason);
-        this.acc.stopReason = FINISH[r] ?? r;
-        if (!FINISH[r] && !this.acc.error) this.acc.error = unknownStopReason(this.ctx, r);
+        this.setStopReason(String(choice.finish_reason), FINISH);
         this.completed = true;
       }
     }
@@ -144,15 +145,11 @@ export class OpenAIChatHandler extends BaseHandler {
   }
 }
 
-/** Creates the raw-event handler for Chat Completions (live and replay). */
-export const createOpenAIChatHandler = (sink: StreamSink, ctx: ErrorContext): OpenAIChatHandler => new OpenAIChatHandler(sink, ctx);
-
 /** The Chat Completions wire API on the `openai` client. */
 const chatApi: WireApi<OpenAI> = {
-  defaultBaseUrl: OPENAI_BASE_URL,
-  client: (options) => new OpenAI(options),
+  sdk: OPENAI_CLIENT,
   body: (req, baseUrl) => buildChatRequest(req, isOfficialOpenAI(baseUrl)),
-  handler: createOpenAIChatHandler,
+  Handler: OpenAIChatHandler,
   send: (client, body, signal) => client.chat.completions.create(body as any, { signal }),
   // Compatible servers put the error in a chunk of its own: `{"error": {…}}`.
   errorEvent: (error) => ({ error }),

@@ -5,13 +5,13 @@
  * Requests are stateless (`store: false`, the whole conversation as `input`); reasoning
  * summaries stream as thinking but are not sent back on later turns.
  */
-import OpenAI from 'openai';
-import type { LlmRequest, Provider, StreamSink } from './types';
+import type OpenAI from 'openai';
+import type { LlmRequest, Provider } from './types';
 import { BaseHandler } from './live';
-import { createSdkProvider, type SdkProviderOptions, type WireApi } from './sdk-provider';
+import { createSdkProvider, typedErrorEvent, type SdkProviderOptions, type WireApi } from './sdk-provider';
 import { dataUrl, toolOutputParts } from './content';
-import { streamErrorEvent, unknownStopReason, type ErrorContext } from './errors';
-import { OPENAI_BASE_URL } from './openai-chat';
+import { streamErrorEvent } from './errors';
+import { OPENAI_CLIENT } from './openai-chat';
 
 type Item = Record<string, unknown>;
 
@@ -102,9 +102,7 @@ export class OpenAIResponsesHandler extends BaseHandler {
         return;
       case 'response.incomplete': {
         this.usage(ev.response?.usage);
-        const reason = String(ev.response?.incomplete_details?.reason ?? 'incomplete');
-        this.acc.stopReason = INCOMPLETE[reason] ?? reason;
-        if (!INCOMPLETE[reason] && !this.acc.error) this.acc.error = unknownStopReason(this.ctx, String(reason));
+        this.setStopReason(String(ev.response?.incomplete_details?.reason ?? 'incomplete'), INCOMPLETE);
         this.completed = true;
         return;
       }
@@ -133,21 +131,14 @@ export class OpenAIResponsesHandler extends BaseHandler {
   }
 }
 
-/** Creates the raw-event handler for the Responses API (live and replay). */
-export const createOpenAIResponsesHandler = (sink: StreamSink, ctx: ErrorContext): OpenAIResponsesHandler => new OpenAIResponsesHandler(sink, ctx);
-
 /** The Responses wire API on the `openai` client. */
 const responsesApi: WireApi<OpenAI> = {
-  defaultBaseUrl: OPENAI_BASE_URL,
-  client: (options) => new OpenAI(options),
+  sdk: OPENAI_CLIENT,
   body: buildResponsesRequest,
-  handler: createOpenAIResponsesHandler,
+  Handler: OpenAIResponsesHandler,
   send: (client, body, signal) => client.responses.create(body as any, { signal }),
   // The stream's `error` event: `{"type": "error", "code", "message", …}`.
-  errorEvent: (error) => {
-    const e = error as Record<string, unknown>;
-    return e.type === 'error' ? e : { type: 'error', ...e };
-  },
+  errorEvent: typedErrorEvent((error) => ({ type: 'error', ...error })),
 };
 
 /** A Responses API provider. */

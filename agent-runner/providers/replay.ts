@@ -12,15 +12,14 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { RunRecord } from '../../shared/protocol/host-api';
 import type { NodeError } from '../../shared/protocol/nodes';
-import type { LlmCallResult, Provider, StreamSink } from './types';
-import { BaseHandler, failingProvider, type StreamHandler } from './live';
+import type { LlmCallResult, Provider } from './types';
+import { BaseHandler, failingProvider, type StreamHandlerClass } from './live';
 import type { ErrorContext } from './errors';
-import { createOpenAIChatHandler } from './openai-chat';
-import { createOpenAIResponsesHandler } from './openai-responses';
-import { createAnthropicHandler } from './anthropic';
+import { OpenAIChatHandler } from './openai-chat';
+import { OpenAIResponsesHandler } from './openai-responses';
+import { AnthropicHandler } from './anthropic';
 
 type Recorded = RunRecord['records'][number];
-type HandlerFactory = (sink: StreamSink, ctx: ErrorContext) => StreamHandler;
 
 /** The scripted provider's own event format (`{ kind, delta, … }`), which has no end marker. */
 class ScriptedEventsHandler extends BaseHandler {
@@ -42,11 +41,11 @@ class ScriptedEventsHandler extends BaseHandler {
 }
 
 /** Raw-event handlers by wire API (and the built-in provider ids records may carry). */
-const HANDLERS: Record<string, HandlerFactory> = {
-  'openai-completions': createOpenAIChatHandler,
-  'openai-responses': createOpenAIResponsesHandler,
-  'anthropic-messages': createAnthropicHandler,
-  scripted: (sink, ctx) => new ScriptedEventsHandler(sink, ctx),
+const HANDLERS: Record<string, StreamHandlerClass> = {
+  'openai-completions': OpenAIChatHandler,
+  'openai-responses': OpenAIResponsesHandler,
+  'anthropic-messages': AnthropicHandler,
+  scripted: ScriptedEventsHandler,
 };
 
 /** The wire API of a record: its `api` when it names one, else recognised from the events. */
@@ -135,7 +134,7 @@ export function createReplayProvider(home: string): Provider {
       if (!api) return failingProvider(replayError(`Replay: the recorded call of node ${rec.nodeId} uses api "${rec.api}", which cannot be replayed.`)).stream();
       const recordedModel = (rec.request as { model?: unknown } | null)?.model;
       const ctx: ErrorContext = { provider: rec.api, model: typeof recordedModel === 'string' ? recordedModel : req.model.id, baseUrl: '(replay)' };
-      const handler = HANDLERS[api](sink, ctx);
+      const handler = new HANDLERS[api](sink, ctx);
       const speed = Number(req.model.params.extra?.replaySpeed ?? 1);
       const node = run.nodes?.find((n) => n.id === rec.nodeId);
       try {

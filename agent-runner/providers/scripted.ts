@@ -7,7 +7,7 @@
  */
 import type { Message, ScriptedResponse, ToolCall } from '../../shared/thread/schema';
 import type { LlmCallResult, LlmRequest, Provider, StreamSink } from './types';
-import { messageText } from '../loop/messages';
+import { messageText } from './content';
 
 /** Default streaming rate, tokens per second. */
 export const DEFAULT_TOKENS_PER_SECOND = 40;

@@ -4,11 +4,11 @@
  * fetch (idle.ts) and Stepwise's client defaults, and the `Provider` that records the request,
  * streams through `runLive` (live.ts) and maps every failure to data. A wire file
  * (openai-chat.ts, openai-responses.ts, anthropic.ts) supplies only what its API defines, as a
- * `WireApi`: the request body, the raw-event handler, the SDK method that streams, and the event
+ * `WireApi`: the request body, the raw-event handler class, the SDK method that streams, and the event
  * that carries an in-stream error. API keys are resolved before this, in registry.ts.
  */
-import type { LlmRequest, Provider, StreamSink } from './types';
-import { runLive, type StreamHandler } from './live';
+import type { LlmRequest, Provider } from './types';
+import { runLive, type StreamHandlerClass } from './live';
 import { sdkStreamErrorBody, type ErrorContext } from './errors';
 
 /** Connection settings of a provider on an SDK client (registry.ts builds them from a ProviderConfig). */
@@ -17,7 +17,7 @@ export interface SdkProviderOptions {
   id: string;
   /** The resolved key (a literal, never a `$ENV` reference). */
   apiKey: string;
-  /** Default: the API's own endpoint (`WireApi.defaultBaseUrl`). */
+  /** Default: the API's own endpoint (`SdkClient.defaultBaseUrl`). */
   baseUrl?: string;
   /** Extra HTTP headers sent with every request. */
   headers?: Record<string, string>;
@@ -56,16 +56,22 @@ export function sdkClientOptions(opts: SdkProviderOptions, baseUrl: string, fetc
   };
 }
 
-/** What one wire API defines; `Client` is its SDK client class. */
-export interface WireApi<Client> {
+/** An SDK client as the wire APIs on it use it (both OpenAI APIs share one). */
+export interface SdkClient<Client> {
   /** The API's own endpoint, used when the configuration gives no base URL. */
   defaultBaseUrl: string;
-  /** Builds the SDK client (`new OpenAI(options)`, `new Anthropic(options)`). */
-  client(options: SdkClientOptions): Client;
+  /** Builds the client (`new OpenAI(options)`, `new Anthropic(options)`). */
+  create(options: SdkClientOptions): Client;
+}
+
+/** What one wire API defines; `Client` is its SDK client class. */
+export interface WireApi<Client> {
+  /** The SDK client it is sent with. */
+  sdk: SdkClient<Client>;
   /** The exact request body for `req`; `baseUrl` is the endpoint it is sent to. */
   body(req: LlmRequest, baseUrl: string): Record<string, unknown>;
   /** The raw-event handler of this API (the same one replays use). */
-  handler(sink: StreamSink, ctx: ErrorContext): StreamHandler;
+  Handler: StreamHandlerClass;
   /** Sends `body` with streaming on, passing `signal`; resolves to the SDK's event stream. */
   send(client: Client, body: Record<string, unknown>, signal: AbortSignal): Promise<unknown>;
   /**
@@ -75,9 +81,20 @@ export interface WireApi<Client> {
   errorEvent(error: unknown): unknown;
 }
 
+/**
+ * `WireApi.errorEvent` of an API whose stream error event is `{ type: 'error', … }`: an error
+ * body that already is one is kept, any other is made one by `wrap`.
+ */
+export function typedErrorEvent(wrap: (error: Record<string, unknown>) => Record<string, unknown>): (error: unknown) => unknown {
+  return (error) => {
+    const e = error as Record<string, unknown>;
+    return e.type === 'error' ? e : wrap(e);
+  };
+}
+
 /** A provider that speaks `api` with the settings `opts`. Its `stream` never rejects. */
 export function createSdkProvider<Client>(api: WireApi<Client>, opts: SdkProviderOptions): Provider {
-  const baseUrl = opts.baseUrl ?? api.defaultBaseUrl;
+  const baseUrl = opts.baseUrl ?? api.sdk.defaultBaseUrl;
   return {
     stream(req, sink) {
       const ctx: ErrorContext = { provider: opts.id, model: req.model.id, baseUrl };
@@ -87,10 +104,10 @@ export function createSdkProvider<Client>(api: WireApi<Client>, opts: SdkProvide
         body,
         sink,
         signal: req.signal,
-        handler: api.handler(sink, ctx),
+        handler: new api.Handler(sink, ctx),
         idleTimeoutMs: opts.idleTimeoutMs,
         // One client per call: `fetch` is that call's idle clock.
-        open: async (fetch) => (await api.send(api.client(sdkClientOptions(opts, baseUrl, fetch)), body, req.signal)) as AsyncIterable<unknown>,
+        open: async (fetch) => (await api.send(api.sdk.create(sdkClientOptions(opts, baseUrl, fetch)), body, req.signal)) as AsyncIterable<unknown>,
         errorEvent: (err) => {
           const error = sdkStreamErrorBody(err);
           return error === undefined ? undefined : api.errorEvent(error);

@@ -3,15 +3,14 @@
  * user, so running one explains that) and agent tools (another thread run as a nested agent).
  */
 import type { Tool, ToolCall, ToolOutput } from '../../shared/thread/schema';
+import { toolErrorOutput, toolOutput } from '../../shared/thread/tool-output';
 import type { ToolContext, ToolExecutor } from './types';
-
-const text = (t: string, isError: boolean): ToolOutput => ({ content: [{ type: 'text', text: t }], isError });
 
 /** Function tools have no code in Stepwise: the user types their result. */
 export const functionToolExecutor: ToolExecutor = {
   handles: (tool: Tool) => tool.type === 'function',
   async execute(tool: Tool): Promise<ToolOutput> {
-    return text(`"${tool.name}" is a function tool: Stepwise cannot run it. Type its result on the tool call, then Continue.`, true);
+    return toolErrorOutput(`"${tool.name}" is a function tool: Stepwise cannot run it. Type its result on the tool call, then Continue.`);
   },
 };
 
@@ -19,11 +18,11 @@ export const functionToolExecutor: ToolExecutor = {
 export const agentToolExecutor: ToolExecutor = {
   handles: (tool: Tool) => tool.type === 'agent',
   async execute(tool: Tool, call: ToolCall, ctx: ToolContext): Promise<ToolOutput> {
-    if (tool.type !== 'agent') return text('Not an agent tool.', true);
+    if (tool.type !== 'agent') return toolErrorOutput('Not an agent tool.');
     const args = call.arguments as { input?: unknown };
     const userText = typeof args.input === 'string' ? args.input : JSON.stringify(call.arguments);
     const r = await ctx.nestedAgent(tool.threadPath, userText);
-    return text(r.text, r.isError);
+    return toolOutput(r.text, r.isError);
   },
 };
 
@@ -31,6 +30,6 @@ export const agentToolExecutor: ToolExecutor = {
 export const builtinToolExecutor: ToolExecutor = {
   handles: (tool: Tool) => tool.type === 'builtin',
   async execute(tool: Tool): Promise<ToolOutput> {
-    return text(`Unknown built-in tool "${tool.name}".`, true);
+    return toolErrorOutput(`Unknown built-in tool "${tool.name}".`);
   },
 };

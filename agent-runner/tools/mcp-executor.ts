@@ -8,6 +8,9 @@
 import type { Port } from '../../shared/protocol/runner';
 import type { McpToRunner, RunnerToMcp } from '../../shared/protocol/mcp';
 import type { McpTool, Tool, ToolCall, ToolOutput } from '../../shared/thread/schema';
+import { MCP_TO_RUNNER } from '../../shared/protocol/contract/mcp-channel';
+import { checkedPort, messageGate, type GateOptions } from '../../shared/protocol/contract/gate';
+import { toolErrorOutput } from '../../shared/thread/tool-output';
 import type { ToolContext, ToolExecutor } from './types';
 import { validateArguments } from './mcp/validate';
 import { samplingToNestedCall, nestedResultToSampling } from './mcp/sampling';
@@ -16,10 +19,6 @@ export { needsApproval, toMcpTool } from '../../shared/protocol/mcp';
 
 /** After a cancel, how long to wait for the mcp-host's answer before giving up (ms). */
 const CANCEL_GRACE_MS = 5_000;
-
-function errorOutput(text: string): ToolOutput {
-  return { content: [{ type: 'text', text }], isError: true };
-}
 
 /** The elicitation answer the server gets: accept with content, decline or cancel. */
 function toElicitResult(value: unknown): { action: 'accept'; content: Record<string, unknown> } | { action: 'decline' } | { action: 'cancel' } {
@@ -32,19 +31,27 @@ function toElicitResult(value: unknown): { action: 'accept'; content: Record<str
 }
 
 export class McpToolExecutor implements ToolExecutor {
-  constructor(private readonly port: Port<McpToRunner, RunnerToMcp>) {}
+  private readonly port: Port<McpToRunner, RunnerToMcp>;
+
+  /**
+   * `port` leads to the mcp-host (relayed or brokered). What arrives on it is checked against
+   * MCP_TO_RUNNER first: anything else is dropped and logged (`gate`, default stderr).
+   */
+  constructor(port: Port<unknown, RunnerToMcp>, gate?: GateOptions) {
+    this.port = checkedPort(port, messageGate('agent-runner', MCP_TO_RUNNER, gate), 'the mcp-host');
+  }
 
   handles(tool: Tool): boolean {
     return tool.type === 'mcp';
   }
 
   async execute(tool: Tool, call: ToolCall, ctx: ToolContext): Promise<ToolOutput> {
-    if (tool.type !== 'mcp') return errorOutput(`McpToolExecutor cannot run ${tool.type} tool "${tool.name}".`);
+    if (tool.type !== 'mcp') return toolErrorOutput(`McpToolExecutor cannot run ${tool.type} tool "${tool.name}".`);
     const problems = validateArguments(tool.inputSchema, call.arguments);
     if (problems) {
-      return errorOutput(`Invalid arguments for MCP tool "${tool.toolName}" (server "${tool.server}"), not sent: ${problems.join('; ')}. Edit the arguments, then run the tool again.`);
+      return toolErrorOutput(`Invalid arguments for MCP tool "${tool.toolName}" (server "${tool.server}"), not sent: ${problems.join('; ')}. Edit the arguments, then run the tool again.`);
     }
-    if (ctx.signal.aborted) return errorOutput(`MCP tool "${tool.toolName}": cancelled before it started.`);
+    if (ctx.signal.aborted) return toolErrorOutput(`MCP tool "${tool.toolName}": cancelled before it started.`);
     return this.call(tool, call, ctx);
   }
 
@@ -63,10 +70,10 @@ export class McpToolExecutor implements ToolExecutor {
       };
       const onAbort = () => {
         this.port.post({ type: 'cancel', callId, reason: 'the run was cancelled' });
-        graceTimer = setTimeout(() => finish(errorOutput(`MCP tool "${tool.toolName}": cancelled (the mcp-host did not confirm).`)), CANCEL_GRACE_MS);
+        graceTimer = setTimeout(() => finish(toolErrorOutput(`MCP tool "${tool.toolName}": cancelled (the mcp-host did not confirm).`)), CANCEL_GRACE_MS);
       };
       const off = this.port.onMessage((m) => {
-        if (!m || typeof m !== 'object' || m.type === 'ready' || m.callId !== callId || done) return;
+        if (m.type === 'ready' || m.callId !== callId || done) return;
         switch (m.type) {
           case 'progress':
             ctx.progress(m.progress, m.total, m.message);

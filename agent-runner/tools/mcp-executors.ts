@@ -8,27 +8,31 @@
 import type { Port, RunSpec } from '../../shared/protocol/runner';
 import type { Tool, ToolCall, ToolOutput } from '../../shared/thread/schema';
 import type { ToolContext, ToolExecutor } from './types';
-import { channelPort, onTransfer, transferredPort } from '../process-port';
-import type { HostToRunnerMcpControl, McpToRunner, RunnerToHostMcpControl, RunnerToMcp } from '../../shared/protocol/mcp';
+import { channelPort, onTransfer, transferredPort } from '../../shared/process-port.node.js';
+import type { RunnerToHostMcpControl, RunnerToMcp } from '../../shared/protocol/mcp';
+import { toolErrorOutput } from '../../shared/thread/tool-output';
 import { brokeredMcpPort } from './mcp/brokered-port';
 
 const unavailable: ToolExecutor = {
   handles: (tool: Tool) => tool.type === 'mcp',
   async execute(tool: Tool): Promise<ToolOutput> {
     const server = tool.type === 'mcp' ? tool.server : '?';
-    return { content: [{ type: 'text', text: `MCP server "${server}" is not reachable: this run has no mcp-host.` }], isError: true };
+    return toolErrorOutput(`MCP server "${server}" is not reachable: this run has no mcp-host.`);
   },
 };
 
-/** The run's Port to the mcp-host for `spec.mcpTransport`. */
-function mcpPort(spec: RunSpec): Port<McpToRunner, RunnerToMcp> {
-  if (spec.mcpTransport !== 'port') return channelPort<McpToRunner, RunnerToMcp>('mcp');
+/**
+ * The run's Port to the mcp-host for `spec.mcpTransport`. What arrives on it is unchecked here:
+ * the brokered port and McpToolExecutor check it against the contract where they receive it.
+ */
+function mcpPort(spec: RunSpec): Port<unknown, RunnerToMcp> {
+  if (spec.mcpTransport !== 'port') return channelPort<unknown, RunnerToMcp>('mcp');
   return brokeredMcpPort({
-    control: channelPort<HostToRunnerMcpControl, RunnerToHostMcpControl>('mcp'),
+    control: channelPort<unknown, RunnerToHostMcpControl>('mcp'),
     onPort: (listener) =>
       onTransfer('mcp', (msg, ports) => {
         for (const extra of ports.slice(1)) extra.close();
-        listener(msg, transferredPort<McpToRunner, RunnerToMcp>(ports[0]));
+        listener(msg, transferredPort<unknown, RunnerToMcp>(ports[0]));
       }),
   });
 }

@@ -20,3 +20,45 @@ export interface RenderBenchResult {
   longTasks: number[];
   textOk: boolean;
 }
+
+/** Which tree the tree-scale scenarios mount: the real (virtualised) one, or every row (baseline). */
+export type TreeMode = 'virtual' | 'all-rows';
+
+/** Fold a big finished ReAct tree (bench/renderer-page/tree-scale.tsx). */
+export interface TreeFoldOptions {
+  mode: TreeMode;
+  /** Nodes in the tree (a run node and turns of llm + 2 tools). */
+  nodes: number;
+}
+
+/** One step of the fold scenario: its work (ms, wall clock, from the action to the painted frame) and the treeitems in the DOM after it. */
+export interface TreeFoldStep {
+  ms: number;
+  rows: number;
+}
+
+/** Grow a ReAct tree live (bench/renderer-page/tree-scale.tsx). */
+export interface TreeGrowOptions {
+  mode: TreeMode;
+  nodes: number;
+  /** Nodes arriving per second. */
+  rate: number;
+  /** Text deltas per second into the newest llm node. */
+  deltaRate: number;
+}
+
+export interface TreeGrowResult {
+  nodes: number;
+  durationMs: number;
+  frames: number;
+  /** ms between animation frames: 95th percentile and worst. */
+  frameP95: number;
+  frameMax: number;
+  rowFrames: number;
+  rowFramesOver1: number;
+  maxRowUpdatesPerFrame: number;
+  longTasks: number[];
+  /** The newest node's row is in view at the end (the view followed the run). */
+  followed: boolean;
+  mountedRows: number;
+}

@@ -17,16 +17,6 @@ export class HostError extends Error {
   }
 }
 
-/** `{ message, code? }` for a response's `error` field. */
-export function toErrorPayload(err: unknown): { message: string; code?: string } {
-  if (err instanceof HostError) return { message: err.message, code: err.code };
-  if (err && typeof err === 'object' && 'code' in err && typeof (err as { code: unknown }).code === 'string') {
-    return { message: (err as unknown as Error).message ?? String(err), code: (err as { code: string }).code };
-  }
-  if (err instanceof Error && err.name === 'ThreadFileError') return { message: err.message, code: 'bad_thread_file' };
-  return { message: err instanceof Error ? err.message : String(err) };
-}
-
 /** Absolute folders a message sent to a client must not show. */
 export interface PrivateFolders {
   /** The workspace folder: a path inside it is shown workspace-relative. */
@@ -79,4 +69,18 @@ export function forClient(err: unknown, f: PrivateFolders): unknown {
   }
   if (err instanceof Error) err.message = withoutPrivatePaths(err.message, f);
   return err;
+}
+
+/**
+ * A file system error (`EEXIST: …, mkdir '/home/…'`) as a HostError with the same code and the
+ * path relative to $STEPWISE_HOME (`home`): a client is never sent the host's absolute paths.
+ */
+export function withoutHostPaths(home: string, err: unknown): unknown {
+  const e = err as NodeJS.ErrnoException | null;
+  if (!e || typeof e !== 'object' || typeof e.syscall !== 'string' || typeof e.code !== 'string' || err instanceof HostError) return err;
+  let message = e.message;
+  for (const abs of [e.path, (e as { dest?: string }).dest]) {
+    if (typeof abs === 'string') message = message.split(abs).join(path.relative(home, abs).split(path.sep).join('/') || '.');
+  }
+  return new HostError(e.code, message);
 }

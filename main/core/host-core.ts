@@ -13,17 +13,20 @@ import { RunSupervisor, type McpRelay } from './supervisor/run-supervisor';
 import { StreamBridge, type AddClientOptions, type BridgeClient, type LogLevel } from './bridge/stream-bridge';
 import type { FrameLimits } from './bridge/validate';
 import type { QueueBounds } from './bridge/client-queue';
-import { RunJournal, repairJournal } from './journal/journal';
+import { RunJournal } from './journal/journal';
+import { repairJournal } from './journal/run-files';
 import { ThreadStore, type ThreadIO } from './store/thread-store';
 import type { Recovery } from './store/edit-recovery';
 import { loadThreadFile, saveThreadFile } from './threads/thread-file';
 import { RunController } from './runs';
 import type { KeyCodec } from './settings/providers';
 import { WorkspaceStore } from './workspace/workspace-store';
-import { dispatch, type McpService, type WorkspaceService } from './host-methods';
-import { forClient } from './errors';
+import { HANDLERS, dispatch } from './handlers';
+import { forClient, HostError, withoutHostPaths } from './errors';
+import type { ClientState, HostContext, McpServerCatalog, WorkspaceService } from './host-context';
+import { releaseIfUnheld } from './store/thread-holders';
 
-export type { McpService, WorkspaceService } from './host-methods';
+export type { McpServerCatalog, WorkspaceService } from './host-context';
 
 export interface HostCoreOptions {
   /** $STEPWISE_HOME; default `$STEPWISE_HOME` or `~/.stepwise`. */
@@ -33,7 +36,7 @@ export interface HostCoreOptions {
   /** Runner entry file (default: process/entries.ts `runnerEntry()`). */
   runnerEntry?: string;
   /** MCP answers for `mcp.*` (the MCP helper's McpSupervisor). */
-  mcp?: McpService;
+  mcp?: McpServerCatalog;
   /** Brokers runs' `mcp` channels to the mcp-host. */
   mcpRelay?: McpRelay;
   /** Workspace tree operations for `workspace.*` (default: a WorkspaceStore on `$home/workspace`). */
@@ -57,10 +60,17 @@ export interface HostCoreOptions {
   log?: (level: LogLevel, message: string) => void;
 }
 
-/** One connected client (a window, a browser tab, the CLI). */
+/**
+ * One connected client (a window, a browser tab, the CLI): the one connection type every
+ * transport uses (the desktop IPC per window, the web host per WebSocket).
+ */
 export interface HostConnection {
   readonly id: number;
-  /** Answer one request; rejects with a HostError-like `{ message, code }`. */
+  /**
+   * Answer one request (docs/architecture.md#host-api): the method and params are checked
+   * against the contract's table first. Rejects with a HostError (main/core/errors.ts): a
+   * `message` without absolute paths and a `code`; `toWireError` gives its wire form.
+   */
   request(method: string, params: unknown): Promise<unknown>;
   /** The bridge side (ack, subscribe, snapshots) for in-process users. */
   readonly stream: BridgeClient;
@@ -78,8 +88,6 @@ export interface HostCore {
   readonly repaired: string[];
   /** What each edit log left by a stopped host became at start (replayed, put aside, left). */
   readonly recovered: Recovery[];
-  /** Answer a request of connected client `clientId`. */
-  handle(clientId: number, method: string, params: unknown): Promise<unknown>;
   /** Connect a transport's client; `send` receives every push (envelopes, thread patches, events). */
   connect(send: (push: HostPush) => void, opts?: AddClientOptions): HostConnection;
   /** Cancel live runs, wait for them, save everything. */
@@ -89,13 +97,6 @@ export interface HostCore {
 /** `$STEPWISE_HOME` or `~/.stepwise`. */
 export function defaultHome(): string {
   return process.env.STEPWISE_HOME || path.join(os.homedir(), '.stepwise');
-}
-
-/** Client bookkeeping the request handlers share. */
-export interface ClientState {
-  id: number;
-  stream: BridgeClient;
-  openThreads: Set<string>;
 }
 
 /** Build the host core; repairs the run journal before anything can start. */
@@ -116,7 +117,7 @@ export async function createHostCore(options: HostCoreOptions = {}): Promise<Hos
     limits: options.limits,
     bounds: options.bounds,
     log,
-    onRunChanged: (run) => journal.changed(run.runId, () => run.record()),
+    onRunChanged: (run, msg) => journal.changed(run, msg),
     onRunClosed: (run) => late.runs.closed(run),
   });
   const threads = new ThreadStore({
@@ -126,7 +127,7 @@ export async function createHostCore(options: HostCoreOptions = {}): Promise<Hos
     onPatch: (patch) => {
       for (const c of clients.values()) if (c.openThreads.has(patch.threadId)) c.stream.push(patch);
     },
-    log: (m) => log('error', m),
+    log: (m, level) => log(level ?? 'error', m),
     watch: options.watchThreadFiles ?? true,
     onOpened: options.applyRepairedRuns === false ? undefined : (threadId) => late.runs.settlePending(threadId),
     editLogDir: path.join(home, 'edits'),
@@ -164,7 +165,11 @@ export async function createHostCore(options: HostCoreOptions = {}): Promise<Hos
   }));
   runs.notePending(pending);
 
-  const ctx = { home, workspaceDir, threads, bridge, supervisor, runs, clients, mcp: options.mcp, workspace, keys: options.keys };
+  const ctx: HostContext = { home, workspaceDir, threads, bridge, supervisor, runs, clients, mcp: options.mcp, workspace, keys: options.keys };
+  // Every answer's error goes through forClient: no absolute path reaches a client.
+  const folders = { workspaceDir, home, userHome: os.homedir() };
+  const clean = (err: unknown) => forClient(withoutHostPaths(home, err), folders);
+  const request = (client: ClientState, method: string, params: unknown) => dispatch(HANDLERS, ctx, client, method, params, clean);
 
   const core: HostCore = {
     home,
@@ -175,14 +180,6 @@ export async function createHostCore(options: HostCoreOptions = {}): Promise<Hos
     runs,
     repaired,
     recovered,
-    handle: (clientId, method, params) => {
-      const client = clients.get(clientId);
-      if (!client) return Promise.reject(Object.assign(new Error(`client ${clientId} is not connected`), { code: 'not_connected' }));
-      // Every answer's error goes through forClient: no absolute path reaches a client.
-      return dispatch(ctx, client, method, params).catch((err: unknown) => {
-        throw forClient(err, { workspaceDir, home, userHome: os.homedir() });
-      });
-    },
     connect: (send, opts) => {
       const stream = bridge.addClient(send, opts);
       const state: ClientState = { id: stream.id, stream, openThreads: new Set() };
@@ -190,14 +187,12 @@ export async function createHostCore(options: HostCoreOptions = {}): Promise<Hos
       return {
         id: state.id,
         stream,
-        request: (method, params) => core.handle(state.id, method, params),
+        request: (method, params) =>
+          clients.get(state.id) === state ? request(state, method, params) : Promise.reject(new HostError('not_connected', `client ${state.id} is not connected`)),
         close: () => {
           stream.close();
           clients.delete(state.id);
-          for (const threadId of state.openThreads) {
-            const held = [...clients.values()].some((c) => c.openThreads.has(threadId));
-            if (!held && !bridge.liveRuns(threadId).length) void threads.release(threadId);
-          }
+          for (const threadId of state.openThreads) void releaseIfUnheld(threads, threadId, { clients, runs: bridge });
         },
       };
     },

@@ -16,8 +16,10 @@ import type { StreamBridge } from './bridge/stream-bridge';
 import type { LiveRun } from './bridge/live-run';
 import type { RunSupervisor, RunExit } from './supervisor/run-supervisor';
 import type { ThreadStore } from './store/thread-store';
-import { readRun, runFile, type RunJournal } from './journal/journal';
+import { runFile, type RunJournal } from './journal/journal';
+import { readRun } from './journal/run-files';
 import { salvageResult } from './journal/salvage';
+import { runStopOf } from '../../shared/protocol/stop-reason';
 import { providersForRun, type KeyCodec } from './settings/providers';
 import { HostError } from './errors';
 import { runProblem } from '../../shared/thread/tool-calls';
@@ -67,6 +69,8 @@ export function runRefOf(run: RunRefSource): RunRef {
   if (p) ref.preview = p;
   const u = totalUsage(run);
   if (u) ref.usage = u;
+  const stopped = runStopOf(root?.attrs);
+  if (stopped) ref.stopped = stopped;
   return ref;
 }
 

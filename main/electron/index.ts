@@ -66,7 +66,7 @@ async function start(): Promise<void> {
   app.on('web-contents-created', (_e, wc) => hardenWebContents(wc as unknown as HardenedContentsLike, origin, (url) => void shell.openExternal(url), log));
 
   const workspace = new WorkspaceStore(path.join(home, 'workspace'));
-  await seedDesktopMcpConfig(home);
+  await seedDesktopMcpConfig(home, log).catch((err: Error) => log(`could not write settings/mcp.json: ${err.message}`));
   const ex = examplesDir();
   if (ex) await workspace.seedExamples(ex).catch((err) => log(`could not seed the examples: ${(err as Error).message}`));
 
@@ -75,7 +75,9 @@ async function start(): Promise<void> {
   const spawner = new UtilityProcessSpawner(utilityProcess.fork as unknown as UtilityFork, {
     messageChannel: () => new MessageChannelMain(),
   });
-  const mcp = new McpService({ home, spawner, entry: mcpHostEntry() });
+  // Packaged, the app cannot run scripts as Node (runAsNode fuse off): the mcp-host refuses a
+  // stdio server that would try, with a diagnosis, instead of starting a second copy of the app.
+  const mcp = new McpService({ home, spawner, entry: mcpHostEntry(), ...(app.isPackaged ? { appExecutable: process.execPath } : {}) });
   // Declared before the core so provider keys are encrypted from the first save on.
   const late: { connections?: WindowConnections } = {};
   const secrets = createSecretBox(safeStorage, (message) => {

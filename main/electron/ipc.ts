@@ -4,48 +4,29 @@
  * host pushes sent as `webContents.send('stepwise:push', push)` on a per-window connection.
  *
  * Every invoke is checked before it reaches the core: the sender frame must be the app's own
- * top-level renderer page, the method one of the fixed `HostMethods` names, the params an
- * object. A rejection carries `[code] message` (the desktop adapter decodes it).
+ * top-level renderer page, the method one of the contract's (HOST_METHOD_NAMES), the params
+ * those of its entry (checkRequest). Every invoke resolves with an {@link Outcome}:
+ * `{ ok: true, result }` or `{ ok: false, error: { message, code } }` (the renderer's desktop
+ * adapter decodes it); it never rejects, so the code is never lost to Electron's rejection text.
  *
  * Electron is used only through the structural types below, so this module runs under plain
  * Node in tests (the real `ipcMain` / `WebContents` satisfy them).
  */
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
-import { HOST_METHODS, type HostMethod, type HostPush } from '../../shared/protocol/host-api';
+import type { HostPush } from '../../shared/protocol/host-api';
+import { toWireError, type Outcome } from '../../shared/protocol/contract/errors';
+import type { HostConnection } from '../core/host-core';
+import { checkRequest } from '../core/handlers';
+import { HostError } from '../core/errors';
 
 /** Channel of requests (renderer → main, `ipcRenderer.invoke`). */
 export const INVOKE_CHANNEL = 'stepwise:invoke';
 /** Channel of pushes (main → renderer, `webContents.send`). */
 export const PUSH_CHANNEL = 'stepwise:push';
 
-/** The names a renderer may invoke: exactly the keys of `HostMethods` (HOST_METHODS). */
-export const HOST_METHOD_NAMES: readonly HostMethod[] = Object.freeze([...HOST_METHODS]);
-const METHODS = new Set<string>(HOST_METHOD_NAMES);
-
-/** An error whose message the renderer's desktop adapter decodes as `[code] message`. */
-export function codedError(code: string, message: string): Error {
-  const err = new Error(`[${code}] ${message}`);
-  (err as Error & { code?: string }).code = code;
-  return err;
-}
-
-/** Checks one invoke's arguments; throws a `bad_request` coded error naming what was wrong. */
-export function validateInvoke(method: unknown, params: unknown): { method: HostMethod; params: Record<string, unknown> } {
-  if (typeof method !== 'string') throw codedError('bad_request', `stepwise:invoke: method must be a string, got ${describe(method)}`);
-  if (!METHODS.has(method)) throw codedError('unknown_method', `stepwise:invoke: "${method.slice(0, 80)}" is not a host method`);
-  if (params === undefined) params = {};
-  if (params === null || typeof params !== 'object' || Array.isArray(params)) {
-    throw codedError('bad_request', `${method}: params must be an object, got ${describe(params)}`);
-  }
-  return { method: method as HostMethod, params: params as Record<string, unknown> };
-}
-
-function describe(v: unknown): string {
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'an array';
-  return typeof v;
-}
+/** The part of a host connection a window uses. */
+type WindowConnection = Pick<HostConnection, 'request' | 'close'>;
 
 /**
  * Which frame URLs are the app's own renderer: the built `index.html` as a file URL (same
@@ -103,44 +84,35 @@ export interface IpcMainLike {
   removeHandler(channel: string): void;
 }
 
-/** A host connection as the IPC layer needs it (HostConnection of host-core satisfies it). */
-export interface ConnectionLike {
-  request(method: string, params: unknown): Promise<unknown>;
-  close(): void;
-}
-
 export interface HostIpcOptions {
   ipcMain: IpcMainLike;
   origin: RendererOrigin;
   /** The connection of the window whose webContents has `webContentsId`; undefined when it is not one of ours. */
-  connectionFor(webContentsId: number): ConnectionLike | undefined;
+  connectionFor(webContentsId: number): WindowConnection | undefined;
   /** Diagnostics for refused requests. */
   log?: (line: string) => void;
 }
 
 /**
  * Registers the `stepwise:invoke` handler. Returns a function that removes it.
- * Refusals: `forbidden` (foreign or sub-frame sender, or not one of our windows),
- * `unknown_method`, `bad_request`; a core error keeps its own code (default `internal`).
+ * Refusals (as `{ ok: false, error }`): `forbidden` (foreign or sub-frame sender, or not one of
+ * our windows), `unknown_method`, `bad_request`; a core error keeps its own code.
  */
 export function registerHostIpc(o: HostIpcOptions): () => void {
   const log = o.log ?? (() => {});
-  o.ipcMain.handle(INVOKE_CHANNEL, async (event, method, params) => {
-    const frame = event.senderFrame;
-    if (!frame || frame.parent || !isAppRendererUrl(frame.url, o.origin)) {
-      log(`refused ${String(method)} from ${frame?.url ?? 'a destroyed frame'}: not the app's renderer`);
-      throw codedError('forbidden', 'requests are accepted only from the Stepwise window');
-    }
-    const conn = o.connectionFor(event.sender.id);
-    if (!conn) throw codedError('forbidden', 'this window is not connected to the host');
-    const req = validateInvoke(method, params);
+  o.ipcMain.handle(INVOKE_CHANNEL, async (event, method, params): Promise<Outcome> => {
     try {
-      return await conn.request(req.method, req.params);
+      const frame = event.senderFrame;
+      if (!frame || frame.parent || !isAppRendererUrl(frame.url, o.origin)) {
+        log(`refused ${String(method).slice(0, 80)} from ${frame?.url ?? 'a destroyed frame'}: not the app's renderer`);
+        throw new HostError('forbidden', 'requests are accepted only from the Stepwise window');
+      }
+      const req = checkRequest(method, params);
+      const conn = o.connectionFor(event.sender.id);
+      if (!conn) throw new HostError('forbidden', 'this window is not connected to the host');
+      return { ok: true, result: await conn.request(req.method, req.params) };
     } catch (err) {
-      const e = err as { message?: string; code?: string };
-      const message = String(e?.message ?? err);
-      if (/^\[[a-z_]+\] /.test(message)) throw err;
-      throw codedError(typeof e?.code === 'string' && /^[a-z_]+$/.test(e.code) ? e.code : 'internal', message);
+      return { ok: false, error: toWireError(err) };
     }
   });
   return () => o.ipcMain.removeHandler(INVOKE_CHANNEL);
@@ -161,9 +133,9 @@ export interface WebContentsLike {
  * from a fresh connection (snapshots first, then live deltas; docs/architecture.md#sequence-and-snapshots).
  */
 export class WindowConnections {
-  private readonly byId = new Map<number, { wc: WebContentsLike; conn?: ConnectionLike }>();
+  private readonly byId = new Map<number, { wc: WebContentsLike; conn?: WindowConnection }>();
 
-  constructor(private readonly connect: (send: (push: HostPush) => void) => ConnectionLike) {}
+  constructor(private readonly connect: (send: (push: HostPush) => void) => WindowConnection) {}
 
   /** Starts tracking a window's webContents. */
   attach(wc: WebContentsLike): void {
@@ -182,7 +154,7 @@ export class WindowConnections {
   }
 
   /** The connection of a tracked webContents, connecting on first use; undefined for a stranger. */
-  connectionFor(webContentsId: number): ConnectionLike | undefined {
+  connectionFor(webContentsId: number): WindowConnection | undefined {
     const entry = this.byId.get(webContentsId);
     if (!entry || entry.wc.isDestroyed()) return undefined;
     if (!entry.conn) {

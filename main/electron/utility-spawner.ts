@@ -2,7 +2,7 @@
  * The Electron implementation of ProcessSpawner (docs/architecture.md#processes-and-state): every agent-runner and the
  * mcp-host start with `utilityProcess.fork(entry, [], { serviceName, stdio: 'pipe' })`. Frames
  * `{ ch, msg }` go out with `child.postMessage` and come back on `child.on('message')`; the
- * child reads them from `process.parentPort` (agent-runner/process-port.ts). With a
+ * child reads them from `process.parentPort` (shared/process-port.node.ts). With a
  * `messageChannel` factory (Electron's MessageChannelMain) the spawner also creates channels
  * whose ends are transferred to two children (`sendWithPorts`), so the host can broker a
  * direct runner ↔ mcp-host port per run. Only the host core's supervisors hold these links:

@@ -45,12 +45,7 @@ export async function launchWebHost(o: LaunchOptions = {}): Promise<Launched> {
   const mcp = new McpService({ home, spawner, entry: mcpHostEntry() });
   const core: HostCore = await createHostCore({ home, spawner, mcp, mcpRelay: mcp, workspace });
   const web = await startWebHost({
-    core: {
-      connect: (send) => {
-        const c = core.connect(send);
-        return { handle: (m, p) => c.request(m, p), close: () => c.close() };
-      },
-    },
+    core,
     staticDir: rendererDir(),
     host: o.host,
     port: o.port,

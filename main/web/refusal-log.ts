@@ -2,8 +2,9 @@
  * The web host's log of refused requests, rate-limited: anyone who can reach the port can send
  * refused requests as fast as they like, and each one logged would flood the terminal. Of each
  * window of `windowMs`, the first `max` lines are written; the rest are counted and summed up
- * in one line when the window ends.
+ * in one line when the window ends (shared/log-window.ts).
  */
+import { LogWindow } from '../../shared/log-window';
 
 export interface RefusalLogOptions {
   /** Lines written per window before the rest are only counted. Default 20. */
@@ -23,34 +24,28 @@ export interface RefusalLog {
 export function createRefusalLog(log: (line: string) => void, o: RefusalLogOptions = {}): RefusalLog {
   const max = o.max ?? 20;
   const windowMs = o.windowMs ?? 10_000;
-  let windowStart = -Infinity;
-  let written = 0;
-  let suppressed = 0;
+  const limit = new LogWindow(max, windowMs);
   let timer: NodeJS.Timeout | undefined;
 
-  const flush = () => {
+  /** Writes the summary of `n` refusals held back, if any; the timer has nothing left to do. */
+  const summary = (n: number) => {
     clearTimeout(timer);
     timer = undefined;
-    if (suppressed > 0) log(`refused ${suppressed} more request${suppressed === 1 ? '' : 's'} in ${windowMs / 1000} s (only the first ${max} of a window are logged one by one)`);
-    suppressed = 0;
+    if (n > 0) log(`refused ${n} more request${n === 1 ? '' : 's'} in ${windowMs / 1000} s (only the first ${max} of a window are logged one by one)`);
   };
+  const flush = () => summary(limit.takeHeldBack());
 
   return {
     refused(line) {
       const now = Date.now();
-      if (now - windowStart >= windowMs) {
-        flush();
-        windowStart = now;
-        written = 0;
-      }
-      if (written < max) {
-        written++;
+      const { pass, heldBack } = limit.admit(now);
+      if (heldBack) summary(heldBack);
+      if (pass) {
         log(line);
         return;
       }
-      suppressed++;
       if (!timer) {
-        timer = setTimeout(flush, Math.max(0, windowStart + windowMs - now));
+        timer = setTimeout(flush, limit.endsIn(now));
         timer.unref();
       }
     },

@@ -1,14 +1,16 @@
 /**
  * First start: a new $STEPWISE_HOME gets the example threads in its workspace and an
- * `everything` MCP server (from the installed @modelcontextprotocol/server-everything) in
- * settings/mcp.json, so the app does its whole job with no key and no network.
+ * `everything` MCP server (the installed @modelcontextprotocol/server-everything, bundled with
+ * Stepwise and run inside the mcp-host) in settings/mcp.json, so the app does its whole job with
+ * no key and no network. The desktop app seeds the same (main/electron/seed.ts).
  */
 import { existsSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { repointSeededServer } from '../core/mcp/edit';
+import writeFileAtomic from 'write-file-atomic';
+import { migrateSeededServer, SEEDED_EVERYTHING } from '../core/mcp/edit';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -47,23 +49,26 @@ export function serverEverythingEntry(): string | undefined {
 }
 
 /**
- * Writes settings/mcp.json with the `everything` server when there is no mcp.json yet, or
- * points the seeded entry at this installation when the file it named is gone (`notice` gets
- * a line saying so). Returns whether it wrote a new file.
+ * Writes settings/mcp.json (mode 0600) with the bundled `everything` server when there is no
+ * mcp.json yet and server-everything is installed (`o.installed`, default: it resolves from here).
+ * One entry for every host: the desktop app, the web host and the CLI share `~/.stepwise` by
+ * default, and a bundled server names no path into an installation, so nothing goes stale when
+ * a checkout moves or the app is updated. An existing file's entry seeded by an earlier version
+ * is migrated (migrateSeededServer; `notice` gets a line saying so) unless `o.migrate` is false.
+ * Returns whether it wrote a new file.
  */
-export async function seedMcpConfig(home: string, notice?: (line: string) => void, o: { repoint?: boolean } = {}): Promise<boolean> {
+export async function seedMcpConfig(home: string, notice?: (line: string) => void, o: { migrate?: boolean; installed?: boolean } = {}): Promise<boolean> {
   const file = path.join(home, 'settings', 'mcp.json');
-  const entry = serverEverythingEntry();
+  const installed = o.installed ?? serverEverythingEntry() !== undefined;
   if (existsSync(file)) {
-    if (entry && o.repoint !== false) {
-      const changed = await repointSeededServer(home, entry).catch((err: Error) => `Could not update ${file}: ${err.message}`);
+    if (installed && o.migrate !== false) {
+      const changed = await migrateSeededServer(home).catch((err: Error) => `Could not update ${file}: ${err.message}`);
       if (changed) notice?.(changed);
     }
     return false;
   }
-  if (!entry) return false;
+  if (!installed) return false;
   await mkdir(path.dirname(file), { recursive: true });
-  const config = { mcpServers: { everything: { command: process.execPath, args: [entry, 'stdio'] } } };
-  await writeFile(file, JSON.stringify(config, null, 2) + '\n', { mode: 0o600 });
+  await writeFileAtomic(file, JSON.stringify({ mcpServers: { everything: SEEDED_EVERYTHING } }, null, 2) + '\n', { mode: 0o600 });
   return true;
 }

@@ -19,6 +19,7 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { HostPush } from '../../shared/protocol/host-api';
+import type { HostConnection } from '../core/host-core';
 import { SESSION_PATH, WS_PROTOCOL } from '../../shared/protocol/web-session';
 import { bearerToken, checkOrigin, checkToken, newToken, parseTarget, protocolToken, quote, validToken, type HostNames, type Verdict } from './security';
 import { allowedHosts, isLoopback, isWildcard } from './host-names';
@@ -26,18 +27,10 @@ import { createRefusalLog, type RefusalLogOptions } from './refusal-log';
 import { serveStatic } from './static-files';
 import { serveRequests } from './ws-requests';
 
-/** The part of the host core a transport needs. */
-export interface TransportCore {
-  /** A new client; `send` receives every push for it. */
-  connect(send: (push: HostPush) => void): TransportClient;
-}
-export interface TransportClient {
-  handle(method: string, params: unknown): Promise<unknown>;
-  close(): void;
-}
 
 export interface WebHostOptions {
-  core: TransportCore;
+  /** The host core (HostCore satisfies it): one HostConnection per WebSocket, `send` receiving its pushes. */
+  core: { connect(send: (push: HostPush) => void): Pick<HostConnection, 'request' | 'close'> };
   /** Folder of the built renderer (out/renderer). */
   staticDir: string;
   /** Address to bind. Default 127.0.0.1. */
@@ -147,7 +140,7 @@ export async function startWebHost(o: WebHostOptions): Promise<WebHost> {
     const client = o.core.connect((push) => {
       if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ push }));
     });
-    serveRequests(ws, (method, params) => client.handle(method, params));
+    serveRequests(ws, (method, params) => client.request(method, params));
     ws.on('close', () => {
       sockets.delete(ws);
       client.close();

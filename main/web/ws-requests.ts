@@ -1,12 +1,13 @@
 /**
  * One client's requests on the web host's WebSocket: each text frame is parsed as
  * `{ id, method, params }` and answered `{ id, result }` or `{ id, error: { message, code } }`.
- * Any frame gets an answer and none throws: a frame that is not such a request (not JSON, not
- * an object, no finite numeric id, no method) is answered `bad_request` with `id: null` (or its
- * id, when that is usable).
+ * Every text frame gets an answer and none throws: a frame that is not such a request (not
+ * JSON, not an object, no finite numeric id, no method) is answered `bad_request` with
+ * `id: null` (or its id, when that is usable). Binary frames are not part of the protocol and
+ * are ignored.
  */
 import type { WebSocket } from 'ws';
-import { toErrorPayload } from '../core/errors';
+import { toWireError } from '../../shared/protocol/contract/errors';
 
 /** A frame read as a request, or the answer refusing it. */
 export type ParsedFrame = { ok: true; id: number; method: string; params: unknown } | { ok: false; answer: { id: number | null; error: { message: string; code: 'bad_request' } } };
@@ -41,10 +42,7 @@ export function serveRequests(ws: WebSocket, handle: Handle): void {
     if (isBinary) return;
     const req = parseFrame(data.toString());
     if (!req.ok) return send(req.answer);
-    const fail = (err: unknown) => {
-      const e = toErrorPayload(err);
-      send({ id: req.id, error: { message: e.message, code: e.code ?? 'internal' } });
-    };
+    const fail = (err: unknown) => send({ id: req.id, error: toWireError(err) });
     // Called inside a promise so that even a handler that throws at once gets an answer; the
     // last catch answers a result that cannot be serialised.
     Promise.resolve()

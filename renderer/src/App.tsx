@@ -4,7 +4,6 @@ import { Provider as JotaiProvider, useAtom } from 'jotai';
 import { ActionIcon, Box, Group, Text, Tooltip, useMantineColorScheme, useComputedColorScheme } from '@mantine/core';
 import { Group as PanelGroup, Panel, Separator, useDefaultLayout } from 'react-resizable-panels';
 import type { HostServices } from './host/types';
-import { HostProvider } from './host/context';
 import { AppState } from './state/app';
 import { AppStateProvider, useApp } from './state/context';
 import { WorkspaceTree } from './features/workspace/WorkspaceTree';
@@ -35,13 +34,11 @@ export function App({ host, initialPath }: { host: HostServices; initialPath?: s
     return () => app.stop();
   }, [app, host, initialPath]);
   return (
-    <HostProvider host={host}>
-      <AppStateProvider app={app}>
-        <JotaiProvider store={app.store}>
-          <Shell />
-        </JotaiProvider>
-      </AppStateProvider>
-    </HostProvider>
+    <AppStateProvider app={app}>
+      <JotaiProvider store={app.store}>
+        <Shell />
+      </JotaiProvider>
+    </AppStateProvider>
   );
 }
 

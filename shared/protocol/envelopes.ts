@@ -3,8 +3,9 @@
  * `{ v: 1, type, runId, ... }`, schema-checked by the bridge.
  */
 import { Type, type Static } from '@sinclair/typebox';
-import { ExecNodeSchema, NodeStatusSchema } from './nodes';
+import { ExecNodeSchema, NodeLogSchema, NodeStatusSchema } from './nodes';
 import { MessageSchema, ToolOutputSchema } from '../thread/schema';
+import { literals, type MessageOf } from './contract/define';
 
 export const PROTOCOL_VERSION = 1;
 const V = Type.Literal(PROTOCOL_VERSION);
@@ -19,7 +20,30 @@ export const TreeUpdateSchema = Type.Object({
 });
 export type TreeUpdate = Static<typeof TreeUpdateSchema>;
 
-export const DeltaChannelSchema = Type.Union([Type.Literal('text'), Type.Literal('thinking'), Type.Literal('tool_args')]);
+/**
+ * What changed in one live node, and nothing else (docs/architecture.md#envelopes): a new live
+ * status, a new `input` or `output`, attributes set (merged over the node's `attrs`, key by
+ * key), log lines appended to `attrs.logs` (the last MAX_NODE_LOGS are kept). A node opens and
+ * closes by `tree_update` with the whole node; in between, changes travel as this, so a long
+ * tool log costs each line once, not the whole log per line.
+ */
+export const NodeUpdateSchema = Type.Object({
+  v: V,
+  type: Type.Literal('node_update'),
+  runId: RunId,
+  nodeId: Type.String({ minLength: 1, maxLength: 200 }),
+  /** Never a terminal status: a node closes only by `tree_update`, with its final state. */
+  status: Type.Optional(Type.Union([Type.Literal('pending'), Type.Literal('running'), Type.Literal('awaiting_input')])),
+  input: Type.Optional(Type.Unknown()),
+  output: Type.Optional(Type.Unknown()),
+  attrs: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+  logs: Type.Optional(Type.Array(NodeLogSchema, { minItems: 1 })),
+});
+export type NodeUpdate = Static<typeof NodeUpdateSchema>;
+/** The changed fields of a {@link NodeUpdate}: what a runner's tree hands its emitter. */
+export type NodeChange = Omit<NodeUpdate, 'v' | 'type' | 'runId'>;
+
+export const DeltaChannelSchema = literals('text', 'thinking', 'tool_args');
 export type DeltaChannel = Static<typeof DeltaChannelSchema>;
 
 /** A piece of streamed output. `seq` counts the node's deltas from 1 without holes, across channels. */
@@ -85,7 +109,7 @@ export type RunResult = Static<typeof RunResultSchema>;
 
 /** An Immer patch (JSON-pointer-like path as an array). */
 export const PatchSchema = Type.Object({
-  op: Type.Union([Type.Literal('add'), Type.Literal('remove'), Type.Literal('replace')]),
+  op: literals('add', 'remove', 'replace'),
   path: Type.Array(Type.Union([Type.String(), Type.Number()])),
   value: Type.Optional(Type.Unknown()),
 });
@@ -103,10 +127,10 @@ export const ThreadPatchSchema = Type.Object({
 });
 export type ThreadPatch = Static<typeof ThreadPatchSchema>;
 
-/** Envelopes a runner may post (checked by the bridge). */
-export const RunnerEnvelopeSchema = Type.Union([TreeUpdateSchema, LlmDeltaSchema, RunResultSchema]);
-export type RunnerEnvelope = Static<typeof RunnerEnvelopeSchema>;
+/** Envelopes a runner may post, by `type` (checked by the bridge); the host adds snapshots and thread patches. */
+export const RUNNER_ENVELOPES = { tree_update: TreeUpdateSchema, node_update: NodeUpdateSchema, llm_delta: LlmDeltaSchema, run_result: RunResultSchema };
+export type RunnerEnvelope = MessageOf<typeof RUNNER_ENVELOPES>;
 
 /** Envelopes a client consumes. */
-export type StreamEnvelope = TreeUpdate | LlmDelta | NodeSnapshot;
+export type StreamEnvelope = TreeUpdate | NodeUpdate | LlmDelta | NodeSnapshot;
 export type Envelope = StreamEnvelope | RunResult | ThreadPatch;

@@ -2,28 +2,15 @@
  * Execution-tree nodes (docs/architecture.md#the-execution-tree). Every run is a tree of nodes; the root is the run.
  */
 import { Type, type Static } from '@sinclair/typebox';
+import { literals } from './contract/define';
 
 /** Node status; terminal ones never go back to running (docs/architecture.md#the-execution-tree). */
-export const NodeStatusSchema = Type.Union([
-  Type.Literal('pending'),
-  Type.Literal('running'),
-  Type.Literal('awaiting_input'),
-  Type.Literal('completed'),
-  Type.Literal('error'),
-  Type.Literal('cancelled'),
-  Type.Literal('interrupted'),
-]);
+export const NodeStatusSchema = literals('pending', 'running', 'awaiting_input', 'completed', 'error', 'cancelled', 'interrupted');
 export type NodeStatus = Static<typeof NodeStatusSchema>;
 
 export { TERMINAL_STATUSES, isTerminal } from './status';
 
-export const NodeKindSchema = Type.Union([
-  Type.Literal('run'),
-  Type.Literal('llm'),
-  Type.Literal('tool'),
-  Type.Literal('sampling'),
-  Type.Literal('agent'),
-]);
+export const NodeKindSchema = literals('run', 'llm', 'tool', 'sampling', 'agent');
 export type NodeKind = Static<typeof NodeKindSchema>;
 
 /** Token usage of one LLM call, as the provider reported it. */
@@ -67,6 +54,14 @@ export const LlmOutputSchema = Type.Object({
   stopReason: Type.Optional(Type.String()),
 });
 export type LlmOutput = Static<typeof LlmOutputSchema>;
+
+/** One log line a tool reported (MCP logging), as a node keeps it in `attrs.logs`; `t` is epoch ms. */
+export const NodeLogSchema = Type.Object({
+  level: Type.String(),
+  data: Type.Unknown(),
+  t: Type.Number(),
+});
+export type NodeLog = Static<typeof NodeLogSchema>;
 
 /** One node of the execution tree. `startedAt`/`endedAt` are epoch milliseconds. */
 export const ExecNodeSchema = Type.Object({

@@ -8,3 +8,6 @@ export const TERMINAL_STATUSES: ReadonlySet<NodeStatus> = new Set<NodeStatus>(['
 
 /** True for completed, error, cancelled and interrupted. `awaiting_input` is not terminal. */
 export const isTerminal = (s: NodeStatus): boolean => TERMINAL_STATUSES.has(s);
+
+/** A status a node has while it is open; a `node_update` carries only these. */
+export type LiveStatus = 'pending' | 'running' | 'awaiting_input';

@@ -6,7 +6,8 @@
  */
 import type { ExecNode } from '../protocol/nodes';
 import { isTerminal, type NodeStatus } from '../protocol/status';
-import type { StreamEnvelope } from '../protocol/envelopes';
+import type { NodeUpdate, StreamEnvelope } from '../protocol/envelopes';
+import { applyNodeChange } from './node-change';
 
 /** What a consumer shows for one node. */
 export interface LiveNode {
@@ -32,6 +33,10 @@ export interface ConsumerHooks {
   requestSnapshot?(nodeId: string, runId: string): void;
   /** A node's shown state changed. */
   changed?(nodeId: string): void;
+  /** Tool call `index`'s argument text grew by `delta` (appended), for incremental parsers. */
+  toolArgsAppended?(nodeId: string, index: number, delta: string): void;
+  /** A node's argument texts were replaced (snapshot, final output), not appended to. */
+  toolArgsReplaced?(nodeId: string): void;
 }
 
 function textOf(output: unknown): { text?: string; thinking?: string } {
@@ -74,6 +79,8 @@ export class StreamConsumer {
         for (const node of env.nodes) changed = this.applyNode(node) || changed;
         return changed;
       }
+      case 'node_update':
+        return this.applyUpdate(env);
       case 'llm_delta':
         return this.applyDelta(env.nodeId, env.runId, env.channel, env.index, env.delta, env.seq);
       case 'node_snapshot':
@@ -96,11 +103,25 @@ export class StreamConsumer {
         calls.forEach((c, i) => {
           n.toolArgs[i] = c.rawArguments ?? JSON.stringify(c.arguments ?? {});
         });
+        this.hooks.toolArgsReplaced?.(node.id);
       }
       n.syncing = false;
       n.rebase = false;
     }
     this.hooks.changed?.(node.id);
+    return true;
+  }
+
+  /**
+   * A live node's change (node-change.ts). Ignored for a node no tree_update announced (there
+   * is nothing to change; the next whole node carries it) and for a terminal node.
+   */
+  private applyUpdate(u: NodeUpdate): boolean {
+    const n = this.nodes.get(u.nodeId);
+    if (!n?.node || isTerminal(n.status)) return false;
+    n.node = applyNodeChange(n.node, u);
+    n.status = n.node.status;
+    this.hooks.changed?.(u.nodeId);
     return true;
   }
 
@@ -121,7 +142,10 @@ export class StreamConsumer {
     n.seq = seq;
     if (channel === 'text') n.text += delta;
     else if (channel === 'thinking') n.thinking += delta;
-    else n.toolArgs[index] = (n.toolArgs[index] ?? '') + delta;
+    else {
+      n.toolArgs[index] = (n.toolArgs[index] ?? '') + delta;
+      this.hooks.toolArgsAppended?.(nodeId, index, delta);
+    }
     this.hooks.changed?.(nodeId);
     return true;
   }
@@ -143,6 +167,7 @@ export class StreamConsumer {
     n.thinking = env.thinking;
     n.toolArgs = {};
     for (const [k, v] of Object.entries(env.toolArgs)) n.toolArgs[Number(k)] = v;
+    this.hooks.toolArgsReplaced?.(env.nodeId);
     n.syncing = false;
     n.rebase = false;
     if (!isTerminal(n.status) || !n.node) n.status = env.status;

@@ -1,14 +1,32 @@
 /**
- * Ids for threads, messages and tool calls, and their repair when a thread repeats one.
- * Browser-safe: uses the global Web Crypto `crypto.randomUUID()` (Node ≥ 19 and every current
- * browser).
+ * Ids for threads, messages, tool calls and edits: the one place that makes them, in the host,
+ * the importers and the renderer alike; and their repair when a thread repeats one.
+ * Browser-safe: uses the global Web Crypto.
  */
 import type { Thread } from './schema';
 
-/** A fresh random id: a plain uuid, or `<prefix>_<uuid>` when a prefix is given (e.g. `msg`). */
+/**
+ * A fresh random id: a plain uuid (RFC 9562 version 4), or `<prefix>_<uuid>` when a prefix is
+ * given: `msg` for messages, `call` for tool calls.
+ */
 export function newId(prefix?: string): string {
-  const uuid = globalThis.crypto.randomUUID();
+  const uuid = randomUuid();
   return prefix ? `${prefix}_${uuid}` : uuid;
+}
+
+/**
+ * `crypto.randomUUID()` where it exists. A page served over plain HTTP from another machine (the
+ * web host with `--host`) is not a secure context and has no `randomUUID`; `getRandomValues`
+ * exists in every context, so the same version 4 uuid is built from it there.
+ */
+function randomUuid(): string {
+  const c = globalThis.crypto;
+  if (typeof c.randomUUID === 'function') return c.randomUUID();
+  const b = c.getRandomValues(new Uint8Array(16));
+  b[6] = (b[6] & 0x0f) | 0x40; // version 4
+  b[8] = (b[8] & 0x3f) | 0x80; // variant 10xx
+  const hex = Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
 /**

@@ -4,6 +4,7 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { UsageSchema, NodeStatusSchema } from '../protocol/nodes';
+import { literals } from '../protocol/contract/define';
 
 /** Current schema version of the Thread document. Older versions are migrated on read. */
 export const THREAD_VERSION = 1;
@@ -191,7 +192,7 @@ export const ModelParamsSchema = Type.Object({
   temperature: Type.Optional(Type.Number()),
   maxTokens: Type.Optional(Type.Integer({ minimum: 1 })),
   reasoning: Type.Optional(Type.Object({
-    effort: Type.Optional(Type.Union([Type.Literal('minimal'), Type.Literal('low'), Type.Literal('medium'), Type.Literal('high')])),
+    effort: Type.Optional(literals('minimal', 'low', 'medium', 'high')),
     budgetTokens: Type.Optional(Type.Integer({ minimum: 0 })),
   })),
   responseFormat: Type.Optional(Type.Unknown()),
@@ -212,7 +213,7 @@ export const ModelConfigSchema = Type.Object({
 });
 export type ModelConfig = Static<typeof ModelConfigSchema>;
 
-export const RunModeSchema = Type.Union([Type.Literal('step'), Type.Literal('react'), Type.Literal('tool')]);
+export const RunModeSchema = literals('step', 'react', 'tool');
 export type RunMode = Static<typeof RunModeSchema>;
 
 /** A light reference to a run stored under runs/<threadId>/<runId>.json. */
@@ -224,8 +225,24 @@ export const RunRefSchema = Type.Object({
   mode: RunModeSchema,
   preview: Type.Optional(Type.String()),
   usage: Type.Optional(UsageSchema),
+  /**
+   * Why a completed run stopped early: `max_turns` = ReAct mode hit its turn cap (`turns` model
+   * calls) with tool results still unanswered; Continue runs on. Absent for a run that ended on its own.
+   */
+  stopped: Type.Optional(Type.Object({ reason: literals('max_turns'), turns: Type.Integer({ minimum: 1 }) })),
 });
 export type RunRef = Static<typeof RunRefSchema>;
+
+/** A template variable's name: a JavaScript-style identifier, as Nunjucks/Jinja accept. */
+export const VARIABLE_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** A named set of variable values (LLM Space: one entry of `variableVariants`). */
+export const ScenarioSchema = Type.Object({
+  name: Type.String({ minLength: 1 }),
+  /** name → value text, in the same form as `context.variables`. */
+  variables: Type.Record(Type.String(), Type.String()),
+});
+export type Scenario = Static<typeof ScenarioSchema>;
 
 export const ThreadSchema = Type.Object({
   version: Type.Literal(THREAD_VERSION),
@@ -236,7 +253,20 @@ export const ThreadSchema = Type.Object({
   context: Type.Object({
     systemPrompt: Type.String(),
     tools: Type.Array(ToolSchema),
+    /**
+     * Template variables: name → value as text (a text variable's text, a JSON variable's JSON
+     * text, a file variable's path relative to the workspace). Names match VARIABLE_NAME_PATTERN.
+     */
     variables: Type.Optional(Type.Record(Type.String(), Type.String())),
+    /** The type of each variable that is not plain text (absent = `text`). */
+    variableTypes: Type.Optional(Type.Record(Type.String(), literals('text', 'json', 'file'))),
+    /**
+     * Named variable sets (LLM Space's `variableVariants`): each overrides some of `variables`
+     * for a run. [eval] reuses them as dataset rows.
+     */
+    scenarios: Type.Optional(Type.Array(ScenarioSchema)),
+    /** The scenario picked for the next run (a `scenarios[].name`), absent = the plain variables. */
+    scenario: Type.Optional(Type.String()),
     messages: Type.Array(MessageSchema),
     /** Working folders offered to MCP servers as roots (absolute paths). */
     roots: Type.Optional(Type.Array(Type.String())),

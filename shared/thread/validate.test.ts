@@ -4,15 +4,9 @@ import { migrateThread } from './migrate';
 import { parseJsonText } from './json-text';
 import { newId, stableId } from './ids';
 import type { Thread } from './schema';
+import { threadWith } from '../../tests/support/threads';
 
-const base = (): Thread => ({
-  version: 1,
-  id: 't1',
-  title: 'T',
-  model: { provider: 'scripted', id: 'scripted', params: {} },
-  context: { systemPrompt: '', tools: [], messages: [{ id: 'm1', role: 'user', content: [{ type: 'text', text: 'hi' }] }] },
-  runRefs: [],
-});
+const base = () => threadWith({ messages: [{ id: 'm1', role: 'user', content: [{ type: 'text', text: 'hi' }] }] }, { id: 't1', title: 'T' });
 
 describe('validateThread', () => {
   it('accepts a valid thread and returns it', () => {

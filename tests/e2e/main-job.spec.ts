@@ -37,6 +37,17 @@ function writeThread(serve: ServeProcess, title: string, text: string, tokensPer
 
 const story = Array.from({ length: 120 }, (_, i) => `w${i}`).join(' ');
 
+/**
+ * Writes "Long story" (the story streamed at `tokensPerSecond`), opens it and presses Run;
+ * resolves once the running LLM row shows `word`.
+ */
+async function runLongStory(page: Page, serve: ServeProcess, tokensPerSecond: number, word: string): Promise<void> {
+  writeThread(serve, 'Long story', story, tokensPerSecond);
+  await openThread(page, serve, 'Long story');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(row(page, 'llm scripted, running')).toContainText(word, { timeout: 15_000 });
+}
+
 test('the example MCP agent: run, edit an argument, run all tools, continue, undo and redo', async ({ page, serve }) => {
   await openThread(page, serve, 'MCP agent, step by step');
   await shot(page, '01-example-open');
@@ -90,10 +101,7 @@ test('the example MCP agent: run, edit an argument, run all tools, continue, und
 });
 
 test('Stop (Esc) mid-stream keeps the partial reply', async ({ page, serve }) => {
-  writeThread(serve, 'Long story', story, 15);
-  await openThread(page, serve, 'Long story');
-  await page.getByRole('button', { name: 'Run', exact: true }).click();
-  await expect(row(page, 'llm scripted, running')).toContainText('w3', { timeout: 15_000 });
+  await runLongStory(page, serve, 15, 'w3');
   // Esc outside any field is Stop (inside a field it belongs to the field: elicitation.spec.ts).
   await page.getByRole('heading', { name: 'Long story' }).click();
   await page.keyboard.press('Escape');
@@ -105,10 +113,7 @@ test('Stop (Esc) mid-stream keeps the partial reply', async ({ page, serve }) =>
 });
 
 test('reloading the page mid-stream continues the text with no gap or duplicate', async ({ page, serve }) => {
-  writeThread(serve, 'Long story', story, 25);
-  await openThread(page, serve, 'Long story');
-  await page.getByRole('button', { name: 'Run', exact: true }).click();
-  await expect(row(page, 'llm scripted, running')).toContainText('w5', { timeout: 15_000 });
+  await runLongStory(page, serve, 25, 'w5');
   // The token left the address bar once the page had it, and no cookie carries it: the reload
   // finds it in this tab's sessionStorage.
   expect(page.url()).not.toContain(serve.token);
@@ -131,10 +136,7 @@ test('reloading the page mid-stream continues the text with no gap or duplicate'
 });
 
 test('killing the runner process mid-stream shows the run interrupted with its partial, also in the thread; the app keeps working', async ({ page, serve }) => {
-  writeThread(serve, 'Long story', story, 15);
-  await openThread(page, serve, 'Long story');
-  await page.getByRole('button', { name: 'Run', exact: true }).click();
-  await expect(row(page, 'llm scripted, running')).toContainText('w3', { timeout: 15_000 });
+  await runLongStory(page, serve, 15, 'w3');
   const pids = serve.runnerPids();
   expect(pids.length).toBeGreaterThan(0);
   for (const pid of pids) process.kill(pid, 'SIGKILL');

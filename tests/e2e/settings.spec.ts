@@ -6,9 +6,23 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import type { Locator } from '@playwright/test';
 import { test, expect, shot } from './fixtures';
 
 const FILESYSTEM = path.resolve('node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
+
+/**
+ * Presses "Remove <name>" in the Settings `dialog`, checks that the confirmation it asks says
+ * `warning`, and cancels; returns the confirmation group (gone now) to press Remove in later.
+ */
+async function removeThenCancel(dialog: Locator, name: string, warning: string): Promise<Locator> {
+  await dialog.getByRole('button', { name: `Remove ${name}` }).click();
+  const confirm = dialog.getByRole('group', { name: `Confirm removing ${name}` });
+  await expect(confirm).toContainText(warning);
+  await confirm.getByRole('button', { name: 'Cancel' }).click();
+  await expect(confirm).toHaveCount(0);
+  return confirm;
+}
 
 test('add and test an MCP server, import its tools into a thread; provider keys stay masked', async ({ page, serve }) => {
   await page.goto(serve.url);
@@ -76,11 +90,7 @@ test('add and test an MCP server, import its tools into a thread; provider keys 
   await page.getByRole('button', { name: 'Settings' }).click();
   const settings = page.getByRole('dialog');
   await settings.getByRole('tab', { name: 'MCP servers' }).click();
-  await settings.getByRole('button', { name: 'Remove files' }).click();
-  const confirm = settings.getByRole('group', { name: 'Confirm removing files' });
-  await expect(confirm).toContainText('Threads whose tools use it will get an error');
-  await confirm.getByRole('button', { name: 'Cancel' }).click();
-  await expect(confirm).toHaveCount(0);
+  const confirm = await removeThenCancel(settings, 'files', 'Threads whose tools use it will get an error');
   const mcpJson = () => JSON.parse(readFileSync(path.join(serve.home, 'settings', 'mcp.json'), 'utf8')).mcpServers;
   expect(mcpJson().files).toBeTruthy();
   await settings.getByRole('button', { name: 'Remove files' }).click();
@@ -120,11 +130,7 @@ test('remove a provider added in Settings: asks first, then it is gone with its 
   await expect(page.getByRole('status', { name: 'Provider not configured' })).toHaveCount(0);
 
   await page.getByRole('button', { name: 'Settings' }).click();
-  await dialog.getByRole('button', { name: 'Remove local-llm' }).click();
-  const confirm = dialog.getByRole('group', { name: 'Confirm removing local-llm' });
-  await expect(confirm).toContainText('Remove “local-llm” and its saved API key');
-  await confirm.getByRole('button', { name: 'Cancel' }).click();
-  await expect(confirm).toHaveCount(0);
+  const confirm = await removeThenCancel(dialog, 'local-llm', 'Remove “local-llm” and its saved API key');
   await expect(dialog.getByRole('cell', { name: 'local-llm', exact: true })).toBeVisible();
   expect(providersJson()).toContain('local-llm');
 

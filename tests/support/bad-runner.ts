@@ -1,9 +1,9 @@
 /**
  * A misbehaving runner for the bridge's validation tests: a real child process speaking the
- * runner's frames (agent-runner/process-port.ts) that posts malformed, foreign and oversized
+ * runner's frames (shared/process-port.node.ts) that posts malformed, foreign and oversized
  * messages between valid ones, then finishes a normal run whose text is "ok".
  */
-import { channelPort, flushLink } from '../../agent-runner/process-port';
+import { channelPort, flushLink } from '../../shared/process-port.node.js';
 import type { HostToRunner } from '../../shared/protocol/runner';
 
 const port = channelPort<HostToRunner, unknown>('run');

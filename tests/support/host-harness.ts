@@ -2,16 +2,44 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { afterEach } from 'vitest';
+import { createHostCore, type HostConnection, type HostCore, type HostCoreOptions } from '../../main/core/host-core';
 import { StreamConsumer } from '../../shared/stream/consumer';
 import type { HostPush } from '../../shared/protocol/host-api';
 import type { StreamEnvelope } from '../../shared/protocol/envelopes';
 import type { Thread } from '../../shared/thread/schema';
 
-/** A fresh $STEPWISE_HOME with an empty workspace. */
-export function makeHome(): string {
+/** A fresh $STEPWISE_HOME whose workspace holds `threads` (workspace path → thread; none by default). */
+export function makeHome(threads: Record<string, Thread> = {}): string {
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-host-'));
   fs.mkdirSync(path.join(home, 'workspace'));
+  for (const [name, thread] of Object.entries(threads)) writeThread(home, name, thread);
   return home;
+}
+
+/**
+ * Starts real host cores for the tests of one file and closes each one after its test (it
+ * registers a vitest `afterEach`: call it once, at the top of the file). `log` defaults to none.
+ */
+export function hostCores(): (options: HostCoreOptions) => Promise<HostCore> {
+  const started: HostCore[] = [];
+  afterEach(async () => {
+    for (const core of started.splice(0)) await core.close();
+  });
+  return async (options) => {
+    const core = await createHostCore({ log: () => {}, ...options });
+    started.push(core);
+    return core;
+  };
+}
+
+/** A RecordingClient connected to `core`, with the workspace threads at `paths` open and the stream subscribed. */
+export async function watchThreads(core: HostCore, ...paths: string[]): Promise<{ client: RecordingClient; conn: HostConnection }> {
+  const client = new RecordingClient();
+  const conn = core.connect(client.send);
+  for (const p of paths) await conn.request('thread.open', { path: p });
+  await conn.request('stream.subscribe', {});
+  return { client, conn };
 }
 
 /** Write a thread into the workspace; returns its workspace-relative path. */
@@ -86,7 +114,7 @@ export class RecordingClient {
         if (terminal && n && !this.textAtClose.has(node.id)) this.textAtClose.set(node.id, n.text);
       }
     }
-    if (push.type === 'tree_update' || push.type === 'llm_delta' || push.type === 'node_snapshot') this.consumer.apply(push as StreamEnvelope);
+    if (push.type === 'tree_update' || push.type === 'node_update' || push.type === 'llm_delta' || push.type === 'node_snapshot') this.consumer.apply(push as StreamEnvelope);
   };
 
   /** The first llm node id seen. */

@@ -2,7 +2,7 @@
  * A hung runner for the supervisor's cancel test: a real child process that opens a run,
  * streams one delta, then ignores `cancel` (and SIGTERM) and never ends on its own.
  */
-import { channelPort } from '../../agent-runner/process-port';
+import { channelPort } from '../../shared/process-port.node.js';
 import type { HostToRunner } from '../../shared/protocol/runner';
 
 process.on('SIGTERM', () => {}); // a hang that a polite signal does not end either

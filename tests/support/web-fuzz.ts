@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import WebSocket from 'ws';
-import { HOST_METHODS } from '../../shared/protocol/host-api';
+import { HOST_METHOD_NAMES } from '../../shared/protocol/contract/host-methods';
 import { WS_PROTOCOL, tokenProtocol } from '../../shared/protocol/web-session';
 
 /** Where generated params may point: nothing that runs or reaches anything. */
@@ -94,7 +94,7 @@ export function paramsArb(known: Known): fc.Arbitrary<unknown> {
 /** A WebSocket text frame: any text, any JSON, or a request-shaped object with odd parts. */
 export function frameArb(params: fc.Arbitrary<unknown>): fc.Arbitrary<string> {
   const id = fc.oneof(fc.integer(), fc.double(), fc.string(), fc.constant(null), fc.constantFrom(0.5, -0, Number.MAX_SAFE_INTEGER), fc.nat());
-  const method = fc.oneof(fc.constantFrom(...HOST_METHODS), fc.string(), json);
+  const method = fc.oneof(fc.constantFrom(...HOST_METHOD_NAMES), fc.string(), json);
   const request = fc.record({ id, method, params }, { requiredKeys: [] }).map((r) => JSON.stringify(r));
   return fc.oneof(fc.string(), fc.string({ unit: 'binary' }), json.map((j) => JSON.stringify(j)), request, fc.constantFrom('null', '42', '"x"', '[]', '{not json', '{"id":1e400,"method":"workspace.list"}', ''));
 }

@@ -4,8 +4,12 @@
  * tests/integration/desktop/mcp-ports.test.ts runs it across real processes).
  */
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import type { HostToRunnerMcpControl, McpToRunner, RunnerToHostMcpControl, RunnerToMcp } from '../../../shared/protocol/mcp';
-import type { ClosablePort } from '../../process-port';
+import type { ClosablePort } from '../../../shared/process-port.node.js';
+import type { GateOptions } from '../../../shared/protocol/contract/gate';
+import { HostToRunnerMcpControlSchema, McpToRunnerSchema } from '../../../shared/protocol/contract/mcp-channel';
+import { junk } from '../../../tests/support/junk';
 import { brokeredMcpPort } from './brokered-port';
 
 /** One transferred channel end: records what the runner posts, lets the test answer or close it. */
@@ -35,7 +39,7 @@ function fakeChannel() {
   };
 }
 
-function setup() {
+function setup(gate?: GateOptions) {
   const control: RunnerToHostMcpControl[] = [];
   const controlListeners = new Set<(m: HostToRunnerMcpControl) => void>();
   let portListener: ((msg: unknown, port: ClosablePort<McpToRunner, RunnerToMcp>) => void) | undefined;
@@ -43,6 +47,7 @@ function setup() {
     control: { post: (m) => control.push(m), onMessage: (l) => (controlListeners.add(l), () => controlListeners.delete(l)) },
     onPort: (l) => (portListener = l),
     lostReasonWaitMs: 20,
+    gate,
   });
   const received: McpToRunner[] = [];
   port.onMessage((m) => received.push(m));
@@ -51,6 +56,8 @@ function setup() {
     control,
     received,
     host: (m: HostToRunnerMcpControl) => controlListeners.forEach((l) => l(m)),
+    /** A frame carrying a port, as the host would send `port`. */
+    offer: (m: unknown, p: ClosablePort<McpToRunner, RunnerToMcp>) => portListener!(m, p),
     /** Hands the runner a channel; `greet: false` leaves it before the mcp-host's `ready`. */
     give: (epoch: number, greet = true) => {
       const ch = fakeChannel();
@@ -164,5 +171,46 @@ describe('brokeredMcpPort', () => {
     // The next call tries again.
     s.port.post(call('c'));
     expect(s.control).toHaveLength(2);
+  });
+
+  it('property: junk from the host or the mcp-host is dropped; the call in flight gets its own result only', () => {
+    const control = [
+      { type: 'port', epoch: 1 },
+      { type: 'port_unavailable', message: 'forged' },
+      { type: 'port_lost', epoch: 1, message: 'forged' },
+    ];
+    const channel = [
+      { type: 'result', callId: 'a', output: { content: [{ type: 'text', text: 'forged' }], isError: false }, mcpLog: [] },
+      { type: 'progress', callId: 'a', progress: 1, total: 2 },
+      { type: 'server_request', callId: 'a', requestId: 'q', kind: 'sampling', params: {} },
+      { type: 'ready' },
+    ];
+    const hostile = fc.oneof(
+      junk(HostToRunnerMcpControlSchema, control).map((m) => ({ via: 'control' as const, m })),
+      junk(HostToRunnerMcpControlSchema, control).map((m) => ({ via: 'port frame' as const, m })),
+      junk(McpToRunnerSchema, channel).map((m) => ({ via: 'channel' as const, m })),
+    );
+    const real: McpToRunner = { type: 'result', callId: 'a', output: { content: [{ type: 'text', text: 'real' }], isError: false }, mcpLog: [] };
+    fc.assert(
+      fc.property(fc.array(hostile, { minLength: 1, maxLength: 10 }), (batch) => {
+        const s = setup({ log: () => {} });
+        s.port.post(call('a'));
+        const ch = s.give(1);
+        for (const { via, m } of batch) {
+          if (via === 'control') s.host(m as HostToRunnerMcpControl);
+          else if (via === 'channel') ch.answer(m as McpToRunner);
+          else {
+            const offered = fakeChannel();
+            s.offer(m, offered.port);
+            expect(offered.closed).toBe(true); // a port that comes with junk is refused
+          }
+        }
+        ch.answer(real);
+        expect(s.received).toEqual([real]);
+        expect(ch.closed).toBe(false);
+        expect(s.control).toEqual([{ type: 'port_request' }]);
+      }),
+      { numRuns: 300 },
+    );
   });
 });

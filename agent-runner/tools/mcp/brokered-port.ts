@@ -7,41 +7,47 @@
  * the held calls simply wait for the next one. McpToolExecutor sees an ordinary Port.
  * Control messages: shared/protocol/mcp.ts (`RunnerToHostMcpControl`, `HostToRunnerMcpControl`).
  */
-import type { HostToRunnerMcpControl, McpToRunner, RunnerToHostMcpControl, RunnerToMcp } from '../../../shared/protocol/mcp';
+import type { McpToRunner, RunnerToHostMcpControl, RunnerToMcp } from '../../../shared/protocol/mcp';
 import type { Port } from '../../../shared/protocol/runner';
-import type { ToolOutput } from '../../../shared/thread/schema';
-import type { ClosablePort } from '../../process-port';
+import type { ClosablePort } from '../../../shared/process-port.node.js';
+import { HOST_TO_RUNNER_MCP_CONTROL, MCP_TO_RUNNER } from '../../../shared/protocol/contract/mcp-channel';
+import { messageGate, type GateOptions } from '../../../shared/protocol/contract/gate';
+import { toolErrorOutput } from '../../../shared/thread/tool-output';
 
 export interface BrokeredPortDeps {
-  /** The run's `mcp` channel on its process link: control messages only. */
-  control: Port<HostToRunnerMcpControl, RunnerToHostMcpControl>;
-  /** Registers for `port` messages, each with its transferred channel end. */
-  onPort: (listener: (msg: unknown, port: ClosablePort<McpToRunner, RunnerToMcp>) => void) => void;
+  /** The run's `mcp` channel on its process link: control messages only (checked here). */
+  control: Port<unknown, RunnerToHostMcpControl>;
+  /** Registers for `port` messages, each with its transferred channel end (checked here). */
+  onPort: (listener: (msg: unknown, port: ClosablePort<unknown, RunnerToMcp>) => void) => void;
   /**
    * After the channel closes, how long to wait for the host's `port_lost` (which says why the
    * mcp-host died) before failing the calls in flight with a generic reason. Default 500 ms.
    */
   lostReasonWaitMs?: number;
-}
-
-function errorOutput(text: string): ToolOutput {
-  return { content: [{ type: 'text', text }], isError: true };
+  /** Where messages that break the contract are logged (default stderr). */
+  gate?: GateOptions;
 }
 
 interface Channel {
-  port: ClosablePort<McpToRunner, RunnerToMcp>;
+  port: ClosablePort<unknown, RunnerToMcp>;
   epoch: number;
   /** The mcp-host greeted: messages go out directly. */
   ready: boolean;
 }
 
-/** A Port<McpToRunner, RunnerToMcp> over channels brokered by the host. */
+/**
+ * A Port<McpToRunner, RunnerToMcp> over channels brokered by the host. What the host and the
+ * mcp-host send is checked against the contract (HOST_TO_RUNNER_MCP_CONTROL, MCP_TO_RUNNER);
+ * anything else is dropped and logged.
+ */
 export function brokeredMcpPort(deps: BrokeredPortDeps): Port<McpToRunner, RunnerToMcp> {
+  const fromHost = messageGate('agent-runner', HOST_TO_RUNNER_MCP_CONTROL, deps.gate);
+  const fromMcpHost = messageGate('agent-runner', MCP_TO_RUNNER, deps.gate);
   const listeners = new Set<(m: McpToRunner) => void>();
   const emit = (m: McpToRunner) => {
     for (const l of listeners) l(m);
   };
-  const fail = (callId: string, text: string) => emit({ type: 'result', callId, output: errorOutput(text), mcpLog: [] });
+  const fail = (callId: string, text: string) => emit({ type: 'result', callId, output: toolErrorOutput(text), mcpLog: [] });
   let current: Channel | undefined;
   /** A port request is out; its answer (`port` or `port_unavailable`) has not come. */
   let waiting = false;
@@ -93,9 +99,8 @@ export function brokeredMcpPort(deps: BrokeredPortDeps): Port<McpToRunner, Runne
     if (!current) request();
   };
 
-  deps.onPort((msg, port) => {
-    const m = msg as HostToRunnerMcpControl | null;
-    if (!m || m.type !== 'port') {
+  deps.onPort((m, port) => {
+    if (!fromHost.accept(m, 'the host') || m.type !== 'port') {
       port.close();
       return;
     }
@@ -104,7 +109,7 @@ export function brokeredMcpPort(deps: BrokeredPortDeps): Port<McpToRunner, Runne
     const channel: Channel = { port, epoch: m.epoch, ready: false };
     current = channel;
     port.onMessage((r) => {
-      if (!r || typeof r !== 'object') return;
+      if (!fromMcpHost.accept(r, 'the mcp-host')) return;
       if (r.type === 'ready') {
         if (channel.ready || current !== channel) return;
         channel.ready = true;
@@ -129,7 +134,7 @@ export function brokeredMcpPort(deps: BrokeredPortDeps): Port<McpToRunner, Runne
   });
 
   deps.control.onMessage((m) => {
-    if (!m || typeof m !== 'object') return;
+    if (!fromHost.accept(m, 'the host')) return;
     if (m.type === 'port_lost') {
       if (current && current.epoch === m.epoch) drop(current, m.message);
     } else if (m.type === 'port_unavailable') {

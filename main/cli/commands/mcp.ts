@@ -67,6 +67,15 @@ function checkServer(c: LoadedMcpConfig, server: string): void {
   if (!c.servers[server]) throw new ExitError(`no MCP server "${server}" in ${c.file} (configured: ${Object.keys(c.servers).join(', ') || 'none'})`, 2);
 }
 
+/** The action of a subcommand on one configured `<server>`: checked first (exit 2), then `run` ({@link withService}). */
+function onServer<O extends HomeOpts>(run: (svc: McpService, server: string, o: O) => Promise<number>): (server: string, o: O) => Promise<void> {
+  return (server, o) =>
+    withService(o, async (svc, config) => {
+      checkServer(config, server);
+      return run(svc, server, o);
+    });
+}
+
 function printOutput(out: ToolOutput): void {
   for (const p of out.content) {
     if (p.type === 'text') process.stdout.write(`${p.text}\n`);
@@ -101,15 +110,13 @@ export function registerMcp(program: Command): void {
       }),
     );
 
-  mcp
-    .command('tools')
-    .description("List a server's tools (connects to it).")
-    .argument('<server>')
-    .option(...homeOpt)
+  /** A subcommand on one configured `<server>`. */
+  const serverCommand = (name: string, description: string) => mcp.command(name).description(description).argument('<server>').option(...homeOpt);
+
+  serverCommand('tools', "List a server's tools (connects to it).")
     .option('--json', 'print JSON (names, schemas, annotations)')
-    .action((server: string, o: HomeOpts) =>
-      withService(o, async (svc, config) => {
-        checkServer(config, server);
+    .action(
+      onServer(async (svc, server, o: HomeOpts) => {
         const tools = await svc.tools(server);
         if (o.json) process.stdout.write(JSON.stringify(tools, null, 2) + '\n');
         else for (const t of tools) process.stdout.write(`${t.name}${t.description ? `\t${t.description.split('\n')[0]}` : ''}\n`);
@@ -117,20 +124,14 @@ export function registerMcp(program: Command): void {
       }),
     );
 
-  mcp
-    .command('test')
-    .description('Connect to a server and say what is wrong if it fails.')
-    .argument('<server>')
-    .option(...homeOpt)
-    .action((server: string, o: HomeOpts) =>
-      withService(o, async (svc, config) => {
-        checkServer(config, server);
-        const r = await svc.test(server);
-        process.stdout.write(`${r.message}\n`);
-        if (!r.ok && r.stderr) process.stderr.write(`--- stderr of ${server} ---\n${r.stderr}\n`);
-        return r.ok ? 0 : 3;
-      }),
-    );
+  serverCommand('test', 'Connect to a server and say what is wrong if it fails.').action(
+    onServer(async (svc, server) => {
+      const r = await svc.test(server);
+      process.stdout.write(`${r.message}\n`);
+      if (!r.ok && r.stderr) process.stderr.write(`--- stderr of ${server} ---\n${r.stderr}\n`);
+      return r.ok ? 0 : 3;
+    }),
+  );
 
   mcp
     .command('call')

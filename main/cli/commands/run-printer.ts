@@ -51,6 +51,9 @@ export class LiveTreePrinter {
     this.consumer.apply(env);
     if (env.type === 'tree_update') {
       for (const n of env.nodes) this.node(n);
+    } else if (env.type === 'node_update') {
+      const node = this.consumer.get(env.nodeId)?.node;
+      if (node) this.node(node); // a live status change shows as a line (awaiting input, running again)
     } else {
       this.flushText(env.nodeId);
     }

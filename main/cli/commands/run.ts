@@ -57,7 +57,7 @@ export async function runThreadFile(file: string, o: RunOptions): Promise<number
   };
   const home = path.resolve(o.home ?? defaultHome());
   // A new home gets the `everything` server, as with `serve`; a dry run changes no settings.
-  await seedMcpConfig(home, (line) => process.stderr.write(`stepwise run: ${line}\n`), { repoint: !o.dryRun });
+  await seedMcpConfig(home, (line) => process.stderr.write(`stepwise run: ${line}\n`), { migrate: !o.dryRun });
   const spawner = new NodeSpawner({ detached: true, stdout: 'pipe' });
   const mcp = new McpService({ home, spawner, entry: mcpHostEntry() });
   const core: HostCore = await createHostCore({ home, spawner, mcp, mcpRelay: mcp, log, applyRepairedRuns: !o.dryRun });
@@ -100,7 +100,7 @@ export async function runThreadFile(file: string, o: RunOptions): Promise<number
       if ('runId' in push && runId && push.runId !== runId) return;
       if (o.events) {
         if ('v' in push) out(`${JSON.stringify(push)}\n`);
-      } else if ('v' in push && (push.type === 'tree_update' || push.type === 'llm_delta' || push.type === 'node_snapshot')) {
+      } else if ('v' in push && (push.type === 'tree_update' || push.type === 'node_update' || push.type === 'llm_delta' || push.type === 'node_snapshot')) {
         printer!.apply(push);
       }
       if (push.type === 'tree_update') for (const n of push.nodes) if (n.kind === 'tool' && n.status === 'error') toolErrors.add(n.id);

@@ -17,7 +17,7 @@ export interface QueueBounds {
 export const DEFAULT_BOUNDS: QueueBounds = { maxFrames: 2000, maxBytes: 8 * 1024 * 1024 };
 
 /** Key of a node in the dirty set. */
-export const nodeKey = (runId: string, nodeId: string): string => `${runId}\u0000${nodeId}`;
+const nodeKey = (runId: string, nodeId: string): string => `${runId}\u0000${nodeId}`;
 
 export class ClientQueue {
   private sizes: number[] = [];
@@ -26,7 +26,7 @@ export class ClientQueue {
   /** Over the bound: deltas are held back until the queue drains. */
   throttled = false;
   /** Nodes whose deltas were dropped, by key → { runId, nodeId }. */
-  readonly dirty = new Map<string, { runId: string; nodeId: string }>();
+  private readonly dirty = new Map<string, { runId: string; nodeId: string }>();
   /** Frames dropped since the client connected (diagnostics). */
   dropped = 0;
 
@@ -76,6 +76,14 @@ export class ClientQueue {
     if (!this.throttled) return false;
     const { frames, bytes } = this.inFlight;
     return frames <= this.bounds.maxFrames / 2 && bytes <= this.bounds.maxBytes / 2;
+  }
+
+  /**
+   * The node needs no snapshot any more: it was just sent one, or it closed (its closing
+   * tree_update carries its final output). Its next delta is forwarded again unless throttled.
+   */
+  markClean(runId: string, nodeId: string): void {
+    this.dirty.delete(nodeKey(runId, nodeId));
   }
 
   /** Take the dirty nodes and resume forwarding deltas. */

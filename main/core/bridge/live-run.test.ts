@@ -6,7 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { LiveRun } from './live-run';
-import { loadStreamVectors } from '../../../tests/support/stream-vectors';
+import { checkVector, loadStreamVectors } from '../../../tests/support/stream-vectors';
+import type { StreamEnvelope } from '../../../shared/protocol/envelopes';
 
 const vectors = loadStreamVectors();
 
@@ -19,18 +20,19 @@ describe('bridge replica conformance', () => {
   for (const v of runnerOnly) {
     it(v.name, () => {
       const runs = new Map<string, LiveRun>();
-      v.steps.forEach((step, i) => {
-        const env = step.in;
-        let run = runs.get(env.runId);
-        if (!run) runs.set(env.runId, (run = new LiveRun({ runId: env.runId, threadId: 't', mode: 'step' })));
+      let run!: LiveRun;
+      const apply = (env: StreamEnvelope) => {
+        run = runs.get(env.runId) ?? new LiveRun({ runId: env.runId, threadId: 't', mode: 'step' });
+        runs.set(env.runId, run);
         if (env.type === 'tree_update') run.applyTree(env);
+        else if (env.type === 'node_update') run.applyUpdate(env);
         else if (env.type === 'llm_delta') run.applyDelta(env);
-        for (const [nodeId, want] of Object.entries(step.expect)) {
-          const n = run.live(nodeId);
-          const shown = { text: n?.text ?? '', thinking: n?.thinking ?? '', toolArgs: { ...(n?.toolArgs ?? {}) }, status: n?.status };
-          expect(shown, `${v.name}, step ${i}, node ${nodeId}`).toEqual({ text: want.text, thinking: want.thinking, toolArgs: want.toolArgs, status: want.status });
-        }
-      });
+      };
+      const show = (nodeId: string) => {
+        const n = run.live(nodeId);
+        return { text: n?.text ?? '', thinking: n?.thinking ?? '', toolArgs: { ...(n?.toolArgs ?? {}) }, status: n?.status, attrs: n?.node?.attrs };
+      };
+      checkVector(v, apply, show, ['text', 'thinking', 'toolArgs', 'status', 'attrs']);
     });
   }
 

@@ -4,7 +4,7 @@
  */
 import { StreamConsumer, type LiveNode } from '../../../shared/stream/consumer';
 import { isTerminal, type ExecNode, type NodeStatus } from '../../../shared/protocol/nodes';
-import type { LlmDelta, NodeSnapshot, RunResult, TreeUpdate } from '../../../shared/protocol/envelopes';
+import type { LlmDelta, NodeSnapshot, NodeUpdate, RunResult, TreeUpdate } from '../../../shared/protocol/envelopes';
 import type { RunRecord } from '../../../shared/protocol/host-api';
 import type { LlmRecord } from '../../../shared/protocol/runner';
 import type { RunMode } from '../../../shared/thread/schema';
@@ -81,6 +81,11 @@ export class LiveRun {
     this.replica.apply(env);
   }
 
+  /** Apply a live node's change; false when it changed nothing (unknown or closed node). */
+  applyUpdate(env: NodeUpdate): boolean {
+    return this.replica.apply(env);
+  }
+
   /**
    * Apply a delta; returns false when it must not be forwarded (node closed, or a seq already
    * applied). A hole is forwarded (clients resync) and the replica takes it as a new baseline.
@@ -102,6 +107,11 @@ export class LiveRun {
       this.replica.apply(env);
     }
     return true;
+  }
+
+  /** The tool call id and tool name streamed `tool_args` deltas named for call `index` of a node. */
+  toolCallOf(nodeId: string, index: number): { id?: string; name?: string } | undefined {
+    return this.toolCalls.get(nodeId)?.get(index);
   }
 
   /** The node's assembled state, or `available: false`. */

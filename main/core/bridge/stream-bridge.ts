@@ -8,6 +8,7 @@
 import { isTerminal, type ExecNode, type NodeStatus } from '../../../shared/protocol/nodes';
 import type { StreamEnvelope } from '../../../shared/protocol/envelopes';
 import type { HostPush } from '../../../shared/protocol/host-api';
+import type { RunnerToHost } from '../../../shared/protocol/runner';
 import { checkRunnerMessage, DEFAULT_LIMITS, jsonSize, type FrameLimits } from './validate';
 import { ClientQueue, DEFAULT_BOUNDS, type QueueBounds } from './client-queue';
 import { LiveRun, type RunInfo } from './live-run';
@@ -20,8 +21,11 @@ export interface StreamBridgeOptions {
   bounds?: Partial<QueueBounds>;
   /** Diagnostics: rejected frames, runner logs. */
   log?: (level: LogLevel, message: string) => void;
-  /** A live run changed (journal checkpoint). */
-  onRunChanged?: (run: LiveRun) => void;
+  /**
+   * A live run changed (journal checkpoint): `msg` is the runner message just applied to it
+   * (none when the run just opened).
+   */
+  onRunChanged?: (run: LiveRun, msg?: RunnerToHost) => void;
   /**
    * A run closed (after its closing tree_update went out, before `run_ended`): apply its
    * result, write its journal. May be async; `run_ended` waits for it.
@@ -114,6 +118,10 @@ export class StreamBridge {
         run.applyTree(c.msg);
         this.fanOut(run, c.msg, c.size);
         break;
+      case 'node_update':
+        if (!run.applyUpdate(c.msg)) return; // a closed or unknown node: nothing changes anywhere
+        this.fanOut(run, c.msg, c.size);
+        break;
       case 'llm_delta':
         if (!run.applyDelta(c.msg)) return;
         this.fanOutDelta(run, c.msg, c.size);
@@ -134,7 +142,7 @@ export class StreamBridge {
         void this.closeRun(runId, { status: 'interrupted', keepAwaiting: true, reason: 'the run ended with nodes still open' });
         return;
     }
-    this.opts.onRunChanged?.(run);
+    this.opts.onRunChanged?.(run, c.msg);
   }
 
   private reject(runId: string, reason: string): void {
@@ -213,7 +221,7 @@ export class StreamBridge {
         if (entry.closed) return;
         const run = this.runs.get(runId);
         const snap = run ? run.snapshot(nodeId) : ({ v: 1, type: 'node_snapshot', runId, nodeId, available: false } as const);
-        entry.queue.dirty.delete(`${runId}\u0000${nodeId}`);
+        entry.queue.markClean(runId, nodeId);
         entry.queue.push(snap, jsonSize(snap));
       },
       push: (p) => {
@@ -274,7 +282,7 @@ export class StreamBridge {
     for (const entry of this.clients.values()) {
       if (!this.matches(entry, run.threadId)) continue;
       if (env.type === 'tree_update') {
-        for (const n of env.nodes) if (isTerminal(n.status)) entry.queue.dirty.delete(`${run.runId}\u0000${n.id}`);
+        for (const n of env.nodes) if (isTerminal(n.status)) entry.queue.markClean(run.runId, n.id);
       }
       entry.queue.push(env, size);
     }

@@ -1,13 +1,12 @@
 /**
  * Checks every message a runner posts before the bridge uses it (docs/architecture.md#envelopes): a known type,
- * the TypeBox schema of that type (compiled checkers), the `runId` of the process that sent
- * it, and a size bound. A rejected message is reported with the reason; nothing else happens.
+ * a size bound, the TypeBox schema of that type (compiled from the contract's RUNNER_TO_HOST
+ * table, shared/protocol/contract/runner-channel.ts), and the `runId` of the process that sent
+ * it. A rejected message is reported with the reason; nothing else happens.
  */
-import { TypeCompiler } from '@sinclair/typebox/compiler';
-import { Type } from '@sinclair/typebox';
-import { LlmDeltaSchema, RunResultSchema, TreeUpdateSchema } from '../../../shared/protocol/envelopes';
-import type { LlmDelta, RunResult, TreeUpdate } from '../../../shared/protocol/envelopes';
-import type { LlmRecord } from '../../../shared/protocol/runner';
+import type { Static, TSchema } from '@sinclair/typebox';
+import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
+import { RUNNER_TO_HOST } from '../../../shared/protocol/contract/runner-channel';
 
 /** Size bounds in bytes (JSON length, approximately bytes). */
 export interface FrameLimits {
@@ -25,41 +24,16 @@ export const DEFAULT_LIMITS: FrameLimits = {
   maxRecordBytes: 32 * 1024 * 1024,
 };
 
-const LlmRecordSchema = Type.Object({
-  v: Type.Literal(1),
-  type: Type.Literal('llm_record'),
-  runId: Type.String({ minLength: 1 }),
-  nodeId: Type.String({ minLength: 1 }),
-  api: Type.String(),
-  request: Type.Unknown(),
-  events: Type.Array(Type.Object({ t: Type.Number(), data: Type.Unknown() })),
-});
-const LogSchema = Type.Object({
-  v: Type.Literal(1),
-  type: Type.Literal('log'),
-  runId: Type.String({ minLength: 1 }),
-  level: Type.Union([Type.Literal('debug'), Type.Literal('info'), Type.Literal('warn'), Type.Literal('error')]),
-  message: Type.String(),
-});
-const DoneSchema = Type.Object({ v: Type.Literal(1), type: Type.Literal('done'), runId: Type.String({ minLength: 1 }) });
+type RunnerMessageType = keyof typeof RUNNER_TO_HOST;
 
-const checkers = {
-  tree_update: TypeCompiler.Compile(TreeUpdateSchema),
-  llm_delta: TypeCompiler.Compile(LlmDeltaSchema),
-  run_result: TypeCompiler.Compile(RunResultSchema),
-  llm_record: TypeCompiler.Compile(LlmRecordSchema),
-  log: TypeCompiler.Compile(LogSchema),
-  done: TypeCompiler.Compile(DoneSchema),
-};
+/** One compiled checker per message type of the contract's runner → host table. */
+const checkers = Object.fromEntries(Object.entries(RUNNER_TO_HOST).map(([type, schema]) => [type, TypeCompiler.Compile<TSchema>(schema)])) as Record<
+  RunnerMessageType,
+  TypeCheck<TSchema>
+>;
 
-/** A message that passed every check, with its measured size. */
-export type CheckedMessage =
-  | { type: 'tree_update'; msg: TreeUpdate; size: number }
-  | { type: 'llm_delta'; msg: LlmDelta; size: number }
-  | { type: 'run_result'; msg: RunResult; size: number }
-  | { type: 'llm_record'; msg: LlmRecord; size: number }
-  | { type: 'log'; msg: { runId: string; level: 'debug' | 'info' | 'warn' | 'error'; message: string }; size: number }
-  | { type: 'done'; msg: { runId: string }; size: number };
+/** A message that passed every check, with its measured size (one variant per message type). */
+export type CheckedMessage = { [K in RunnerMessageType]: { type: K; msg: Static<(typeof RUNNER_TO_HOST)[K]>; size: number } }[RunnerMessageType];
 
 export type CheckResult = { ok: true; value: CheckedMessage } | { ok: false; reason: string };
 
@@ -76,7 +50,7 @@ export function jsonSize(value: unknown): number {
 export function checkRunnerMessage(runId: string, msg: unknown, limits: FrameLimits = DEFAULT_LIMITS): CheckResult {
   if (!msg || typeof msg !== 'object' || Array.isArray(msg)) return { ok: false, reason: 'not an object' };
   const type = (msg as { type?: unknown }).type;
-  if (typeof type !== 'string' || !(type in checkers)) {
+  if (typeof type !== 'string' || !Object.prototype.hasOwnProperty.call(checkers, type)) {
     return { ok: false, reason: `unknown message type ${JSON.stringify(String(type)).slice(0, 80)}` };
   }
   const t = type as keyof typeof checkers;

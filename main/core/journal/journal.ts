@@ -1,15 +1,23 @@
 /**
- * The run journal (docs/architecture.md#run-journal): each live run is checkpointed to
- * `$home/runs/<threadId>/<runId>.json` at most every ~250 ms and at close, atomically; on
- * start, run files still marked running with no live process are repaired.
+ * The run journal (docs/architecture.md#run-journal): each live run's changes are appended to
+ * its journal, `$home/runs/<threadId>/<runId>.jsonl` (journal-log.ts), at most every ~250 ms;
+ * a checkpoint writes what changed since the last one (new and changed nodes, the text streamed
+ * meanwhile, records), so the bytes written per turn of a long run stay the same at turn 10
+ * and at turn 1,000. When the journal has grown to twice what the run holds, it is compacted
+ * (rewritten as one `record` line). At close the run file `<runId>.json` is written atomically
+ * with the whole run, then the journal is removed. run-files.ts reads both and repairs runs a
+ * host left open.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
-import { isTerminal } from '../../../shared/protocol/nodes';
+import { isTerminal, type ExecNode } from '../../../shared/protocol/nodes';
 import type { RunRecord } from '../../../shared/protocol/host-api';
+import type { RunnerToHost } from '../../../shared/protocol/runner';
+import type { DeltaChannel } from '../../../shared/protocol/envelopes';
 import { HostError } from '../errors';
-import { salvageResult } from './salvage';
+import type { LiveRun } from '../bridge/live-run';
+import type { JournalLine } from './journal-log';
 
 const SAFE_ID = /^[A-Za-z0-9._-]{1,200}$/;
 
@@ -28,189 +36,195 @@ export function runFile(home: string, threadId: string, runId: string): string {
   return path.join(runsDir(home, threadId), `${safeId(runId, 'run id')}.json`);
 }
 
-interface Pending {
+/** Path of one live run's journal (journal-log.ts). */
+export function journalFile(home: string, threadId: string, runId: string): string {
+  return path.join(runsDir(home, threadId), `${safeId(runId, 'run id')}.jsonl`);
+}
+
+/** Default of {@link JournalOptions.compactBytes}: 4 MiB. */
+const MIN_COMPACT = 4 * 1024 * 1024;
+
+export interface JournalOptions {
+  /** Checkpoints of one run at most this often, ms. Default 250. */
+  intervalMs?: number;
+  /** A journal is compacted only past this size and past twice its size after its last compaction (bytes, approximately). Default 4 MiB. */
+  compactBytes?: number;
+  log?: (message: string) => void;
+}
+
+/** How much of one node's streamed text is in the journal already, per channel. */
+interface Written {
+  text: number;
+  thinking: number;
+  args: Map<number, number>;
+}
+
+/** One live run's journal as the writer keeps it. */
+interface Journal {
+  run: LiveRun;
+  /** The journal's first line. */
+  start: JournalLine;
+  file: string;
+  /** Lines waiting for the next checkpoint. */
+  lines: JournalLine[];
+  /** Nodes that streamed since the last checkpoint. */
+  streamed: Set<string>;
+  written: Map<string, Written>;
+  seenAt: number;
+  /** Bytes in the file (approximately: UTF-16 code units). */
+  bytes: number;
+  /** Compact at the checkpoint that would take the file past this. */
+  compactAt: number;
   timer?: NodeJS.Timeout;
   lastWrite: number;
   chain: Promise<void>;
-  build: () => RunRecord;
+  handle?: fs.FileHandle;
+  /** A write failed: the next one starts on a new line, so a partial line stays alone. */
+  broken: boolean;
 }
 
-/** Writes run files: throttled checkpoints while live, one final write at close. */
+/** Appends live runs' changes to their journals (throttled), and writes one run file at close. */
 export class RunJournal {
-  private readonly pending = new Map<string, Pending>();
+  private readonly journals = new Map<string, Journal>();
 
   constructor(
     private readonly home: string,
-    private readonly opts: { intervalMs?: number; log?: (message: string) => void } = {},
+    private readonly opts: JournalOptions = {},
   ) {}
 
-  /** The run changed; write a checkpoint within the interval (the first one at once). */
-  changed(runId: string, build: () => RunRecord): void {
-    let p = this.pending.get(runId);
-    if (!p) this.pending.set(runId, (p = { lastWrite: 0, chain: Promise.resolve(), build }));
-    p.build = build;
-    if (p.timer) return;
-    const interval = this.opts.intervalMs ?? 250;
-    const wait = Math.max(0, p.lastWrite + interval - Date.now());
-    p.timer = setTimeout(() => {
-      p!.timer = undefined;
-      this.write(runId, p!, false);
+  /**
+   * `run` changed: `msg` is the runner message the bridge just applied (none when the run just
+   * opened). Kept for the next checkpoint, written within the interval (the first one at once).
+   */
+  changed(run: LiveRun, msg?: RunnerToHost): void {
+    let j = this.journals.get(run.runId);
+    if (!j) {
+      const info = { runId: run.runId, threadId: run.threadId, mode: run.mode, startedAt: run.startedAt, baseMessageIds: run.baseMessageIds, dryRun: run.dryRun || undefined };
+      const file = journalFile(this.home, run.threadId, run.runId);
+      const start: JournalLine = { k: 'run', info };
+      j = { run, start, file, lines: [start], streamed: new Set(), written: new Map(), seenAt: 0, bytes: 0, compactAt: this.opts.compactBytes ?? MIN_COMPACT, lastWrite: 0, chain: Promise.resolve(), broken: false };
+      this.journals.set(run.runId, j);
+    }
+    if (msg?.type === 'llm_delta') j.streamed.add(msg.nodeId);
+    else if (msg && (msg.type === 'tree_update' || msg.type === 'node_update' || msg.type === 'llm_record' || msg.type === 'run_result')) j.lines.push({ k: 'msg', msg });
+    if (j.timer) return;
+    const wait = Math.max(0, j.lastWrite + (this.opts.intervalMs ?? 250) - Date.now());
+    const journal = j;
+    j.timer = setTimeout(() => {
+      journal.timer = undefined;
+      void this.checkpoint(journal, false);
     }, wait);
   }
 
-  private write(runId: string, p: Pending, final: boolean): Promise<void> {
-    p.lastWrite = Date.now();
-    const record = p.build();
-    const text = JSON.stringify(record);
-    p.chain = p.chain
+  /** What each node streamed since the last checkpoint, as `text` lines. */
+  private streamedLines(j: Journal): JournalLine[] {
+    const out: JournalLine[] = [];
+    for (const nodeId of j.streamed) {
+      const live = j.run.live(nodeId);
+      if (!live || isTerminal(live.status)) {
+        j.written.delete(nodeId); // its closing tree_update holds its output
+        continue;
+      }
+      let w = j.written.get(nodeId);
+      if (!w) j.written.set(nodeId, (w = { text: 0, thinking: 0, args: new Map() }));
+      const add = (channel: DeltaChannel, index: number, all: string, from: number): number => {
+        if (all.length <= from) return from;
+        const call = channel === 'tool_args' ? j.run.toolCallOf(nodeId, index) : undefined;
+        const line: JournalLine = { k: 'text', nodeId, channel, index, delta: all.slice(from) };
+        if (call?.id) line.toolCallId = call.id;
+        if (call?.name) line.toolName = call.name;
+        out.push(line);
+        return all.length;
+      };
+      w.text = add('text', 0, live.text, w.text);
+      w.thinking = add('thinking', 0, live.thinking, w.thinking);
+      for (const [k, raw] of Object.entries(live.toolArgs)) w.args.set(Number(k), add('tool_args', Number(k), raw, w.args.get(Number(k)) ?? 0));
+    }
+    j.streamed.clear();
+    return out;
+  }
+
+  /** The fewest lines that replay to the run as it is now: its nodes, records, result, streamed text. */
+  private compacted(j: Journal): JournalLine[] {
+    const run = j.run;
+    const out: JournalLine[] = [j.start];
+    const nodes = run.nodes();
+    if (nodes.length) out.push({ k: 'msg', msg: { v: 1, type: 'tree_update', runId: run.runId, nodes: nodes as [ExecNode, ...ExecNode[]] } });
+    for (const rec of run.records) out.push({ k: 'msg', msg: { v: 1, type: 'llm_record', ...rec } });
+    if (run.result) out.push({ k: 'msg', msg: run.result });
+    j.written.clear();
+    for (const n of nodes) j.streamed.add(n.id);
+    out.push(...this.streamedLines(j), { k: 'seen', at: (j.seenAt = run.lastEventAt) });
+    return out;
+  }
+
+  /** Append what changed since the last checkpoint (or compact); `sync`: flushed to disk too. */
+  private checkpoint(j: Journal, sync: boolean): Promise<void> {
+    j.lastWrite = Date.now();
+    const lines = j.lines.concat(this.streamedLines(j));
+    j.lines = [];
+    if (j.run.lastEventAt !== j.seenAt) lines.push({ k: 'seen', at: (j.seenAt = j.run.lastEventAt) });
+    const encode = (ls: JournalLine[]) => ls.map((l) => JSON.stringify(l)).join('\n') + '\n';
+    let text = encode(lines);
+    const compact = j.bytes + text.length > j.compactAt;
+    if (compact) {
+      text = encode(this.compacted(j));
+      j.compactAt = Math.max(this.opts.compactBytes ?? MIN_COMPACT, 2 * text.length);
+    }
+    j.chain = j.chain
       .then(async () => {
-        const file = runFile(this.home, record.threadId, record.runId);
-        await fs.mkdir(path.dirname(file), { recursive: true });
-        await writeFileAtomic(file, text, { fsync: final });
+        if (compact) {
+          await j.handle?.close();
+          j.handle = undefined;
+          await fs.mkdir(path.dirname(j.file), { recursive: true });
+          await writeFileAtomic(j.file, text, { fsync: sync });
+          j.bytes = text.length;
+          return;
+        }
+        if (!j.handle) {
+          await fs.mkdir(path.dirname(j.file), { recursive: true });
+          j.handle = await fs.open(j.file, 'a');
+        }
+        const out = j.broken ? `\n${text}` : text;
+        j.broken = true;
+        await j.handle.write(out);
+        j.broken = false;
+        j.bytes += out.length;
+        if (sync) await j.handle.datasync();
       })
-      .catch((err: unknown) => this.opts.log?.(`journal: could not write run ${runId}: ${(err as Error).message}`));
-    return p.chain;
+      .catch((err: unknown) => this.opts.log?.(`journal: could not write run ${j.run.runId}: ${(err as Error).message}`));
+    return j.chain;
   }
 
-  /** Final write of a closed run; resolves when it is on disk. */
+  /**
+   * Final write of a closed run: its run file, atomically and on disk, then its journal goes.
+   * Resolves when the run file is on disk.
+   */
   async close(runId: string, record: RunRecord): Promise<void> {
-    let p = this.pending.get(runId);
-    if (!p) this.pending.set(runId, (p = { lastWrite: 0, chain: Promise.resolve(), build: () => record }));
-    if (p.timer) clearTimeout(p.timer);
-    p.timer = undefined;
-    p.build = () => record;
-    await this.write(runId, p, true);
-    this.pending.delete(runId);
+    const j = this.journals.get(runId);
+    this.journals.delete(runId);
+    if (j?.timer) clearTimeout(j.timer);
+    await j?.chain;
+    await j?.handle?.close().catch(() => {});
+    const file = runFile(this.home, record.threadId, record.runId);
+    try {
+      await fs.mkdir(path.dirname(file), { recursive: true });
+      await writeFileAtomic(file, JSON.stringify(record), { fsync: true });
+    } catch (err) {
+      this.opts.log?.(`journal: could not write run ${runId}: ${(err as Error).message}`);
+      return; // the journal stays: the next start repairs the run from it
+    }
+    await fs.rm(journalFile(this.home, record.threadId, record.runId), { force: true }).catch(() => {});
   }
 
-  /** Write every pending checkpoint now (shutdown). */
+  /** Write every pending checkpoint now, flushed to disk (shutdown). */
   async flush(): Promise<void> {
     await Promise.all(
-      [...this.pending.entries()].map(([runId, p]) => {
-        if (p.timer) clearTimeout(p.timer);
-        p.timer = undefined;
-        return this.write(runId, p, true);
+      [...this.journals.values()].map((j) => {
+        if (j.timer) clearTimeout(j.timer);
+        j.timer = undefined;
+        return this.checkpoint(j, true);
       }),
     );
   }
-}
-
-/** Read one run file; `not_found` when missing. */
-export async function readRun(home: string, threadId: string, runId: string): Promise<RunRecord> {
-  const file = runFile(home, threadId, runId);
-  try {
-    return JSON.parse(await fs.readFile(file, 'utf8')) as RunRecord;
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new HostError('not_found', `no run ${runId} for thread ${threadId}`);
-    throw new HostError('bad_run_file', `${file}: ${(err as Error).message}`);
-  }
-}
-
-/** Every readable run file of a thread (unreadable ones are skipped). */
-export async function listRuns(home: string, threadId: string): Promise<RunRecord[]> {
-  const dir = runsDir(home, threadId);
-  let names: string[];
-  try {
-    names = await fs.readdir(dir);
-  } catch {
-    return [];
-  }
-  const out: RunRecord[] = [];
-  for (const name of names.filter((n) => n.endsWith('.json'))) {
-    try {
-      out.push(JSON.parse(await fs.readFile(path.join(dir, name), 'utf8')) as RunRecord);
-    } catch {
-      // a half-written file from a foreign tool; the atomic writer never leaves one
-    }
-  }
-  return out.sort((a, b) => a.startedAt - b.startedAt);
-}
-
-/** Delete one run file. */
-export async function deleteRun(home: string, threadId: string, runId: string): Promise<void> {
-  await fs.rm(runFile(home, threadId, runId), { force: true });
-}
-
-/**
- * When a run found open by {@link repairJournal} ended, as well as the file can tell: the last
- * time the host heard from its process (`lastEventAt`; for files written before that field,
- * the file's last checkpoint, `fileMtimeMs`), never before any time a node recorded and never
- * after `now`. Not the time of the repair: a host restarted half an hour later must not make a
- * 7-second run last half an hour.
- */
-export function interruptedAt(rec: Pick<RunRecord, 'startedAt' | 'lastEventAt' | 'nodes'>, fileMtimeMs: number | undefined, now: number): number {
-  let end = rec.lastEventAt ?? fileMtimeMs ?? rec.startedAt ?? now;
-  for (const n of rec.nodes ?? []) end = Math.max(end, n.startedAt ?? 0, n.endedAt ?? 0);
-  end = Math.max(end, rec.startedAt ?? 0);
-  return Math.min(end, now);
-}
-
-/** What {@link repairJournal} did. */
-export interface JournalRepair {
-  /** Ids of the runs it closed. */
-  repaired: string[];
-  /** Closed runs (now or at an earlier start) whose result still has to go onto their thread. */
-  pending: { threadId: string; runId: string }[];
-}
-
-/**
- * Repair run files left `running` (or `pending`) by a host that died: every open node becomes
- * `interrupted` with its partial output kept, the run `interrupted`, all ended at
- * {@link interruptedAt} (the last sign of life of the run). What the run added to its thread
- * is rebuilt from its tree (salvage.ts) into `messages` / `toolOutputs`, and the run marked
- * `resultPending` (not a dry run's) for the host to put it on the thread when it is opened.
- * `isLive(runId)` excludes runs that still have a process.
- */
-export async function repairJournal(home: string, isLive: (runId: string) => boolean = () => false): Promise<JournalRepair> {
-  const root = path.join(home, 'runs');
-  const out: JournalRepair = { repaired: [], pending: [] };
-  let threads: string[];
-  try {
-    threads = await fs.readdir(root);
-  } catch {
-    return out;
-  }
-  for (const t of threads) {
-    let names: string[];
-    try {
-      names = await fs.readdir(path.join(root, t));
-    } catch {
-      continue;
-    }
-    for (const name of names.filter((n) => n.endsWith('.json'))) {
-      const file = path.join(root, t, name);
-      let rec: RunRecord;
-      try {
-        rec = JSON.parse(await fs.readFile(file, 'utf8')) as RunRecord;
-      } catch {
-        continue;
-      }
-      // Only a file where the run's ids put it is read again by those ids.
-      const pending = () => rec.resultPending && rec.threadId === t && name === `${rec.runId}.json`;
-      if (isTerminal(rec.status) || rec.status === 'awaiting_input' || isLive(rec.runId)) {
-        if (pending()) out.pending.push({ threadId: rec.threadId, runId: rec.runId });
-        continue;
-      }
-      const mtime = await fs.stat(file).then((st) => st.mtimeMs, () => undefined);
-      const end = interruptedAt(rec, mtime, Date.now());
-      rec.nodes = (rec.nodes ?? []).map((n) => {
-        if (isTerminal(n.status)) return n;
-        const next = { ...n, status: 'interrupted' as const, endedAt: end };
-        if (!n.parentId) next.error = { message: 'The host stopped while this run was running.' };
-        return next;
-      });
-      rec.status = 'interrupted';
-      rec.endedAt = end;
-      if (!rec.messages) {
-        const salvaged = salvageResult(rec, 'Stepwise stopped');
-        if (salvaged.messages.length) rec.messages = salvaged.messages;
-        if (salvaged.toolOutputs.length) rec.toolOutputs = salvaged.toolOutputs;
-      }
-      if (!rec.dryRun) rec.resultPending = true;
-      await writeFileAtomic(file, JSON.stringify(rec));
-      out.repaired.push(rec.runId);
-      if (pending()) out.pending.push({ threadId: rec.threadId, runId: rec.runId });
-    }
-  }
-  return out;
 }

@@ -2,7 +2,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { parseMcpConfig, loadMcpConfig } from './config';
+import { McpServerConfigSchema } from '../../../shared/protocol/contract/mcp-channel';
+import { firstProblem } from '../../../shared/protocol/contract/gate';
 import { importMcpServers } from './import';
 import { needsApproval, toMcpTool } from '../../../shared/protocol/mcp';
 
@@ -42,6 +45,42 @@ describe('settings/mcp.json', () => {
     expect(() => parseMcpConfig('{"mcpServers": [}', 'mcp.json')).toThrow(/^mcp.json: not valid JSON at line 1, column \d+: /);
     expect(() => parseMcpConfig('{\n  "mcpServers": {\n    "a": { "command": "x" }\n', 'mcp.json')).toThrow(/^mcp.json: not valid JSON at line 4, column 1: the text ends early/);
     expect(() => parseMcpConfig('{"mcpServers": {"a": x}}', 'mcp.json')).toThrow("mcp.json: not valid JSON at line 1, column 22: unexpected 'x'");
+  });
+
+  it('reads a bundled entry (a Stepwise extension) as the mcp-host contract has it, and names the pointer of a bad one', () => {
+    const c = parseMcpConfig(
+      JSON.stringify({
+        mcpServers: {
+          everything: { type: 'bundled', server: 'everything', timeoutMs: 5000 },
+          caps: { type: 'Bundled', server: 'everything' },
+          other: { type: 'bundled', server: 'filesystem' },
+          none: { type: 'bundled' },
+          slow: { type: 'bundled', server: 'everything', timeoutMs: -1 },
+        },
+      }),
+      'mcp.json',
+      env,
+    );
+    expect(c.servers).toEqual({ everything: { transport: 'bundled', server: 'everything', timeoutMs: 5000 }, caps: { transport: 'bundled', server: 'everything' } });
+    expect(firstProblem(McpServerConfigSchema, c.servers.everything)).toBeUndefined();
+    expect(c.transports).toEqual({ everything: 'bundled', caps: 'bundled', other: 'bundled', none: 'bundled', slow: 'bundled' });
+    expect(c.errors).toEqual({
+      other: 'mcp.json: /mcpServers/other/server must name a server bundled with Stepwise ("everything"), not "filesystem"',
+      none: 'mcp.json: /mcpServers/none/server must name a server bundled with Stepwise ("everything"), not nothing',
+      slow: 'mcp.json: /mcpServers/slow/timeoutMs must be a positive number of milliseconds',
+    });
+    expect(parseMcpConfig('{"mcpServers":{"t":{"type":"ws"}}}', 'mcp.json').errors.t).toBe('mcp.json: /mcpServers/t/type: unknown "type": "ws" (use "stdio", "http", "sse" or "bundled")');
+  });
+
+  it('property: any "server" value of a bundled entry is accepted only if it names a bundled server, never a crash', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.constant('everything'), fc.jsonValue()), fc.jsonValue(), (server, extra) => {
+        const c = parseMcpConfig(JSON.stringify({ mcpServers: { b: { type: 'bundled', server, extra } } }), 'mcp.json', env);
+        if (server === 'everything') expect(c.servers.b).toEqual({ transport: 'bundled', server: 'everything' });
+        else expect(c.errors.b).toMatch(/^mcp\.json: \/mcpServers\/b\/server must name a server bundled with Stepwise \("everything"\), not /);
+        if (c.servers.b) expect(firstProblem(McpServerConfigSchema, c.servers.b)).toBeUndefined();
+      }),
+    );
   });
 
   it('a missing file is an empty configuration', async () => {

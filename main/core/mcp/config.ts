@@ -1,13 +1,16 @@
 /**
  * `$STEPWISE_HOME/settings/mcp.json`: `{ "mcpServers": { name: entry } }`, the format Claude
  * Desktop and Cursor use. An entry is stdio (`command`, `args`, `env`, `cwd`) or remote
- * (`"type": "http"` for Streamable HTTP, `"type": "sse"`, with `url` and `headers`).
+ * (`"type": "http"` for Streamable HTTP, `"type": "sse"`, with `url` and `headers`). A Stepwise
+ * extension: `{ "type": "bundled", "server": "everything" }` is a server bundled with Stepwise,
+ * run inside the mcp-host (BUNDLED_MCP_SERVERS in shared/protocol/contract/mcp-channel.ts).
  * `$NAME` / `${NAME}` in `env` and `headers` values (and `url`) are read from the environment.
  * A bad entry gets an error naming the file and the JSON pointer, and leaves the others usable.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { McpServerConfig } from '../../../shared/protocol/mcp';
+import type { BundledMcpServer, McpServerConfig } from '../../../shared/protocol/mcp';
+import { BUNDLED_MCP_SERVERS } from '../../../shared/protocol/contract/mcp-channel';
 import { parseSettingsJson } from '../settings/json-text';
 
 /** An entry as written in mcp.json (before validation and `$ENV` expansion). */
@@ -19,6 +22,8 @@ export interface RawMcpServer {
   cwd?: string;
   url?: string;
   headers?: Record<string, string>;
+  /** `"type": "bundled"`: which bundled server. */
+  server?: string;
   timeoutMs?: number;
   disabled?: boolean;
 }
@@ -61,7 +66,8 @@ export function entryTransport(e: RawMcpServer): McpServerConfig['transport'] | 
   if (t === 'stdio') return 'stdio';
   if (t === 'http' || t === 'streamable-http' || t === 'streamablehttp') return 'http';
   if (t === 'sse') return 'sse';
-  return `unknown "type": ${JSON.stringify(e.type)} (use "stdio", "http" or "sse")`;
+  if (t === 'bundled') return 'bundled';
+  return `unknown "type": ${JSON.stringify(e.type)} (use "stdio", "http", "sse" or "bundled")`;
 }
 
 /**
@@ -72,9 +78,15 @@ export function resolveServer(raw: unknown, ptr: string, env: NodeJS.ProcessEnv 
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new Error(`${ptr} must be an object`);
   const e = raw as RawMcpServer;
   const transport = entryTransport(e);
-  if (transport !== 'stdio' && transport !== 'http' && transport !== 'sse') throw new Error(`${ptr}/type: ${transport}`);
+  if (transport !== 'stdio' && transport !== 'http' && transport !== 'sse' && transport !== 'bundled') throw new Error(`${ptr}/type: ${transport}`);
   if (e.timeoutMs !== undefined && !(typeof e.timeoutMs === 'number' && e.timeoutMs > 0)) throw new Error(`${ptr}/timeoutMs must be a positive number of milliseconds`);
   const timeout = e.timeoutMs !== undefined ? { timeoutMs: e.timeoutMs } : {};
+  if (transport === 'bundled') {
+    if (!(BUNDLED_MCP_SERVERS as readonly unknown[]).includes(e.server)) {
+      throw new Error(`${ptr}/server must name a server bundled with Stepwise (${BUNDLED_MCP_SERVERS.map((n) => JSON.stringify(n)).join(', ')}), not ${e.server === undefined ? 'nothing' : JSON.stringify(e.server).slice(0, 80)}`);
+    }
+    return { transport, server: e.server as BundledMcpServer, ...timeout };
+  }
   if (transport === 'stdio') {
     if (typeof e.command !== 'string' || !e.command) throw new Error(`${ptr}/command must be a non-empty string (stdio servers need a command)`);
     if (e.args !== undefined && !(Array.isArray(e.args) && e.args.every((a) => typeof a === 'string'))) throw new Error(`${ptr}/args must be an array of strings`);
@@ -110,7 +122,7 @@ export function parseMcpConfig(text: string, file: string, env: NodeJS.ProcessEn
     if ((raw as RawMcpServer | null)?.disabled === true) continue;
     const ptr = `/mcpServers/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`;
     const t = raw && typeof raw === 'object' ? entryTransport(raw as RawMcpServer) : 'stdio';
-    out.transports[name] = t === 'http' || t === 'sse' ? t : 'stdio';
+    out.transports[name] = t === 'http' || t === 'sse' || t === 'bundled' ? t : 'stdio';
     try {
       out.servers[name] = resolveServer(raw, ptr, env);
     } catch (err) {

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { repointSeededServer, saveMcpServer } from './edit';
+import { migrateSeededServer, saveMcpServer, SEEDED_EVERYTHING } from './edit';
+import { parseMcpConfig } from './config';
 
 function home(servers: Record<string, unknown>): string {
   const h = fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-edit-'));
@@ -12,25 +13,36 @@ function home(servers: Record<string, unknown>): string {
 }
 const read = (h: string) => JSON.parse(fs.readFileSync(path.join(h, 'settings', 'mcp.json'), 'utf8'));
 const entry = path.resolve('node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+const mcpJson = (h: string) => path.join(h, 'settings', 'mcp.json');
 
-describe('repointSeededServer', () => {
-  it('points a seeded everything server whose script is gone at this installation, keeping the rest', async () => {
-    const gone = '/moved/checkout/node_modules/@modelcontextprotocol/server-everything/dist/index.js';
-    const h = home({ everything: { command: '/no/such/node', args: [gone, 'stdio'], env: { X: '1' } }, other: { command: 'x' } });
-    const line = await repointSeededServer(h, entry, { execPath: process.execPath });
-    expect(line).toBe(`The "everything" MCP server in ${path.join(h, 'settings', 'mcp.json')} pointed to ${gone}, which is gone; it now runs ${entry} with ${process.execPath}.`);
-    expect(read(h)).toEqual({ mcpServers: { everything: { command: process.execPath, args: [entry, 'stdio'], env: { X: '1' } }, other: { command: 'x' } }, extra: 1 });
-    expect(fs.statSync(path.join(h, 'settings', 'mcp.json')).mode & 0o777).toBe(0o600);
+describe('migrateSeededServer', () => {
+  it("the desktop app's old seeded entry (the app's executable run as Node) becomes the bundled server, keeping the user's other keys and servers", async () => {
+    const app = '/Applications/Stepwise.app/Contents/MacOS/Stepwise';
+    const h = home({ everything: { command: app, args: [entry, 'stdio'], env: { ELECTRON_RUN_AS_NODE: '1' }, timeoutMs: 90000 }, other: { command: 'x' } });
+    expect(await migrateSeededServer(h)).toBe(
+      `The "everything" MCP server in ${mcpJson(h)} ran this app's executable as Node, which this version cannot do; it is now the everything server bundled with Stepwise.`,
+    );
+    expect(read(h)).toEqual({ mcpServers: { everything: { type: 'bundled', server: 'everything', timeoutMs: 90000 }, other: { command: 'x' } }, extra: 1 });
+    expect(fs.statSync(mcpJson(h)).mode & 0o777).toBe(0o600);
+    // The result is a valid entry, and nothing in it asks for ELECTRON_RUN_AS_NODE.
+    expect(parseMcpConfig(fs.readFileSync(mcpJson(h), 'utf8'), 'mcp.json').servers.everything).toEqual({ transport: 'bundled', server: 'everything', timeoutMs: 90000 });
+    expect(fs.readFileSync(mcpJson(h), 'utf8')).not.toContain('ELECTRON_RUN_AS_NODE');
+    // Once migrated, there is nothing more to do.
+    expect(await migrateSeededServer(h)).toBeUndefined();
   });
 
-  it('keeps a command found on PATH; in the desktop app an absolute command that is gone becomes the app run as Node', async () => {
-    const gone = '/moved/node_modules/@modelcontextprotocol/server-everything/dist/index.js';
-    const onPath = home({ everything: { command: 'node', args: [gone, 'stdio'] } });
-    expect(await repointSeededServer(onPath, entry)).toMatch(/it now runs .*index\.js\.$/);
-    expect(read(onPath).mcpServers.everything).toEqual({ command: 'node', args: [entry, 'stdio'] });
-    const app = home({ everything: { command: '/Applications/Old.app/Contents/MacOS/Stepwise', args: [gone, 'stdio'], env: { A: 'b' } } });
-    await repointSeededServer(app, entry, { execPath: '/usr/bin/true', electron: true });
-    expect(read(app).mcpServers.everything).toEqual({ command: '/usr/bin/true', args: [entry, 'stdio'], env: { A: 'b', ELECTRON_RUN_AS_NODE: '1' } });
+  it('an AppImage entry whose executable and script are both gone, disabled by the user, stays disabled', async () => {
+    const gone = '/tmp/.mount_StepwXYZ/resources/app.asar/node_modules/@modelcontextprotocol/server-everything/dist/index.js';
+    const h = home({ everything: { command: '/tmp/.mount_StepwXYZ/stepwise', args: [gone, 'stdio'], env: { ELECTRON_RUN_AS_NODE: '1' }, disabled: true } });
+    expect(await migrateSeededServer(h)).toMatch(/ran this app's executable as Node/);
+    expect(read(h).mcpServers.everything).toEqual({ ...SEEDED_EVERYTHING, disabled: true });
+  });
+
+  it('a web-host entry run with Node whose script is gone (the checkout moved) becomes the bundled server', async () => {
+    const gone = '/moved/checkout/node_modules/@modelcontextprotocol/server-everything/dist/index.js';
+    const h = home({ everything: { command: '/no/such/node', args: [gone, 'stdio'], env: { X: '1' } } });
+    expect(await migrateSeededServer(h)).toBe(`The "everything" MCP server in ${mcpJson(h)} pointed to ${gone}, which is gone; it is now the everything server bundled with Stepwise.`);
+    expect(read(h).mcpServers.everything).toEqual(SEEDED_EVERYTHING);
   });
 
   it("a relative script counts from the entry's cwd", async () => {
@@ -40,16 +52,25 @@ describe('repointSeededServer', () => {
     fs.writeFileSync(path.join(srv, rel), '');
     const mine = { command: 'node', args: [rel, 'stdio'], cwd: srv };
     const h = home({ everything: mine });
-    expect(await repointSeededServer(h, entry)).toBeUndefined();
+    expect(await migrateSeededServer(h)).toBeUndefined();
     expect(read(h).mcpServers.everything).toEqual(mine);
   });
 
-  it('leaves alone an entry whose script exists, or that the user pointed elsewhere', async () => {
+  it('leaves alone an entry run with Node whose script exists, one the user pointed elsewhere, other names, and a broken file', async () => {
     const ok = home({ everything: { command: process.execPath, args: [entry, 'stdio'] } });
-    expect(await repointSeededServer(ok, '/elsewhere/server-everything/dist/index.js')).toBeUndefined();
+    expect(await migrateSeededServer(ok)).toBeUndefined();
+    expect(read(ok).mcpServers.everything).toEqual({ command: process.execPath, args: [entry, 'stdio'] });
     const mine = home({ everything: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-everything'] } });
-    expect(await repointSeededServer(mine, entry)).toBeUndefined();
+    expect(await migrateSeededServer(mine)).toBeUndefined();
     expect(read(mine).mcpServers.everything).toEqual({ command: 'npx', args: ['-y', '@modelcontextprotocol/server-everything'] });
+    const renamed = { command: '/Applications/Stepwise.app/Contents/MacOS/Stepwise', args: [entry, 'stdio'], env: { ELECTRON_RUN_AS_NODE: '1' } };
+    const other = home({ demo: renamed, everything: { type: 'http', url: 'http://127.0.0.1:1/mcp' } });
+    expect(await migrateSeededServer(other)).toBeUndefined();
+    expect(read(other).mcpServers).toEqual({ demo: renamed, everything: { type: 'http', url: 'http://127.0.0.1:1/mcp' } });
+    const broken = home({});
+    fs.writeFileSync(mcpJson(broken), '{ "mcpServers": ');
+    expect(await migrateSeededServer(broken)).toBeUndefined();
+    expect(fs.readFileSync(mcpJson(broken), 'utf8')).toBe('{ "mcpServers": ');
   });
 });
 

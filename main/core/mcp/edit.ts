@@ -56,15 +56,24 @@ export async function removeMcpServer(home: string, name: string): Promise<void>
   await writeDoc(file, { ...doc, mcpServers: servers });
 }
 
+/** The `everything` entry the seed writes: server-everything bundled with Stepwise, run inside the mcp-host. */
+export const SEEDED_EVERYTHING = { type: 'bundled', server: 'everything' } as const;
+
+/** server-everything's entry script, as earlier seeds named it in `args[0]`. */
+const EVERYTHING_SCRIPT = /[\\/]server-everything[\\/]dist[\\/]index\.js$/;
+
 /**
- * The seeded `everything` server points into an installation (node_modules of a checkout, or
- * the app). When that file is gone (the checkout moved, a new install) and `entry` is where it
- * is now, point the entry there, keeping everything else. A relative script counts from the
- * entry's `cwd`; a command that is a bare name (found on PATH) is kept, an absolute one that is
- * gone becomes `execPath` (with `ELECTRON_RUN_AS_NODE=1` when that is an Electron app). Servers
- * the user configured otherwise are never touched. Resolves with a line saying what changed.
+ * Earlier versions seeded `everything` as a stdio server running server-everything's script
+ * from an installation: with Node (web host, CLI), or with the desktop app's own executable and
+ * `ELECTRON_RUN_AS_NODE`, which the app no longer honours (its `runAsNode` fuse is off). Such an
+ * entry becomes {@link SEEDED_EVERYTHING} when it runs the app as Node or when its script is gone
+ * (the checkout moved, a new install; a relative script counts from the entry's `cwd`). The
+ * other keys the user set (`timeoutMs`, `disabled`, …) are kept; the stdio ones (`command`,
+ * `args`, `env`, `cwd`) go. Servers the user configured otherwise, and a seeded entry whose
+ * script is there and that runs with Node, are never touched. Resolves with a line saying what
+ * changed.
  */
-export async function repointSeededServer(home: string, entry: string, o: { execPath?: string; electron?: boolean } = {}): Promise<string | undefined> {
+export async function migrateSeededServer(home: string): Promise<string | undefined> {
   const file = mcpConfigPath(home);
   let doc: Doc;
   try {
@@ -72,26 +81,17 @@ export async function repointSeededServer(home: string, entry: string, o: { exec
   } catch {
     return undefined; // a broken file is reported where it is loaded
   }
-  const server = doc.mcpServers?.everything as { command?: unknown; args?: unknown; cwd?: unknown; env?: unknown } | undefined;
-  const args = Array.isArray(server?.args) ? [...(server.args as unknown[])] : undefined;
-  const script = typeof args?.[0] === 'string' ? args[0] : undefined;
-  if (!server || !args || !script || typeof server.command !== 'string') return undefined;
-  const base = typeof server.cwd === 'string' ? server.cwd : process.cwd();
-  if (!/[\\/]server-everything[\\/]dist[\\/]index\.js$/.test(script) || path.resolve(base, script) === entry || (await exists(path.resolve(base, script)))) return undefined;
-  args[0] = entry;
-  const next: Record<string, unknown> = { ...server, args };
-  const changes = [`it now runs ${entry}`];
-  if (path.isAbsolute(server.command) && !(await exists(server.command))) {
-    const execPath = o.execPath ?? process.execPath;
-    next.command = execPath;
-    changes.push(`with ${execPath}`);
-    if (o.electron) {
-      const env = server.env && typeof server.env === 'object' && !Array.isArray(server.env) ? server.env : {};
-      next.env = { ...env, ELECTRON_RUN_AS_NODE: '1' };
-    }
-  }
-  await writeDoc(file, { ...doc, mcpServers: { ...doc.mcpServers, everything: next } });
-  return `The "everything" MCP server in ${file} pointed to ${script}, which is gone; ${changes.join(' ')}.`;
+  const server = doc.mcpServers?.everything;
+  if (!server || typeof server !== 'object' || Array.isArray(server)) return undefined;
+  const { type, command, args, env, cwd, server: _bundled, ...rest } = server as Record<string, unknown>;
+  const script = Array.isArray(args) && typeof args[0] === 'string' ? args[0] : undefined;
+  if ((type !== undefined && type !== 'stdio') || typeof command !== 'string' || !script || !EVERYTHING_SCRIPT.test(script)) return undefined;
+  const asNode = !!env && typeof env === 'object' && !Array.isArray(env) && 'ELECTRON_RUN_AS_NODE' in env;
+  const gone = !(await exists(path.resolve(typeof cwd === 'string' ? cwd : process.cwd(), script)));
+  if (!asNode && !gone) return undefined;
+  await writeDoc(file, { ...doc, mcpServers: { ...doc.mcpServers, everything: { ...SEEDED_EVERYTHING, ...rest } } });
+  const why = asNode ? "ran this app's executable as Node, which this version cannot do" : `pointed to ${script}, which is gone`;
+  return `The "everything" MCP server in ${file} ${why}; it is now the everything server bundled with Stepwise.`;
 }
 
 async function exists(p: string): Promise<boolean> {

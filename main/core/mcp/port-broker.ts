@@ -10,6 +10,7 @@
  *                  `port_lost`               (that mcp-host generation exited)
  */
 import type { HostToRunnerMcpControl, RunnerToHostMcpControl } from '../../../shared/protocol/mcp';
+import type { MessageGate } from '../../../shared/protocol/contract/gate';
 import type { Port } from '../../../shared/protocol/runner';
 import type { ChildLink, PortPair } from '../process/types';
 import type { McpSupervisor } from './supervisor';
@@ -19,6 +20,8 @@ export interface PortBrokerDeps {
   createChannel: () => PortPair;
   /** Settles when the run may be connected (the host has checked settings/mcp.json). */
   ready?: Promise<void>;
+  /** Checks what the run sends (RUNNER_TO_HOST_MCP_CONTROL); anything else is dropped and logged. */
+  gate: MessageGate<RunnerToHostMcpControl>;
 }
 
 /**
@@ -70,8 +73,7 @@ export function brokerRunPorts(
   };
 
   const offControl = control.onMessage((msg) => {
-    const m = msg as RunnerToHostMcpControl | null;
-    if (m && typeof m === 'object' && m.type === 'port_request') void connect();
+    if (deps.gate.accept(msg, `run ${runId}`) && msg.type === 'port_request') void connect();
   });
 
   return () => {

@@ -7,7 +7,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Port } from '../../../shared/protocol/runner';
 import type { McpServerInfo, McpToolInfo } from '../../../shared/protocol/host-api';
-import type { McpLogEntry, McpServerConfig, McpToRunner, RunnerToMcp } from '../../../shared/protocol/mcp';
+import { APP_EXECUTABLE_ENV, type McpLogEntry, type McpServerConfig, type McpToRunner, type RunnerToHostMcpControl, type RunnerToMcp } from '../../../shared/protocol/mcp';
+import { RUNNER_TO_HOST_MCP_CONTROL, RUNNER_TO_MCP } from '../../../shared/protocol/contract/mcp-channel';
+import { messageGate, type GateOptions, type MessageGate } from '../../../shared/protocol/contract/gate';
 import type { ToolOutput } from '../../../shared/thread/schema';
 import type { ChildLink, ProcessSpawner } from '../process/types';
 import type { McpAttachment, McpRelay } from '../supervisor/run-supervisor';
@@ -26,6 +28,14 @@ export interface McpServiceOptions {
   env?: NodeJS.ProcessEnv;
   onToolsChanged?: (server: string) => void;
   backoffMs?: { initial: number; max: number };
+  /** Where messages that break the MCP channel contract are logged (default stderr). */
+  gate?: GateOptions;
+  /**
+   * The packaged desktop app's own executable, which cannot run scripts as Node (its `runAsNode`
+   * fuse is off): the mcp-host refuses, with a diagnosis, a stdio server that would run it with
+   * ELECTRON_RUN_AS_NODE (mcp-host/diagnose.ts).
+   */
+  appExecutable?: string;
 }
 
 /** What one direct call (CLI) returns. */
@@ -52,6 +62,10 @@ export class McpService implements McpRelay {
   /** +1 at every read of the file; `sentVersion` is the read the mcp-host was last configured from. */
   private version = 0;
   private sentVersion = -1;
+  /** What a run may send on its relayed `mcp` channel (RUNNER_TO_MCP). */
+  private readonly fromRun: MessageGate<RunnerToMcp>;
+  /** What a run may send on its `mcp` channel when its ports are brokered (RUNNER_TO_HOST_MCP_CONTROL). */
+  private readonly fromRunControl: MessageGate<RunnerToHostMcpControl>;
 
   constructor(private readonly opts: McpServiceOptions) {
     this.supervisor = new McpSupervisor({
@@ -60,7 +74,11 @@ export class McpService implements McpRelay {
       config: () => this.hostConfig(),
       onToolsChanged: opts.onToolsChanged,
       backoffMs: opts.backoffMs,
+      gate: opts.gate,
+      ...(opts.appExecutable ? { env: { [APP_EXECUTABLE_ENV]: opts.appExecutable } } : {}),
     });
+    this.fromRun = messageGate('host', RUNNER_TO_MCP, opts.gate);
+    this.fromRunControl = messageGate('host', RUNNER_TO_HOST_MCP_CONTROL, opts.gate);
   }
 
   /** Reads settings/mcp.json again (and sends it to a running mcp-host). */
@@ -168,11 +186,13 @@ export class McpService implements McpRelay {
     const checked = this.loadConfig().then(() => {}, () => {});
     const createChannel = this.opts.spawner.createChannel?.bind(this.opts.spawner);
     if (createChannel && runner?.sendWithPorts) {
-      return { transport: 'port', detach: brokerRunPorts(runId, port, runner, { supervisor: this.supervisor, createChannel, ready: checked }) };
+      return { transport: 'port', detach: brokerRunPorts(runId, port, runner, { supervisor: this.supervisor, createChannel, ready: checked, gate: this.fromRunControl }) };
     }
     const detachRun = this.supervisor.attachRun(runId, (msg) => port.post(msg));
     // Chained on `checked`: the messages keep their order.
-    const off = port.onMessage((msg) => void checked.then(() => this.supervisor.sendRunner(runId, msg as RunnerToMcp)));
+    const off = port.onMessage((msg) => {
+      if (this.fromRun.accept(msg, `run ${runId}`)) void checked.then(() => this.supervisor.sendRunner(runId, msg));
+    });
     return {
       transport: 'relay',
       detach: () => {

@@ -5,14 +5,12 @@
  * `isError` result on their tool nodes; pending host requests reject.
  */
 import type { ChildExit, ChildLink, PortPair, ProcessSpawner, TransferablePort } from '../process/types';
-import type {
-  HostToMcpHost,
-  McpHostMethod,
-  McpHostMethods,
-  McpHostToHost,
-  McpToRunner,
-  RunnerToMcp,
-} from '../../../shared/protocol/mcp';
+import type { HostToMcpHost, McpHostMethod, McpHostMethods, McpHostToHost, McpToRunner, RunnerToMcp } from '../../../shared/protocol/mcp';
+import { MCP_HOST_TO_HOST } from '../../../shared/protocol/contract/mcp-channel';
+import { messageGate, type GateOptions, type MessageGate } from '../../../shared/protocol/contract/gate';
+import { fromWire } from '../../../shared/protocol/contract/errors';
+import { toolErrorOutput } from '../../../shared/thread/tool-output';
+import { HostError } from '../errors';
 
 export interface McpSupervisorOptions {
   spawner: ProcessSpawner;
@@ -28,6 +26,8 @@ export interface McpSupervisorOptions {
   /** A tool list changed (`notifications/tools/list_changed`). */
   onToolsChanged?: (server: string) => void;
   env?: Record<string, string | undefined>;
+  /** Where messages from the mcp-host that break the contract are logged (default stderr). */
+  gate?: GateOptions;
 }
 
 type RunnerListener = (msg: McpToRunner) => void;
@@ -59,8 +59,12 @@ export class McpSupervisor {
   /** Generation of the current mcp-host process: 1 for the first, +1 per restart. */
   epoch = 0;
   private readonly exitListeners = new Set<(epoch: number, why: string) => void>();
+  /** What the mcp-host may send (MCP_HOST_TO_HOST); anything else is dropped and logged. */
+  private readonly fromMcpHost: MessageGate<McpHostToHost>;
 
-  constructor(private readonly opts: McpSupervisorOptions) {}
+  constructor(private readonly opts: McpSupervisorOptions) {
+    this.fromMcpHost = messageGate('host', MCP_HOST_TO_HOST, opts.gate);
+  }
 
   /** The mcp-host's pid, if it runs. */
   get pid(): number | undefined {
@@ -95,10 +99,9 @@ export class McpSupervisor {
       this.stderrBuf = (this.stderrBuf + c).slice(-STDERR_CAP);
     });
     link.onFrame((frame) => {
-      if (frame.ch !== 'mcp') return;
-      const m = frame.msg as McpHostToHost;
-      if (m?.type === 'ready') readyResolve();
-      else this.onChild(m);
+      if (frame.ch !== 'mcp' || !this.fromMcpHost.accept(frame.msg, 'the mcp-host')) return;
+      if (frame.msg.type === 'ready') readyResolve();
+      else this.onChild(frame.msg);
     });
     const exited = new Promise<never>((_, reject) => {
       link.onExit((exit) => {
@@ -147,7 +150,7 @@ export class McpSupervisor {
         listener?.({
           type: 'result',
           callId,
-          output: { content: [{ type: 'text', text: `MCP call lost: ${why} while the call ran. It restarts automatically; run the tool again.` }], isError: true },
+          output: toolErrorOutput(`MCP call lost: ${why} while the call ran. It restarts automatically; run the tool again.`),
           mcpLog: [],
         });
       }
@@ -166,21 +169,23 @@ export class McpSupervisor {
   }
 
   private onChild(m: McpHostToHost): void {
-    if (!m || typeof m !== 'object') return;
     if (m.type === 'response') {
       const p = this.pending.get(m.id);
       if (!p) return;
       this.pending.delete(m.id);
       clearTimeout(p.timer);
-      if (m.error) p.reject(new Error(m.error.message));
-      else p.resolve(m.result);
+      if (m.error) {
+        // The mcp-host's code reaches the client unchanged (bad_request, not_found, …).
+        const e = fromWire(m.error);
+        p.reject(new HostError(e.code, e.message));
+      } else p.resolve(m.result);
     } else if (m.type === 'runner') {
-      if (m.msg?.type === 'result') this.inFlight.get(m.runId)?.delete(m.msg.callId);
+      if (m.msg.type === 'result') this.inFlight.get(m.runId)?.delete(m.msg.callId);
       this.runners.get(m.runId)?.(m.msg);
     } else if (m.type === 'tools_changed') {
       this.opts.onToolsChanged?.(m.server);
-    } else if (m.type === 'server_pids' && Array.isArray(m.pids)) {
-      this.serverPids = m.pids.filter((p) => Number.isInteger(p) && p > 0);
+    } else if (m.type === 'server_pids') {
+      this.serverPids = m.pids;
     }
   }
 
@@ -257,13 +262,12 @@ export class McpSupervisor {
    * that call at once (it never reaches the mcp-host).
    */
   sendRunner(runId: string, msg: RunnerToMcp): void {
-    if (!msg || typeof msg !== 'object') return;
     const waiting = this.waitingStart.get(runId);
     if (msg.type === 'cancel' && waiting?.delete(msg.callId)) {
       this.runners.get(runId)?.({
         type: 'result',
         callId: msg.callId,
-        output: { content: [{ type: 'text', text: `MCP call cancelled before it reached the mcp-host${msg.reason ? ` (${msg.reason})` : ''}.` }], isError: true },
+        output: toolErrorOutput(`MCP call cancelled before it reached the mcp-host${msg.reason ? ` (${msg.reason})` : ''}.`),
         mcpLog: [],
       });
       return;
@@ -295,7 +299,7 @@ export class McpSupervisor {
         this.runners.get(runId)?.({
           type: 'result',
           callId: msg.callId,
-          output: { content: [{ type: 'text', text: `MCP unavailable: could not start the mcp-host: ${err.message}` }], isError: true },
+          output: toolErrorOutput(`MCP unavailable: could not start the mcp-host: ${err.message}`),
           mcpLog: [],
         });
       },

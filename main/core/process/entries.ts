@@ -36,5 +36,5 @@ export function runnerEntry(): string {
 
 /** The mcp-host entry file (one long-lived process). */
 export function mcpHostEntry(): string {
-  return resolveEntry('mcp-host.js', 'agent-runner/mcp-host/index.ts', 'STEPWISE_MCP_HOST_ENTRY');
+  return resolveEntry('mcp-host.js', 'mcp-host/index.ts', 'STEPWISE_MCP_HOST_ENTRY');
 }

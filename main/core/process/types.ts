@@ -1,7 +1,7 @@
 /**
  * Child processes of the host (agent-runners, the mcp-host) behind one interface, so the
  * Electron shell can swap `utilityProcess.fork` in for `child_process.fork` (docs/architecture.md#processes-and-state).
- * Frames are `{ ch: 'run' | 'mcp', msg }` (see agent-runner/process-port.ts); where the shell
+ * Frames are `{ ch: 'run' | 'mcp', msg }` (see shared/process-port.node.ts); where the shell
  * can transfer ports (Electron), a frame may carry ports of a brokered channel.
  */
 export interface ChildFrame {

@@ -7,6 +7,8 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { idleTimeoutProblem, type ProviderConfig } from '../../../shared/protocol/runner';
+import { ProviderConfigSchema } from '../../../shared/protocol/contract/runner-channel';
+import { problems } from '../../../shared/protocol/contract/define';
 import type { ProviderInfo } from '../../../shared/protocol/host-api';
 import { HostError } from '../errors';
 import { parseSettingsJson } from './json-text';
@@ -81,6 +83,10 @@ function checkEntry(value: unknown, where: string): ProviderConfig {
       }
     }
   }
+  // What the checks above do not cover (headers, …): the runner checks its start message against
+  // the same schema, so an entry that passes here never fails a run's start.
+  const rest = problems(ProviderConfigSchema, v, 1)[0];
+  if (rest) throw new HostError('bad_settings', `${where}${rest.startsWith('/: ') ? rest.slice(1) : rest}`);
   return v as unknown as ProviderConfig;
 }
 

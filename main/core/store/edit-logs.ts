@@ -8,7 +8,7 @@ import type { Thread } from '../../../shared/thread/schema';
 import { HostError } from '../errors';
 import { EditLog, logPath } from './edit-log';
 import { recoverEditLogs, recoverOnOpen, type Recovery } from './edit-recovery';
-import type { ThreadIO } from './thread-store';
+import type { ThreadIO } from './thread-store-options';
 
 export class EditLogs {
   /** Edit ids a recovery applied, per thread, until the thread is opened. */
@@ -20,7 +20,7 @@ export class EditLogs {
   constructor(
     readonly dir: string,
     private readonly io: ThreadIO,
-    private readonly log?: (message: string) => void,
+    private readonly log?: (message: string, level?: 'info' | 'error') => void,
   ) {}
 
   /** At start, before any thread is opened: recover every log (edit-recovery.ts). */
@@ -57,7 +57,7 @@ export class EditLogs {
     for (const r of list) {
       if (r.kind === 'applied' || r.kind === 'current') {
         add(this.replayed, r.threadId, r.editIds);
-        if (r.kind === 'applied') this.log?.(`replayed ${r.edits} edit(s) to ${r.file} acknowledged before the host stopped`);
+        if (r.kind === 'applied') this.log?.(`replayed ${r.edits} edit(s) to ${r.file} acknowledged before the host stopped`, 'info');
         for (const n of r.notes) this.log?.(`${r.log}: ${n}`);
       } else if (r.kind === 'aside') {
         const msg = `${r.edits} edit(s) to this thread, made before Stepwise stopped, were not applied: ${r.reason}. They are kept in ${r.aside} in the Stepwise home folder.`;

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { applyPatches, type Patch } from 'immer';
 import type { Thread } from '../../../shared/thread/schema';
 import { validateThread } from '../../../shared/thread/validate';
-import type { ThreadIO } from './thread-store';
+import type { ThreadIO } from './thread-store-options';
 import { docHash, logInUse, logName, type BaseLine, type EditLine, type LogLine } from './edit-log';
 import { fileStamp } from './open-thread';
 

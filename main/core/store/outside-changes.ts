@@ -9,7 +9,7 @@ import type { Thread } from '../../../shared/thread/schema';
 import { watchFile } from './file-watch';
 import { fieldPatches, sameDoc } from './external-edit';
 import { fileStamp, type OpenThread } from './open-thread';
-import type { ThreadStoreOptions } from './thread-store';
+import type { ThreadStoreOptions } from './thread-store-options';
 
 /** What the store lends: applying a change taken from the file, and scheduling a save. */
 export interface OutsideHost {

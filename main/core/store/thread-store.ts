@@ -26,43 +26,11 @@ import type { Recovery } from './edit-recovery';
 import { EditLogs } from './edit-logs';
 import { fileStamp, type OpenThread } from './open-thread';
 import { OutsideChanges } from './outside-changes';
+import type { ThreadStoreOptions } from './thread-store-options';
+
+export type { ThreadIO, ThreadStoreOptions } from './thread-store-options';
 
 enablePatches();
-
-/** How the store reads and writes thread files (main/core/threads/thread-file.ts by default). */
-export interface ThreadIO {
-  load(file: string): Promise<Thread>;
-  save(file: string, thread: Thread): Promise<void>;
-}
-
-export interface ThreadStoreOptions {
-  io: ThreadIO;
-  /** Save delay after the last edit. Default 300 ms. */
-  debounceMs?: number;
-  /** Whether one of the thread's runs is running (edits are refused then). */
-  isRunning?: (threadId: string) => boolean;
-  /** Every applied patch (the host fans it out to the thread's subscribers). */
-  onPatch?: (patch: ThreadPatch) => void;
-  log?: (message: string) => void;
-  /** Watch open threads' files for edits made outside the host; `debounceMs` default 100. */
-  watch?: boolean | { debounceMs?: number };
-  /**
-   * An open thread's file stopped loading (`problem`: the loader's message, naming the file and
-   * the line/column of a syntax error) or loads again (`problem` undefined).
-   */
-  onFileProblem?: (info: { threadId: string; file: string; problem?: string }) => void;
-  /**
-   * A file was just opened (not an already open copy): `open` resolves, also for concurrent
-   * opens of the same file, once this has settled (a failure is logged). The host puts there
-   * the results of runs it could not finish before it stopped.
-   */
-  onOpened?: (threadId: string) => Promise<void>;
-  /**
-   * Folder of the edit logs (`$STEPWISE_HOME/edits`). Without it an edit is on disk only
-   * after the debounced save, not when `edit` resolves.
-   */
-  editLogDir?: string;
-}
 
 /** How many recent edit ids each open thread remembers. */
 const EDIT_IDS_KEPT = 200;

@@ -13,7 +13,7 @@ import { THREAD_VERSION, type Thread } from '../../../shared/thread/schema';
 import { newId } from '../../../shared/thread/ids';
 import { loadThreadFile, saveThreadFile, ThreadFileError } from '../threads/thread-file';
 import { resolveInside, relativeSegments } from '../../../shared/workspace/paths.node.js';
-import { folderName, safeStem, stemMatchesTitle, THREAD_EXT as EXT, uniqueName } from './names';
+import { folderName, safeStem, THREAD_EXT as EXT, uniqueName } from './names';
 import { WorkspaceError, quoted, workspaceFailure } from '../../../shared/workspace/workspace-error';
 
 export { WorkspaceError } from '../../../shared/workspace/workspace-error';
@@ -103,7 +103,9 @@ export class WorkspaceStore {
     try {
       const thread = await loadThreadFile(abs, { title: stem });
       this.broken.delete(rel);
-      entry = { path: rel, kind: 'thread', title: thread.title && stemMatchesTitle(stem, thread.title) ? thread.title : stem, id: thread.id };
+      // The thread's own title, the name the playground's header shows; the file name only
+      // when the title is empty (a file written by hand). A rename makes both agree again.
+      entry = { path: rel, kind: 'thread', title: thread.title.trim() ? thread.title : stem, id: thread.id };
     } catch (err) {
       if (!(err instanceof ThreadFileError)) throw err;
       this.broken.add(rel);

@@ -1,23 +1,37 @@
 /** Desktop adapter: wraps the preload API (`window.stepwise`) of the Electron shell. */
 import type { HostMethod, HostParams, HostResult, HostPush } from '../../../shared/protocol/host-api';
-import { HostError, type HostServices } from './types';
+import { OutcomeSchema, fromWire, type Outcome } from '../../../shared/protocol/contract/errors';
+import { matches } from '../../../shared/protocol/contract/define';
+import { HostCallError, type HostServices } from './types';
 import { PushHub, pushIterable } from './push-queue';
 import { AckBatcher, nextFrame } from './frame';
+import { withChecks } from './checked';
 
-/** What the preload script exposes through contextBridge. */
+/** What the preload script exposes through contextBridge (preload/index.ts). */
 export interface StepwisePreloadApi {
-  invoke(method: string, params: unknown): Promise<unknown>;
+  /** Resolves with the request's outcome (main/electron/ipc.ts never rejects). */
+  invoke(method: string, params: unknown): Promise<Outcome>;
   /** Register for pushes; returns the unsubscribe function. */
   onPush(cb: (push: HostPush) => void): () => void;
 }
 
-function toHostError(err: unknown, method: string): HostError {
-  if (err instanceof HostError) return err;
-  const e = err as { message?: string; code?: string; stack?: string };
+/** The result of an outcome, or its error as a HostCallError. */
+function decode(outcome: unknown, method: string): unknown {
+  if (!matches(OutcomeSchema, outcome)) {
+    const shape = outcome && typeof outcome === 'object' && 'ok' in outcome ? 'an outcome with a malformed error' : 'something that is not an outcome';
+    throw new HostCallError(`${method}: the host answered with ${shape}`, 'bad_response', method);
+  }
+  if (outcome.ok) return outcome.result;
+  const e = fromWire(outcome.error);
+  throw new HostCallError(e.message, e.code, method);
+}
+
+/** The invoke itself failed (no handler registered, the main process gone): Electron's own error. */
+function invokeFailed(err: unknown, method: string): HostCallError {
+  const e = err as { message?: unknown; stack?: string };
   // Electron prefixes rejected IPC errors with "Error invoking remote method '…': ".
   const message = String(e?.message ?? err).replace(/^Error invoking remote method '[^']*': (?:Error: )?/, '');
-  const coded = /^\[([a-z_]+)\] (.*)$/s.exec(message);
-  return coded ? new HostError(coded[2], coded[1], method, e?.stack) : new HostError(message, e?.code, method, e?.stack);
+  return new HostCallError(message, 'internal', method, e?.stack);
 }
 
 /** Adapter over `window.stepwise`; acknowledges processed pushes once per frame like the web host. */
@@ -30,15 +44,17 @@ export function createDesktopHost(api: StepwisePreloadApi): HostServices {
     hub.emit(push);
     ack.processed();
   });
-  return {
+  return withChecks({
     presentational: false,
     async call<M extends HostMethod>(method: M, params: HostParams<M>): Promise<HostResult<M>> {
+      let outcome: unknown;
       try {
-        return (await api.invoke(method, params)) as HostResult<M>;
+        outcome = await api.invoke(method, params);
       } catch (err) {
-        throw toHostError(err, method);
+        throw invokeFailed(err, method);
       }
+      return decode(outcome, method) as HostResult<M>;
     },
     pushes: (signal) => pushIterable(hub.subscribe, signal),
-  };
+  });
 }

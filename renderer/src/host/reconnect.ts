@@ -6,7 +6,7 @@
  */
 import type { HostMethod } from '../../../shared/protocol/host-api';
 import { SESSION_PATH } from '../../../shared/protocol/web-session';
-import { HostError } from './types';
+import { HostCallError } from './types';
 
 /** Said (banner, rejected calls) once the host refused this page's token. */
 export const SESSION_ENDED_MESSAGE = "This page's session has ended (the host was restarted). Open the URL the host printed when it started (`npm start` or `stepwise serve`).";
@@ -43,13 +43,13 @@ export function resendable(method: string): boolean {
 }
 
 /** The error of every call once the session has ended. */
-export function sessionEnded(method: string): HostError {
-  return new HostError(SESSION_ENDED_MESSAGE, 'session_ended', method);
+export function sessionEnded(method: string): HostCallError {
+  return new HostCallError(SESSION_ENDED_MESSAGE, 'session_ended', method);
 }
 
 /** The error of a call that cannot wait, made while disconnected. */
-export function notConnected(method: string): HostError {
-  return new HostError(
+export function notConnected(method: string): HostCallError {
+  return new HostCallError(
     `Not connected to the host, so ${method} was not sent. The page reconnects by itself: try again once the header no longer says disconnected.`,
     'disconnected',
     method,
@@ -57,8 +57,8 @@ export function notConnected(method: string): HostError {
 }
 
 /** The error of a call that cannot be repeated, in flight when the connection was lost. */
-export function lostDuring(method: string): HostError {
-  return new HostError(
+export function lostDuring(method: string): HostCallError {
+  return new HostCallError(
     `Lost the connection to the host during ${method}, so it may or may not have happened. The page reconnects by itself: check, and try again once the header no longer says disconnected.`,
     'disconnected',
     method,

@@ -5,7 +5,7 @@
 import type { HostMethod, HostParams, HostResult, HostPush } from '../../../shared/protocol/host-api';
 
 export interface HostServices {
-  /** Send one request. Rejects with a {@link HostError} carrying the host's message and code. */
+  /** Send one request. Rejects with a {@link HostCallError} carrying the host's message and code. */
   call<M extends HostMethod>(method: M, params: HostParams<M>): Promise<HostResult<M>>;
   /**
    * Every push (envelopes and events) from now on, in arrival order. Leaving the loop (break,
@@ -37,8 +37,12 @@ export interface ConnectionStatus {
   unreachableSince?: number;
 }
 
-/** A failed host request: what failed (`message`), a machine code (`version_mismatch`, …) and the method. */
-export class HostError extends Error {
+/**
+ * A failed host request, as a renderer sees it: what failed (`message`), a machine code
+ * (`version_mismatch`, `bad_response`, …; the host's WireError code, or the adapter's own for
+ * a lost connection) and the method. Not the host's own HostError (main/core/errors.ts).
+ */
+export class HostCallError extends Error {
   constructor(
     message: string,
     readonly code?: string,
@@ -46,6 +50,6 @@ export class HostError extends Error {
     readonly details?: string,
   ) {
     super(message);
-    this.name = 'HostError';
+    this.name = 'HostCallError';
   }
 }

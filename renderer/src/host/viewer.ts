@@ -5,8 +5,9 @@
  */
 import type { HostMethod, HostParams, HostResult, HostPush, RunRecord } from '../../../shared/protocol/host-api';
 import type { Thread } from '../../../shared/thread/schema';
-import { HostError, type HostServices } from './types';
+import { HostCallError, type HostServices } from './types';
 import { pushIterable } from './push-queue';
+import { withChecks } from './checked';
 
 /** Create a viewer over `thread`; `runs` are stored run records to browse in run history. */
 export function createViewerHost(thread: Thread, runs: RunRecord[] = []): HostServices {
@@ -19,7 +20,7 @@ export function createViewerHost(thread: Thread, runs: RunRecord[] = []): HostSe
       runs.map((r) => ({ id: r.runId, startedAt: r.startedAt, endedAt: r.endedAt, status: r.status, mode: r.mode })),
     'run.get': (p) => {
       const r = runs.find((x) => x.runId === p.runId);
-      if (!r) throw new HostError(`Run ${p.runId} is not in this file.`, 'not_found', 'run.get');
+      if (!r) throw new HostCallError(`Run ${p.runId} is not in this file.`, 'not_found', 'run.get');
       return r;
     },
     'stream.subscribe': () => ({ ok: true }),
@@ -30,14 +31,14 @@ export function createViewerHost(thread: Thread, runs: RunRecord[] = []): HostSe
     'mcp.tools': () => [],
   };
   const open = { state: 'open' } as const;
-  return {
+  return withChecks({
     presentational: true,
     connection: () => open,
     async call<M extends HostMethod>(method: M, params: HostParams<M>): Promise<HostResult<M>> {
       const answer = answers[method] as ((p: HostParams<M>) => HostResult<M>) | undefined;
-      if (!answer) throw new HostError(`This is a read-only viewer: ${method} is not available. Open the thread in Stepwise to edit or run it.`, 'read_only', method);
+      if (!answer) throw new HostCallError(`This is a read-only viewer: ${method} is not available. Open the thread in Stepwise to edit or run it.`, 'read_only', method);
       return answer(params);
     },
     pushes: (signal) => pushIterable<HostPush>(() => () => {}, signal),
-  };
+  });
 }

@@ -7,7 +7,7 @@
  *   web-token.ts, never in a URL). Every frame is one JSON text message.
  * - Client → host: `{ id: number, method: HostMethod, params }` (see shared/protocol/host-api.ts).
  * - Host → client: `{ id, result }` or `{ id, error: { message, code? } }` answering a request,
- *   and `{ push: HostPush }` for envelopes (tree_update, llm_delta, node_snapshot, run_result,
+ *   and `{ push: HostPush }` for envelopes (tree_update, node_update, llm_delta, node_snapshot, run_result,
  *   thread_patch) and events (workspace_changed, run_started, run_ended, notice).
  * - Backpressure: the client sends `stream.ack { count }` with the number of pushes it has
  *   processed since its last ack, at most once per animation frame. The host bounds each
@@ -24,9 +24,11 @@
  * `session_ended`.
  */
 import type { HostMethod, HostParams, HostResult, HostPush, HostResponse } from '../../../shared/protocol/host-api';
-import { HostError, type ConnectionStatus, type HostServices } from './types';
+import { fromWire } from '../../../shared/protocol/contract/errors';
+import { HostCallError, type ConnectionStatus, type HostServices } from './types';
 import { PushHub, pushIterable } from './push-queue';
 import { AckBatcher, nextFrame, type FrameScheduler } from './frame';
+import { withChecks } from './checked';
 import { OriginAliases, lostDuring, notConnected, probeSession, resendable, sessionEnded, type SessionProbe } from './reconnect';
 import { WS_PROTOCOL, tokenProtocol } from '../../../shared/protocol/web-session';
 
@@ -197,7 +199,10 @@ export function createWebHost(url: string, token: string, opts: WebHostOptions =
       const p = pending.get(frame.id);
       if (!p) return;
       pending.delete(frame.id);
-      if (frame.error) p.reject(new HostError(frame.error.message, frame.error.code, p.method));
+      if (frame.error !== undefined) {
+        const e = fromWire(frame.error);
+        p.reject(new HostCallError(e.message, e.code, p.method));
+      }
       else p.resolve(p.method === 'thread.open' && !p.internal ? opened(frame.result as ThreadOpened) : frame.result);
     };
     ws.onclose = () => {
@@ -215,7 +220,7 @@ export function createWebHost(url: string, token: string, opts: WebHostOptions =
           continue;
         }
         pending.delete(id);
-        p.reject(p.internal ? new HostError('connection lost', 'disconnected', p.method) : lostDuring(p.method));
+        p.reject(p.internal ? new HostCallError('connection lost', 'disconnected', p.method) : lostDuring(p.method));
       }
       if (closedByUser) return;
       if (everOpened && status.state !== 'reconnecting') setStatus({ state: 'reconnecting' });
@@ -240,7 +245,7 @@ export function createWebHost(url: string, token: string, opts: WebHostOptions =
   }
   connect();
 
-  return {
+  return withChecks({
     presentational: false,
     connection: () => status,
     onConnectionChange(listener) {
@@ -259,5 +264,5 @@ export function createWebHost(url: string, token: string, opts: WebHostOptions =
       closedByUser = true;
       socket?.close();
     },
-  };
+  });
 }

@@ -9,7 +9,7 @@ import type { RunMode, RunRef } from '../../../shared/thread/schema';
 import { isTerminal } from '../../../shared/protocol/nodes';
 import type { HostServices } from '../host/types';
 import { StreamStore } from './stream-store';
-import { ThreadSession } from './thread-store';
+import { ThreadSession } from './thread-session';
 import { errorProps, type ErrorNoticeProps } from '../ui/ErrorNotice';
 import { openThreadHint } from './open-thread-hint';
 

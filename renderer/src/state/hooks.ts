@@ -2,7 +2,7 @@
 import { atom, useAtomValue, type Atom } from 'jotai';
 import type { Thread } from '../../../shared/thread/schema';
 import { useApp } from './context';
-import type { ThreadSession, ThreadMeta } from './thread-store';
+import type { ThreadSession, ThreadMeta } from './thread-session';
 
 const none = atom(null);
 
@@ -21,11 +21,4 @@ export function useThread(): Thread | null {
 export function useThreadMeta(): ThreadMeta | null {
   const s = useSession();
   return useAtomValue((s?.metaAtom ?? none) as Atom<ThreadMeta | null>);
-}
-
-/** A new id for messages and tool calls. */
-export function newId(prefix = ''): string {
-  const c = globalThis.crypto as Crypto | undefined;
-  const raw = c?.randomUUID ? c.randomUUID() : `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
-  return prefix + raw;
 }

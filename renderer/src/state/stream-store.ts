@@ -2,20 +2,23 @@
  * The renderer's live execution-tree state (docs/architecture.md#renderer). Pushes feed a {@link StreamConsumer}
  * (the shared protocol logic: seq, gaps, snapshots, terminal rule) whose per-node buffers take
  * every frame at once. Atoms are set at most once per animation frame per dirty node, so only
- * rows whose node changed re-render; partial tool arguments are parsed at that time (at most
- * once per frame per call). Tree structure (kind, name, parent links) lives in per-run atoms
- * that change only when a `tree_update` adds or moves a node.
+ * rows whose node changed re-render. Tool arguments are parsed incrementally as their deltas
+ * arrive; their partial value is built at that time (at most once per frame per call). Tree
+ * structure (kind, name, parent links) lives in per-run atoms that change only when a
+ * `tree_update` adds, renames or moves a node; the structure itself is kept incrementally
+ * ({@link RunStructure}), so a growing tree costs O(new nodes) per frame.
  */
 import { atom, type PrimitiveAtom } from 'jotai';
 import { atomFamily, type AtomFamily } from 'jotai-family';
-import { parse as parsePartialJson } from 'partial-json';
 import { isTerminal } from '../../../shared/protocol/status';
 import { StreamConsumer, type LiveNode } from '../../../shared/stream/consumer';
-import type { ExecNode, NodeKind, NodeStatus } from '../../../shared/protocol/nodes';
+import type { ExecNode, NodeStatus } from '../../../shared/protocol/nodes';
 import type { HostPush, RunRecord } from '../../../shared/protocol/host-api';
 import type { StreamEnvelope } from '../../../shared/protocol/envelopes';
 import type { RunMode } from '../../../shared/thread/schema';
 import { nextFrame, type FrameScheduler } from '../host/frame';
+import { ToolArgsParse, type ArgsWork } from './tool-args-parse';
+import { RunStructure } from './run-structure';
 
 /** What one execution-tree row shows. A new object per frame in which the node changed. */
 export interface NodeView {
@@ -32,17 +35,20 @@ export interface NodeView {
   syncing: boolean;
 }
 
-/** Structure of one run's tree. */
-export interface RunTree {
+/**
+ * What a run's tree atom holds: the run's structure (its node ids, parents, kinds and names —
+ * no output, that is in the node atoms), changed in place only when a frame is published (read
+ * it at render time), and a version that changes with every structural change, so subscribers
+ * re-render. Not the runner's `RunTree` (agent-runner/loop/tree.ts), which builds the nodes.
+ */
+export interface RunTreeState {
   runId: string;
-  meta: Record<string, { id: string; parentId?: string; kind: NodeKind; name: string }>;
-  children: Record<string, string[]>;
-  /** Nodes without a known parent (normally just the run node). */
-  roots: string[];
+  version: number;
+  structure: RunStructure;
 }
 
-/** A run the execution panel lists. */
-export interface RunInfo {
+/** A run the execution panel lists (not the bridge's `RunInfo`, a live run's identity). */
+export interface ListedRun {
   runId: string;
   threadId?: string;
   mode?: RunMode;
@@ -65,31 +71,24 @@ export interface StreamStoreOptions {
   clock?: () => number;
 }
 
-function parseArgs(raw: string): unknown {
-  if (!raw.trim()) return undefined;
-  try {
-    return parsePartialJson(raw);
-  } catch {
-    return undefined;
-  }
-}
-
 /** Live stream state for one window. */
 export class StreamStore {
   readonly nodeAtom: AtomFamily<string, PrimitiveAtom<NodeView | undefined>> = atomFamily((_id: string) =>
     atom<NodeView | undefined>(undefined),
   );
-  readonly runTreeAtom: AtomFamily<string, PrimitiveAtom<RunTree | undefined>> = atomFamily((_runId: string) =>
-    atom<RunTree | undefined>(undefined),
+  readonly runTreeAtom: AtomFamily<string, PrimitiveAtom<RunTreeState | undefined>> = atomFamily((_runId: string) =>
+    atom<RunTreeState | undefined>(undefined),
   );
-  readonly runsAtom: PrimitiveAtom<RunInfo[]> = atom<RunInfo[]>([]);
+  readonly runsAtom: PrimitiveAtom<ListedRun[]> = atom<ListedRun[]>([]);
 
   private readonly consumer: StreamConsumer;
   private readonly dirty = new Set<string>();
-  private readonly dirtyTrees = new Set<string>();
-  private readonly trees = new Map<string, RunTree>();
+  /** Nodes of `tree_update`s per run, taken into the run's structure at the next frame. */
+  private readonly pendingTrees = new Map<string, ExecNode[]>();
+  private readonly trees = new Map<string, RunStructure>();
   private readonly nodeRun = new Map<string, string>();
-  private readonly parsed = new Map<string, { raw: Record<number, string>; args: Record<number, unknown>; at: Record<number, number>; cost: Record<number, number> }>();
+  /** Parse state of each node's tool-call arguments, by node id then call index. */
+  private readonly parses = new Map<string, Map<number, ToolArgsParse>>();
   private scheduled = false;
   /** Frames flushed so far (tests). */
   flushes = 0;
@@ -113,6 +112,8 @@ export class StreamStore {
         // When the request itself fails no snapshot will come: end syncing (docs/architecture.md#sequence-and-snapshots: never a loop).
         Promise.resolve(res).catch(() => this.apply({ v: 1, type: 'node_snapshot', runId, nodeId, available: false }));
       },
+      toolArgsAppended: (nodeId, index, delta) => this.argsParse(nodeId, index).append(delta),
+      toolArgsReplaced: (nodeId) => this.parses.get(nodeId)?.forEach((p) => p.replaced()),
     });
   }
 
@@ -129,6 +130,14 @@ export class StreamStore {
         this.consumer.apply(push);
         for (const n of push.nodes) if (n.kind === 'run' && !n.parentId) this.setRun({ runId: push.runId, status: n.status });
         return;
+      case 'node_update': {
+        // Only what changed in a live node; the root's live status is the run's.
+        if (!this.consumer.apply(push) || !push.status) return;
+        // The structure takes a frame's tree_updates at the flush: look in the pending ones too.
+        const meta = this.trees.get(push.runId)?.meta(push.nodeId) ?? this.pendingTrees.get(push.runId)?.find((n) => n.id === push.nodeId);
+        if (meta?.kind === 'run' && !meta.parentId) this.setRun({ runId: push.runId, status: push.status });
+        return;
+      }
       case 'llm_delta':
       case 'node_snapshot':
         if (!this.nodeRun.has(push.nodeId)) this.nodeRun.set(push.nodeId, push.runId);
@@ -156,23 +165,23 @@ export class StreamStore {
     for (const [nodeId, r] of this.nodeRun) {
       if (r !== runId) continue;
       this.consumer.release(nodeId);
-      this.parsed.delete(nodeId);
+      this.parses.delete(nodeId);
       this.dirty.delete(nodeId);
       this.nodeRun.delete(nodeId);
       this.nodeAtom.remove(nodeId);
     }
     this.trees.delete(runId);
-    this.dirtyTrees.delete(runId);
+    this.pendingTrees.delete(runId);
     this.runTreeAtom.remove(runId);
     this.store.set(this.runsAtom, this.store.get(this.runsAtom).filter((r) => r.runId !== runId));
   }
 
   /** Runs currently held, newest last. */
-  runs(): RunInfo[] {
+  runs(): ListedRun[] {
     return this.store.get(this.runsAtom);
   }
 
-  private setRun(info: RunInfo): void {
+  private setRun(info: ListedRun): void {
     const runs = this.store.get(this.runsAtom);
     const i = runs.findIndex((r) => r.runId === info.runId);
     if (i < 0) {
@@ -180,7 +189,7 @@ export class StreamStore {
       return;
     }
     const prev = runs[i];
-    const merged: RunInfo = { ...prev, ...Object.fromEntries(Object.entries(info).filter(([, v]) => v !== undefined)) };
+    const merged: ListedRun = { ...prev, ...Object.fromEntries(Object.entries(info).filter(([, v]) => v !== undefined)) };
     if (merged.status === prev.status && merged.threadId === prev.threadId && merged.mode === prev.mode && merged.stored === prev.stored) return;
     const next = runs.slice();
     next[i] = merged;
@@ -188,19 +197,13 @@ export class StreamStore {
   }
 
   private noteStructure(runId: string, nodes: ExecNode[]): void {
-    let tree = this.trees.get(runId);
-    if (!tree) {
-      tree = { runId, meta: {}, children: {}, roots: [] };
-      this.trees.set(runId, tree);
-    }
-    for (const n of nodes) {
-      this.nodeRun.set(n.id, runId);
-      const old = tree.meta[n.id];
-      if (old && old.parentId === n.parentId && old.name === n.name && old.kind === n.kind) continue;
-      tree.meta[n.id] = { id: n.id, parentId: n.parentId, kind: n.kind, name: n.name };
-      this.dirtyTrees.add(runId);
-    }
-    if (this.dirtyTrees.has(runId)) this.schedule();
+    for (const n of nodes) this.nodeRun.set(n.id, runId);
+    // The structure changes only when the frame is published, so a render between two frames
+    // never sees a tree ahead of its atoms.
+    const pending = this.pendingTrees.get(runId);
+    if (pending) for (const n of nodes) pending.push(n);
+    else this.pendingTrees.set(runId, nodes.slice());
+    this.schedule();
   }
 
   private markDirty(nodeId: string): void {
@@ -218,11 +221,14 @@ export class StreamStore {
   flush(): void {
     this.scheduled = false;
     this.flushes++;
-    for (const runId of this.dirtyTrees) {
-      const t = this.trees.get(runId);
-      if (t) this.store.set(this.runTreeAtom(runId), rebuild(t));
+    for (const [runId, nodes] of this.pendingTrees) {
+      let t = this.trees.get(runId);
+      if (!t) this.trees.set(runId, (t = new RunStructure(runId)));
+      let changed = false;
+      for (const n of nodes) if (t.note(n)) changed = true;
+      if (changed) this.store.set(this.runTreeAtom(runId), { runId, version: (this.store.get(this.runTreeAtom(runId))?.version ?? 0) + 1, structure: t });
     }
-    this.dirtyTrees.clear();
+    this.pendingTrees.clear();
     for (const nodeId of this.dirty) {
       const live = this.consumer.get(nodeId);
       if (live) this.store.set(this.nodeAtom(nodeId), this.view(live));
@@ -230,30 +236,32 @@ export class StreamStore {
     this.dirty.clear();
   }
 
-  private view(live: LiveNode): NodeView {
-    let cache = this.parsed.get(live.nodeId);
-    if (!cache) {
-      cache = { raw: {}, args: {}, at: {}, cost: {} };
-      this.parsed.set(live.nodeId, cache);
+  /** Parsing work done for tool arguments so far (see {@link ToolArgsParse.work}; tests, benchmarks). */
+  get argsWork(): ArgsWork {
+    const w = { read: 0, built: 0 };
+    for (const calls of this.parses.values()) {
+      for (const p of calls.values()) {
+        w.read += p.work.read;
+        w.built += p.work.built;
+      }
     }
+    return w;
+  }
+
+  private argsParse(nodeId: string, index: number): ToolArgsParse {
+    let calls = this.parses.get(nodeId);
+    if (!calls) this.parses.set(nodeId, (calls = new Map()));
+    let p = calls.get(index);
+    if (!p) calls.set(index, (p = new ToolArgsParse()));
+    return p;
+  }
+
+  private view(live: LiveNode): NodeView {
     const args: Record<number, unknown> = {};
     const final = isTerminal(live.status);
     const now = this.clock();
-    for (const [k, raw] of Object.entries(live.toolArgs)) {
-      const i = Number(k);
-      // At most once per frame, and for large arguments at most ~5 % of the main thread: a
-      // parse that cost c ms waits 20·c ms of stream time before the next one (a 200 KB
-      // argument then updates a few times a second). The final text is always parsed.
-      const due = final || cache.at[i] === undefined || now - cache.at[i] >= 20 * (cache.cost[i] ?? 0);
-      if (cache.raw[i] !== raw && due) {
-        cache.raw[i] = raw;
-        const t0 = performance.now();
-        cache.args[i] = parseArgs(raw);
-        cache.cost[i] = performance.now() - t0;
-        cache.at[i] = now;
-      }
-      args[i] = cache.args[i];
-    }
+    // Read at most once per frame per call; each delta was already parsed on arrival.
+    for (const [k, raw] of Object.entries(live.toolArgs)) args[Number(k)] = this.argsParse(live.nodeId, Number(k)).read(raw, now, final);
     return {
       nodeId: live.nodeId,
       node: live.node,
@@ -265,16 +273,4 @@ export class StreamStore {
       syncing: live.syncing,
     };
   }
-}
-
-function rebuild(t: RunTree): RunTree {
-  const children: Record<string, string[]> = {};
-  const roots: string[] = [];
-  for (const m of Object.values(t.meta)) {
-    if (m.parentId && t.meta[m.parentId]) (children[m.parentId] ??= []).push(m.id);
-    else roots.push(m.id);
-  }
-  t.children = children;
-  t.roots = roots;
-  return { runId: t.runId, meta: { ...t.meta }, children, roots };
 }

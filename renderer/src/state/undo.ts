@@ -7,16 +7,18 @@
  * never rewinds run history.
  */
 import type { Patch } from 'immer';
-import { compact, expand, invertText, sameReplaceTargets, splice, type StoredPatch, type TextPatch } from './text-patch';
+import { compact, expand, invertText, sameReplaceTargets, splice, type StoredPatch, type TextPatch } from '../text/text-patch';
 
 const NONE: StoredPatch[] = [];
 const NO_IMAGES: string[] = [];
 
-/** One undoable step, as `undo()` / `redo()` return it: ordinary Immer patches. */
+/** Which way a step is taken: back (`undo`, its inverse patches) or forward again (`redo`). */
+export type UndoDirection = 'undo' | 'redo';
+
+/** One step as {@link UndoHistory.take} hands it out: the ordinary Immer patches to apply. */
 export interface UndoStep {
-  forward: Patch[];
-  inverse: Patch[];
-  key?: string;
+  /** The step's inverse patches for `undo`, its forward patches for `redo`. */
+  patches: Patch[];
   origin: 'edit' | 'run';
   /** For a run's result: the run. */
   runId?: string;
@@ -158,29 +160,23 @@ export class UndoHistory {
   }
 
   /**
-   * Take the top step for undoing: apply its `inverse` to `current` (the document now; text
-   * edits are expanded against it). Moves the step to the redo stack.
+   * Take the next step `direction` (the top of the undo stack, or of the redo stack) and move it
+   * to the other stack. Its patches for that direction (inverse for undo, forward for redo) are
+   * expanded against `current`, the document now. Throws when a text splice no longer matches
+   * `current` (another window changed that text); the step has moved all the same.
    */
-  undo(current: unknown): UndoStep | undefined {
-    const step = this.undoStack.pop();
+  take(direction: UndoDirection, current: unknown): UndoStep | undefined {
+    const [from, to] = direction === 'undo' ? [this.undoStack, this.redoStack] : [this.redoStack, this.undoStack];
+    const step = from.pop();
     if (!step) return undefined;
-    this.seal(step);
-    this.redoStack.push(step);
-    const inverse = step.textOnly ? (step.forward as TextPatch[]).map(invertText).reverse() : step.inverse;
-    return { forward: [], inverse: expand(inverse, current), key: step.key, origin: step.origin, runId: step.runId };
+    this.seal(step); // a sealed step never merges with the next edit (a redone one was sealed when undone)
+    to.push(step);
+    const stored = direction === 'redo' ? step.forward : step.textOnly ? (step.forward as TextPatch[]).map(invertText).reverse() : step.inverse;
+    return { patches: expand(stored, current), origin: step.origin, runId: step.runId };
   }
 
-  /** Take the next step for redoing: apply its `forward` to `current`. Moves it back to the undo stack. */
-  redo(current: unknown): UndoStep | undefined {
-    const step = this.redoStack.pop();
-    if (!step) return undefined;
-    step.at = -Infinity; // a redone step never merges with the next edit
-    this.undoStack.push(step);
-    return { forward: expand(step.forward, current), inverse: [], key: step.key, origin: step.origin, runId: step.runId };
-  }
-
-  /** The step the last `undo` (or `redo`) took goes back where it was: its patches were not applied. */
-  putBack(took: 'undo' | 'redo'): void {
+  /** The step the last {@link take} `took` goes back where it was: its patches were not applied. */
+  putBack(took: UndoDirection): void {
     const [from, to] = took === 'undo' ? [this.redoStack, this.undoStack] : [this.undoStack, this.redoStack];
     const step = from.pop();
     if (step) to.push(step);

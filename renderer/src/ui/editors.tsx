@@ -5,15 +5,15 @@
  * (editor-mount.tsx) each shows its text statically in the same box ({@link StaticEditor})
  * until it is focused or the region turns live. `highlight` marks find matches in both.
  */
-import { useMemo } from 'react';
+import { useMemo, type CSSProperties, type ReactNode } from 'react';
 import { EditorView } from '@codemirror/view';
 import type { BasicSetupOptions } from '@uiw/react-codemirror';
 import { json, jsonParseLinter } from '@codemirror/lang-json';
 import { linter, lintGutter } from '@codemirror/lint';
 import { Box, Button, CopyButton, Group, Text } from '@mantine/core';
 import { useComputedColorScheme } from '@mantine/core';
-import { CodeEditor } from './code-editor';
-import { useLiveEditor, type FocusRequest } from './editor-mount';
+import { CodeEditor, type CodeEditorProps } from './code-editor';
+import { useLiveEditor } from './editor-mount';
 import { StaticEditor } from './static-editor';
 import { findHighlightExtension, type FieldHighlight } from './find-highlight';
 
@@ -35,33 +35,60 @@ export interface JsonEditorProps {
   highlight?: FieldHighlight;
 }
 
-/** The CodeMirror part of a JSON editor, once it is made. */
-function LiveJson({ value, onChange, readOnly, label, minHeight, maxHeight, highlight, autoFocus }: Required<Pick<JsonEditorProps, 'value' | 'label' | 'minHeight' | 'maxHeight'>> & JsonEditorProps & { autoFocus: FocusRequest | null }) {
-  const scheme = useComputedColorScheme('light');
-  const hq = highlight?.query;
-  const hc = highlight?.current;
-  const extensions = useMemo(
-    () => [json(), linter(jsonParseLinter()), lintGutter(), EditorView.contentAttributes.of({ 'aria-label': label }), findHighlightExtension(hq ? { query: hq, current: hc ?? -1 } : undefined)],
-    [label, hq, hc],
-  );
+/** The bordered box both editors sit in. */
+const FRAME: CSSProperties = { border: '1px solid var(--mantine-color-default-border)', borderRadius: 4, overflow: 'hidden' };
+const JSON_EXTENSIONS = [json(), linter(jsonParseLinter()), lintGutter()];
+const PROMPT_EXTENSIONS = [EditorView.lineWrapping];
+const JSON_STYLE: CSSProperties = { fontSize: 12 };
+const PROMPT_STYLE: CSSProperties = { fontSize: 13 };
+
+type FramedEditorProps = Omit<CodeEditorProps, 'theme' | 'autoFocus'> & {
+  label: string;
+  highlight?: FieldHighlight;
+  /** The static stand-in's layout: wrap long lines (prompt) or show JSON gutters. */
+  wrap: boolean;
+  gutters?: boolean;
+  children?: ReactNode;
+};
+
+/**
+ * An editor in a bordered box, in the window's colour scheme, with `label` as its accessible
+ * name (after `extensions`) and `highlight` marked: a {@link CodeEditor} once its region is live
+ * or it was focused, {@link StaticEditor} text before. `children` are laid over the box (a Copy button).
+ */
+function FramedEditor({ label, extensions, children, highlight, wrap, gutters, ...editor }: FramedEditorProps) {
+  const mount = useLiveEditor();
   return (
-    <CodeEditor value={value} onChange={onChange} readOnly={readOnly} theme={scheme} extensions={extensions} minHeight={`${minHeight}px`} maxHeight={`${maxHeight}px`}
-      basicSetup={readOnly ? jsonReadOnlySetup : jsonSetup} style={{ fontSize: 12 }} autoFocus={autoFocus} />
+    <Box pos="relative" style={FRAME}>
+      {mount.live ? (
+        <LiveEditor {...editor} label={label} extensions={extensions} highlight={highlight} autoFocus={mount.focus} />
+      ) : (
+        <StaticEditor value={editor.value} label={label} readOnly={editor.readOnly} placeholder={editor.placeholder} minHeight={editor.minHeight} maxHeight={editor.maxHeight}
+          wrap={wrap} gutters={gutters} highlight={highlight} style={editor.style} onWake={mount.wake} />
+      )}
+      {children}
+    </Box>
   );
 }
 
+/** The CodeMirror part of {@link FramedEditor}, once it is made. */
+function LiveEditor({ label, extensions, highlight, ...editor }: Omit<CodeEditorProps, 'theme'> & { label: string; highlight?: FieldHighlight }) {
+  const theme = useComputedColorScheme('light');
+  const hq = highlight?.query;
+  const hc = highlight?.current;
+  const named = useMemo(
+    () => [...extensions, EditorView.contentAttributes.of({ 'aria-label': label }), findHighlightExtension(hq ? { query: hq, current: hc ?? -1 } : undefined)],
+    [extensions, label, hq, hc],
+  );
+  return <CodeEditor {...editor} theme={theme} extensions={named} />;
+}
+
 /** A JSON editor with folding, parse lint, and a Copy button. */
-export function JsonEditor(props: JsonEditorProps) {
-  const { value, readOnly, label, minHeight = 60, maxHeight = 360, error, highlight } = props;
-  const mount = useLiveEditor();
+export function JsonEditor({ value, onChange, readOnly, label, minHeight = 60, maxHeight = 360, error, highlight }: JsonEditorProps) {
   return (
     <Box>
-      <Box pos="relative" style={{ border: '1px solid var(--mantine-color-default-border)', borderRadius: 4, overflow: 'hidden' }}>
-        {mount.live ? (
-          <LiveJson {...props} minHeight={minHeight} maxHeight={maxHeight} autoFocus={mount.focus} />
-        ) : (
-          <StaticEditor value={value} label={label} readOnly={readOnly} minHeight={`${minHeight}px`} maxHeight={`${maxHeight}px`} wrap={false} gutters highlight={highlight} style={{ fontSize: 12 }} onWake={mount.wake} />
-        )}
+      <FramedEditor value={value} onChange={onChange} readOnly={readOnly} label={label} extensions={JSON_EXTENSIONS} minHeight={`${minHeight}px`} maxHeight={`${maxHeight}px`}
+        basicSetup={readOnly ? jsonReadOnlySetup : jsonSetup} style={JSON_STYLE} highlight={highlight} wrap={false} gutters>
         <Group pos="absolute" top={2} right={4} style={{ zIndex: 5 }}>
           <CopyButton value={value}>
             {({ copied, copy }) => (
@@ -71,7 +98,7 @@ export function JsonEditor(props: JsonEditorProps) {
             )}
           </CopyButton>
         </Group>
-      </Box>
+      </FramedEditor>
       {error && (
         <Text size="xs" c="red" mt={2} role="alert">
           {error}
@@ -92,32 +119,10 @@ export interface PromptEditorProps {
   highlight?: FieldHighlight;
 }
 
-/** The CodeMirror part of a prompt editor, once it is made. */
-function LivePrompt({ value, onChange, readOnly, label, placeholder, minHeight, highlight, autoFocus }: PromptEditorProps & { minHeight: number; autoFocus: FocusRequest | null }) {
-  const scheme = useComputedColorScheme('light');
-  const hq = highlight?.query;
-  const hc = highlight?.current;
-  const extensions = useMemo(
-    () => [EditorView.lineWrapping, EditorView.contentAttributes.of({ 'aria-label': label }), findHighlightExtension(hq ? { query: hq, current: hc ?? -1 } : undefined)],
-    [label, hq, hc],
-  );
-  return (
-    <CodeEditor value={value} onChange={onChange} readOnly={readOnly} theme={scheme} placeholder={placeholder} extensions={extensions} minHeight={`${minHeight}px`}
-      maxHeight="420px" basicSetup={promptSetup} style={{ fontSize: 13 }} autoFocus={autoFocus} />
-  );
-}
-
 /** A plain-text prompt editor with wrapping. */
-export function PromptEditor(props: PromptEditorProps) {
-  const { value, readOnly, label, placeholder, minHeight = 40, highlight } = props;
-  const mount = useLiveEditor();
+export function PromptEditor({ value, onChange, readOnly, label, placeholder, minHeight = 40, highlight }: PromptEditorProps) {
   return (
-    <Box style={{ border: '1px solid var(--mantine-color-default-border)', borderRadius: 4, overflow: 'hidden' }}>
-      {mount.live ? (
-        <LivePrompt {...props} minHeight={minHeight} autoFocus={mount.focus} />
-      ) : (
-        <StaticEditor value={value} label={label} readOnly={readOnly} placeholder={placeholder} minHeight={`${minHeight}px`} maxHeight="420px" wrap highlight={highlight} style={{ fontSize: 13 }} onWake={mount.wake} />
-      )}
-    </Box>
+    <FramedEditor value={value} onChange={onChange} readOnly={readOnly} label={label} placeholder={placeholder} extensions={PROMPT_EXTENSIONS}
+      minHeight={`${minHeight}px`} maxHeight="420px" basicSetup={promptSetup} style={PROMPT_STYLE} highlight={highlight} wrap />
   );
 }

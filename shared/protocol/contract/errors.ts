@@ -32,3 +32,14 @@ export function fromWire(raw: unknown): WireError {
   }
   return { message: 'the other side answered with a malformed error', code: INTERNAL };
 }
+
+/**
+ * A request's outcome as one value, for a channel that cannot carry an error's code in a
+ * rejection (Electron's `ipcRenderer.invoke` keeps only a rejection's message): the desktop IPC
+ * resolves every `stepwise:invoke` with one of these.
+ */
+export const OutcomeSchema = T.Union([
+  T.Object({ ok: T.Literal(true), result: T.Unknown() }),
+  T.Object({ ok: T.Literal(false), error: WireErrorSchema }),
+]);
+export type Outcome = Static<typeof OutcomeSchema>;

@@ -9,7 +9,8 @@ import { Type as T } from '@sinclair/typebox';
 import { RunModeSchema, RunRefSchema, ThreadSchema } from '../../thread/schema';
 import { ExecNodeSchema, NodeStatusSchema } from '../nodes';
 import { PatchSchema } from '../envelopes';
-import { method, type MethodTypes } from './define';
+import { literals, method, type MethodTypes } from './define';
+import { ModelPriceSchema } from './runner-channel';
 
 const NonEmpty = T.String({ minLength: 1 });
 const Path = T.String({ minLength: 1, maxLength: 4096 });
@@ -19,7 +20,7 @@ const Ok = T.Object({ ok: T.Literal(true) });
 /** One entry of the workspace tree; `path` is workspace-relative with '/' separators. */
 export const WorkspaceEntrySchema = T.Object({
   path: T.String(),
-  kind: T.Union([T.Literal('folder'), T.Literal('thread')]),
+  kind: literals('folder', 'thread'),
   title: T.String(),
   /** Thread id, for threads. */
   id: T.Optional(T.String()),
@@ -54,9 +55,14 @@ export const RunRecordSchema = T.Object({
   toolOutputs: T.Optional(T.Array(T.Unknown())),
   /** Ids of the thread's messages when the run started. */
   baseMessageIds: T.Optional(T.Array(T.String())),
+  /** The run's result is not put on its thread (`stepwise run --dry-run`). */
+  dryRun: T.Optional(T.Boolean()),
+  /**
+   * Set by the journal repair on a run the host died during: its result goes onto the thread
+   * the next time the thread is opened; the flag is then dropped.
+   */
+  resultPending: T.Optional(T.Boolean()),
 });
-
-const PriceSchema = T.Object({ input: T.Number(), output: T.Number(), cacheRead: T.Optional(T.Number()) });
 
 /** A provider as Settings shows it; `keyHint` is masked (`sk-…abcd`) or names its variable. */
 export const ProviderInfoSchema = T.Object({
@@ -67,13 +73,13 @@ export const ProviderInfoSchema = T.Object({
   detected: T.Optional(T.Boolean()),
   builtin: T.Optional(T.Boolean()),
   saved: T.Optional(T.Boolean()),
-  prices: T.Optional(T.Record(T.String(), PriceSchema)),
+  prices: T.Optional(T.Record(T.String(), ModelPriceSchema)),
 });
 
 export const McpServerInfoSchema = T.Object({
   name: T.String(),
-  transport: T.Union([T.Literal('stdio'), T.Literal('http'), T.Literal('sse')]),
-  status: T.Union([T.Literal('disconnected'), T.Literal('connecting'), T.Literal('connected'), T.Literal('error')]),
+  transport: literals('stdio', 'http', 'sse', 'bundled'),
+  status: literals('disconnected', 'connecting', 'connected', 'error'),
   error: T.Optional(T.String()),
 });
 

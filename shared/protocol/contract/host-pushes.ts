@@ -3,10 +3,11 @@
  * envelopes, thread patches, and host events. A client checks each push against
  * {@link HostPushSchema} where it receives it.
  */
-import { Type as T, type Static } from '@sinclair/typebox';
+import { Type as T } from '@sinclair/typebox';
 import { RunModeSchema } from '../../thread/schema';
 import { NodeStatusSchema } from '../nodes';
-import { LlmDeltaSchema, NodeSnapshotSchema, RunResultSchema, ThreadPatchSchema, TreeUpdateSchema } from '../envelopes';
+import { NodeSnapshotSchema, RUNNER_ENVELOPES, ThreadPatchSchema } from '../envelopes';
+import { literals, messageProblem, unionOf, type MessageOf } from './define';
 
 /** Host events besides envelopes, by `type`. */
 export const HOST_EVENTS = {
@@ -17,21 +18,30 @@ export const HOST_EVENTS = {
   /** Something a person should read (a repaired journal, a settings file that does not load). */
   notice: T.Object({
     type: T.Literal('notice'),
-    level: T.Union([T.Literal('info'), T.Literal('warn'), T.Literal('error')]),
+    level: literals('info', 'warn', 'error'),
     message: T.String(),
   }),
 };
 
-export const HostEventSchema = T.Union(Object.values(HOST_EVENTS));
-export type HostEvent = Static<typeof HostEventSchema>;
+export const HostEventSchema = unionOf(HOST_EVENTS);
+export type HostEvent = MessageOf<typeof HOST_EVENTS>;
+
+/** Every push, by `type`: a client checks a push against the entry its `type` names. */
+export const HOST_PUSHES = {
+  ...RUNNER_ENVELOPES,
+  node_snapshot: NodeSnapshotSchema,
+  thread_patch: ThreadPatchSchema,
+  ...HOST_EVENTS,
+};
 
 /** One push: a stream envelope, a run result, a thread patch or a host event. */
-export const HostPushSchema = T.Union([
-  TreeUpdateSchema,
-  LlmDeltaSchema,
-  NodeSnapshotSchema,
-  RunResultSchema,
-  ThreadPatchSchema,
-  ...Object.values(HOST_EVENTS),
-]);
-export type HostPush = Static<typeof HostPushSchema>;
+export const HostPushSchema = unionOf(HOST_PUSHES);
+export type HostPush = MessageOf<typeof HOST_PUSHES>;
+
+/**
+ * Why `push` is not a push of the contract (`path: problem`, the entry chosen by its `type`),
+ * or undefined when it is one.
+ */
+export function pushProblem(push: unknown): string | undefined {
+  return messageProblem(HOST_PUSHES, push, 1);
+}

@@ -6,11 +6,21 @@
 import { Type as T, type Static } from '@sinclair/typebox';
 import { ToolOutputSchema } from '../../thread/schema';
 import { McpServerInfoSchema, McpToolInfoSchema } from './host-methods';
-import { method, type MethodTypes } from './define';
+import { literals, method, unionOf, type MessageOf, type MethodTypes } from './define';
+import { WireErrorSchema } from './errors';
 
 const CallId = T.String({ minLength: 1, maxLength: 200 });
 const RunId = T.String({ minLength: 1, maxLength: 200 });
 const Strings = T.Record(T.String(), T.String());
+
+/**
+ * Servers bundled with Stepwise, run inside the mcp-host (settings/mcp.json
+ * `{ "type": "bundled", "server": <name> }`, a Stepwise extension of the common format):
+ * `everything` is @modelcontextprotocol/server-everything, the example threads' server.
+ */
+export const BUNDLED_MCP_SERVERS = ['everything'] as const;
+/** The name of a server bundled with Stepwise. */
+export type BundledMcpServer = (typeof BUNDLED_MCP_SERVERS)[number];
 
 /** One configured MCP server after `$ENV` expansion (settings/mcp.json, `mcpServers.<name>`). */
 export const McpServerConfigSchema = T.Union([
@@ -24,18 +34,25 @@ export const McpServerConfigSchema = T.Union([
     timeoutMs: T.Optional(T.Number({ exclusiveMinimum: 0 })),
   }),
   T.Object({
-    transport: T.Union([T.Literal('http'), T.Literal('sse')]),
+    transport: literals('http', 'sse'),
     url: T.String({ minLength: 1 }),
     headers: Strings,
     timeoutMs: T.Optional(T.Number({ exclusiveMinimum: 0 })),
   }),
+  /** A server bundled with Stepwise, connected in memory inside the mcp-host (no process, no stdin). */
+  T.Object({
+    transport: T.Literal('bundled'),
+    server: T.Union(BUNDLED_MCP_SERVERS.map((name) => T.Literal(name))),
+    timeoutMs: T.Optional(T.Number({ exclusiveMinimum: 0 })),
+  }),
 ]);
+export type McpServerConfig = Static<typeof McpServerConfigSchema>;
 
 /** One JSON-RPC message as seen on the wire between the mcp-host and a server; `t` epoch ms. */
 export const McpLogEntrySchema = T.Object({
   t: T.Number(),
   /** `out`: client → server; `in`: server → client. */
-  dir: T.Union([T.Literal('out'), T.Literal('in')]),
+  dir: literals('out', 'in'),
   /** Serialised size in UTF-8 bytes. */
   size: T.Number(),
   method: T.Optional(T.String()),
@@ -44,6 +61,7 @@ export const McpLogEntrySchema = T.Object({
   body: T.Unknown(),
   truncated: T.Optional(T.Boolean()),
 });
+export type McpLogEntry = Static<typeof McpLogEntrySchema>;
 
 /** Runner → mcp-host messages, by type. */
 export const RUNNER_TO_MCP = {
@@ -66,6 +84,8 @@ export const RUNNER_TO_MCP = {
     error: T.Optional(T.Object({ message: T.String(), code: T.Optional(T.Number()) })),
   }),
 };
+export const RunnerToMcpSchema = unionOf(RUNNER_TO_MCP);
+export type RunnerToMcp = MessageOf<typeof RUNNER_TO_MCP>;
 
 /** mcp-host → runner messages, by type. */
 export const MCP_TO_RUNNER = {
@@ -84,12 +104,14 @@ export const MCP_TO_RUNNER = {
     type: T.Literal('server_request'),
     callId: CallId,
     requestId: T.String({ minLength: 1 }),
-    kind: T.Union([T.Literal('sampling'), T.Literal('elicitation')]),
+    kind: literals('sampling', 'elicitation'),
     params: T.Record(T.String(), T.Unknown()),
   }),
   /** The call's end; failures come back as `isError` output. */
   result: T.Object({ type: T.Literal('result'), callId: CallId, output: ToolOutputSchema, mcpLog: T.Array(McpLogEntrySchema) }),
 };
+export const McpToRunnerSchema = unionOf(MCP_TO_RUNNER);
+export type McpToRunner = MessageOf<typeof MCP_TO_RUNNER>;
 
 /** Host → mcp-host requests (UI and CLI), answered by a `response`. */
 export const MCP_HOST_METHODS = {
@@ -115,19 +137,19 @@ export type McpHostMethods = MethodTypes<typeof MCP_HOST_METHODS>;
 export type McpHostMethod = keyof McpHostMethods;
 
 const McpHostMethodName = T.Unsafe<McpHostMethod>(T.Union(Object.keys(MCP_HOST_METHODS).map((k) => T.Literal(k))));
-const RunnerToMcpSchemaInner = T.Union(Object.values(RUNNER_TO_MCP));
-const McpToRunnerSchemaInner = T.Union(Object.values(MCP_TO_RUNNER));
 
 /** Host → mcp-host messages, by type. */
 export const HOST_TO_MCP_HOST = {
   request: T.Object({ type: T.Literal('request'), id: T.Integer(), method: McpHostMethodName, params: T.Unknown() }),
   /** Relay transport: a runner's message, wrapped. */
-  runner: T.Object({ type: T.Literal('runner'), runId: RunId, msg: RunnerToMcpSchemaInner }),
+  runner: T.Object({ type: T.Literal('runner'), runId: RunId, msg: RunnerToMcpSchema }),
   /** Brokered transport: the transferred `ports[0]` is the mcp-host's end of run `runId`'s channel. */
   attach_port: T.Object({ type: T.Literal('attach_port'), runId: RunId }),
   /** The run ended: cancel its calls in flight (and close its port, if brokered). */
   run_ended: T.Object({ type: T.Literal('run_ended'), runId: RunId }),
 };
+export const HostToMcpHostSchema = unionOf(HOST_TO_MCP_HOST);
+export type HostToMcpHost = MessageOf<typeof HOST_TO_MCP_HOST>;
 
 /** mcp-host → host messages, by type. */
 export const MCP_HOST_TO_HOST = {
@@ -135,21 +157,26 @@ export const MCP_HOST_TO_HOST = {
     type: T.Literal('response'),
     id: T.Integer(),
     result: T.Optional(T.Unknown()),
-    error: T.Optional(T.Object({ message: T.String(), code: T.Optional(T.String()) })),
+    /** The one error encoding (errors.ts): `bad_request`, `unknown_method`, `not_found`, `connect_failed`, `mcp_error`, `internal`. */
+    error: T.Optional(WireErrorSchema),
   }),
-  runner: T.Object({ type: T.Literal('runner'), runId: RunId, msg: McpToRunnerSchemaInner }),
+  runner: T.Object({ type: T.Literal('runner'), runId: RunId, msg: McpToRunnerSchema }),
   /** A server's tool list changed (`notifications/tools/list_changed`). */
   tools_changed: T.Object({ type: T.Literal('tools_changed'), server: T.String() }),
   /** The PIDs of the stdio servers running now (the host ends them if the mcp-host is killed). */
   server_pids: T.Object({ type: T.Literal('server_pids'), pids: T.Array(T.Integer({ minimum: 1 })) }),
   ready: T.Object({ type: T.Literal('ready') }),
 };
+export const McpHostToHostSchema = unionOf(MCP_HOST_TO_HOST);
+export type McpHostToHost = MessageOf<typeof MCP_HOST_TO_HOST>;
 
 /** Brokered transport control, runner → host on the `mcp` channel of the process link. */
 export const RUNNER_TO_HOST_MCP_CONTROL = {
   /** Ask for a port to the mcp-host (before the first call, and after the mcp-host restarted). */
   port_request: T.Object({ type: T.Literal('port_request') }),
 };
+export const RunnerToHostMcpControlSchema = unionOf(RUNNER_TO_HOST_MCP_CONTROL);
+export type RunnerToHostMcpControl = MessageOf<typeof RUNNER_TO_HOST_MCP_CONTROL>;
 
 /** Brokered transport control, host → runner on the `mcp` channel of the process link. */
 export const HOST_TO_RUNNER_MCP_CONTROL = {
@@ -160,19 +187,5 @@ export const HOST_TO_RUNNER_MCP_CONTROL = {
   /** mcp-host generation `epoch` exited; its ports are dead and calls in flight on them are lost. */
   port_lost: T.Object({ type: T.Literal('port_lost'), epoch: T.Integer(), message: T.String() }),
 };
-
-export const RunnerToMcpSchema = RunnerToMcpSchemaInner;
-export const McpToRunnerSchema = McpToRunnerSchemaInner;
-export const HostToMcpHostSchema = T.Union(Object.values(HOST_TO_MCP_HOST));
-export const McpHostToHostSchema = T.Union(Object.values(MCP_HOST_TO_HOST));
-export const RunnerToHostMcpControlSchema = T.Union(Object.values(RUNNER_TO_HOST_MCP_CONTROL));
-export const HostToRunnerMcpControlSchema = T.Union(Object.values(HOST_TO_RUNNER_MCP_CONTROL));
-
-export type McpServerConfig = Static<typeof McpServerConfigSchema>;
-export type McpLogEntry = Static<typeof McpLogEntrySchema>;
-export type RunnerToMcp = Static<typeof RunnerToMcpSchema>;
-export type McpToRunner = Static<typeof McpToRunnerSchema>;
-export type HostToMcpHost = Static<typeof HostToMcpHostSchema>;
-export type McpHostToHost = Static<typeof McpHostToHostSchema>;
-export type RunnerToHostMcpControl = Static<typeof RunnerToHostMcpControlSchema>;
-export type HostToRunnerMcpControl = Static<typeof HostToRunnerMcpControlSchema>;
+export const HostToRunnerMcpControlSchema = unionOf(HOST_TO_RUNNER_MCP_CONTROL);
+export type HostToRunnerMcpControl = MessageOf<typeof HOST_TO_RUNNER_MCP_CONTROL>;

@@ -11,8 +11,9 @@
  * - max_tokens, temperature and `thinking: { type: "enabled", budget_tokens }` map to model
  *   params; every other request field is kept in `model.params.extra`.
  */
-import type { AssistantMessage, ModelConfig, Thread, Tool, ToolResultPart, UserMessage } from '../schema';
-import { MessageBuilder, extraFields, fail, finishThread, isObj, toolOutput, type ImportOptions, type Obj } from './common';
+import type { AssistantMessage, ModelConfig, TextPart, Thread, Tool, ToolResultPart, UserMessage } from '../schema';
+import { MessageBuilder, extraFields, fail, finishThread, isObj, requestTools, type ImportOptions, type Obj } from './common';
+import { toolOutput } from '../tool-output';
 
 const F = 'anthropic-messages' as const;
 
@@ -40,13 +41,10 @@ export function importAnthropicMessages(json: unknown, opts: ImportOptions = {})
 
 function user(b: MessageBuilder, blocks: unknown[], at: string): void {
   const content: UserMessage['content'] = [];
-  blocks.forEach((block, i) => {
-    const bat = `${at}/${i}`;
-    if (!isObj(block)) fail(F, bat, 'expected a content block');
+  eachBlock(blocks, at, (block, bat) => {
     switch (block.type) {
       case 'text':
-        if (typeof block.text !== 'string') fail(F, `${bat}/text`, 'expected a string');
-        content.push({ type: 'text', text: block.text });
+        content.push(textBlock(block, bat));
         return;
       case 'image':
         content.push(image(block, bat));
@@ -66,13 +64,10 @@ function user(b: MessageBuilder, blocks: unknown[], at: string): void {
 function assistant(b: MessageBuilder, blocks: unknown[], at: string): void {
   b.closeAssistant();
   const a: AssistantMessage = b.assistant();
-  blocks.forEach((block, i) => {
-    const bat = `${at}/${i}`;
-    if (!isObj(block)) fail(F, bat, 'expected a content block');
+  eachBlock(blocks, at, (block, bat) => {
     switch (block.type) {
       case 'text':
-        if (typeof block.text !== 'string') fail(F, `${bat}/text`, 'expected a string');
-        a.content.push({ type: 'text', text: block.text });
+        a.content.push(textBlock(block, bat));
         return;
       case 'thinking': {
         if (typeof block.thinking !== 'string') fail(F, `${bat}/thinking`, 'expected a string');
@@ -92,6 +87,21 @@ function assistant(b: MessageBuilder, blocks: unknown[], at: string): void {
         fail(F, `${bat}/type`, `block type ${JSON.stringify(block.type)} is not supported in an assistant message (supported: "text", "thinking", "redacted_thinking", "tool_use")`);
     }
   });
+}
+
+/** Calls `visit` with each content block of a message and its JSON pointer; a block must be an object. */
+function eachBlock(blocks: unknown[], at: string, visit: (block: Obj, at: string) => void): void {
+  blocks.forEach((block, i) => {
+    const bat = `${at}/${i}`;
+    if (!isObj(block)) fail(F, bat, 'expected a content block');
+    visit(block, bat);
+  });
+}
+
+/** A `text` block as a text part. */
+function textBlock(block: Obj, at: string): TextPart {
+  if (typeof block.text !== 'string') fail(F, `${at}/text`, 'expected a string');
+  return { type: 'text', text: block.text };
 }
 
 function image(block: Obj, at: string): { type: 'image'; mimeType: string; data: string } | { type: 'text'; text: string } {
@@ -147,16 +157,12 @@ function modelOf(json: Obj): ModelConfig {
 }
 
 function toolsOf(tools: unknown): Tool[] {
-  if (tools === undefined) return [];
-  if (!Array.isArray(tools)) fail(F, '/tools', 'expected an array of tools');
-  return tools.map((t, i): Tool => {
-    if (!isObj(t) || typeof t.name !== 'string' || !t.name) fail(F, `/tools/${i}/name`, 'expected the tool name');
+  return requestTools(F, tools, (t, i) => {
+    if (typeof t.name !== 'string' || !t.name) fail(F, `/tools/${i}/name`, 'expected the tool name');
     if (isObj(t.input_schema) && (t.type === undefined || t.type === 'custom')) {
-      const tool: Tool = { type: 'function', name: t.name, parameters: t.input_schema };
-      if (typeof t.description === 'string') tool.description = t.description;
-      return tool;
+      return { kind: 'function', name: t.name, namePointer: `/tools/${i}/name`, description: t.description, parameters: t.input_schema };
     }
     const { name, ...config } = t;
-    return { type: 'builtin', name, config };
+    return { kind: 'builtin', name, config };
   });
 }

@@ -3,7 +3,7 @@
  * messages from a foreign message list (attaching tool results to the tool calls they answer),
  * and small converters (data URLs, tool result content). Browser-safe.
  */
-import { THREAD_VERSION, type AssistantMessage, type Message, type ModelConfig, type Thread, type Tool, type ToolCall, type ToolOutput, type ToolResultPart, type UserMessage } from '../schema';
+import { THREAD_VERSION, type AssistantMessage, type FunctionTool, type Message, type ModelConfig, type Thread, type Tool, type ToolCall, type ToolOutput, type UserMessage } from '../schema';
 import { newId } from '../ids';
 import { validateThread, type ThreadProblem } from '../validate';
 
@@ -68,11 +68,6 @@ export function parseArguments(text: unknown): Pick<ToolCall, 'arguments' | 'raw
     if (isObj(v)) return { arguments: v };
   } catch {}
   return { arguments: {}, rawArguments: text };
-}
-
-/** A tool output from a plain string or a list of parts already converted. */
-export function toolOutput(content: string | ToolResultPart[], isError = false): ToolOutput {
-  return { content: typeof content === 'string' ? [{ type: 'text', text: content }] : content, isError };
 }
 
 /**
@@ -185,6 +180,41 @@ const EFFORTS = ['minimal', 'low', 'medium', 'high'] as const;
 /** A reasoning effort Stepwise knows, or undefined. */
 export function effortOf(v: unknown): (typeof EFFORTS)[number] | undefined {
   return EFFORTS.find((e) => e === v);
+}
+
+/**
+ * One entry of a request's `tools` array as its format spells it: a function the model calls
+ * (name, description and JSON Schema parameters where the format keeps them, and the JSON
+ * pointer of the name for errors), or a provider's built-in tool, kept with its fields.
+ */
+export type RequestTool =
+  | { kind: 'function'; name: unknown; namePointer: string; description?: unknown; parameters?: unknown }
+  | { kind: 'builtin'; name: string; config: Obj };
+
+/**
+ * The Thread tools of a request's `tools` array (none when absent). `entry` reads one object
+ * entry in the format's own spelling; a function whose parameters are not a JSON Schema object
+ * takes none. Errors name the pointer: `tools` not an array, an entry not an object, a function
+ * without a name.
+ */
+export function requestTools(format: ThreadFormat, tools: unknown, entry: (t: Obj, index: number) => RequestTool): Tool[] {
+  if (tools === undefined) return [];
+  if (!Array.isArray(tools)) fail(format, '/tools', 'expected an array of tools');
+  return tools.map((t, i): Tool => {
+    if (!isObj(t)) fail(format, `/tools/${i}`, 'expected a tool object');
+    const e = entry(t, i);
+    if (e.kind === 'builtin') return { type: 'builtin', name: e.name, config: e.config };
+    if (typeof e.name !== 'string' || !e.name) fail(format, e.namePointer, 'expected the function name');
+    const tool: FunctionTool = { type: 'function', name: e.name, parameters: isObj(e.parameters) ? e.parameters : { type: 'object', properties: {} } };
+    if (typeof e.description === 'string') tool.description = e.description;
+    return tool;
+  });
+}
+
+/** An OpenAI built-in tool entry (`{ type: 'web_search', … }`): named by its `type`, its other fields the config. */
+export function builtinByType(t: Obj, index: number): RequestTool {
+  const { type, ...config } = t;
+  return { kind: 'builtin', name: String(type ?? `tool_${index}`), config };
 }
 
 /** Joins system/developer texts into one system prompt. */

@@ -11,8 +11,9 @@
  * - temperature, max_completion_tokens/max_tokens, reasoning_effort and response_format map to
  *   model params; every other request field is kept in `model.params.extra`.
  */
-import type { FunctionTool, ModelConfig, Thread, Tool, ToolResultPart, UserMessage } from '../schema';
-import { MessageBuilder, effortOf, extraFields, fail, finishThread, imageFromUrl, isObj, joinSystem, parseArguments, toolOutput, type ImportOptions } from './common';
+import type { ModelConfig, Thread, Tool, ToolResultPart, UserMessage } from '../schema';
+import { MessageBuilder, builtinByType, effortOf, extraFields, fail, finishThread, imageFromUrl, isObj, joinSystem, parseArguments, requestTools, type ImportOptions } from './common';
+import { toolOutput } from '../tool-output';
 
 const F = 'openai-chat' as const;
 
@@ -136,18 +137,9 @@ function modelOf(json: Record<string, unknown>): ModelConfig {
 }
 
 function toolsOf(tools: unknown): Tool[] {
-  if (tools === undefined) return [];
-  if (!Array.isArray(tools)) fail(F, '/tools', 'expected an array of tools');
-  return tools.map((t, i): Tool => {
-    if (!isObj(t)) fail(F, `/tools/${i}`, 'expected a tool object');
-    if (t.type === 'function' || isObj(t.function)) {
-      const fn = t.function;
-      if (!isObj(fn) || typeof fn.name !== 'string' || !fn.name) fail(F, `/tools/${i}/function/name`, 'expected the function name');
-      const tool: FunctionTool = { type: 'function', name: fn.name, parameters: isObj(fn.parameters) ? fn.parameters : { type: 'object', properties: {} } };
-      if (typeof fn.description === 'string') tool.description = fn.description;
-      return tool;
-    }
-    const { type, ...config } = t;
-    return { type: 'builtin', name: String(type ?? `tool_${i}`), config };
+  return requestTools(F, tools, (t, i) => {
+    if (t.type !== 'function' && !isObj(t.function)) return builtinByType(t, i);
+    const fn = isObj(t.function) ? t.function : {};
+    return { kind: 'function', name: fn.name, namePointer: `/tools/${i}/function/name`, description: fn.description, parameters: fn.parameters };
   });
 }

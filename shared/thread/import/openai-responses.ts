@@ -12,7 +12,8 @@
  *   every other request field is kept in `model.params.extra`.
  */
 import type { ModelConfig, Thread, Tool, ToolResultPart, UserMessage } from '../schema';
-import { MessageBuilder, effortOf, extraFields, fail, finishThread, imageFromUrl, isObj, joinSystem, parseArguments, toolOutput, type ImportOptions, type Obj } from './common';
+import { MessageBuilder, builtinByType, effortOf, extraFields, fail, finishThread, imageFromUrl, isObj, joinSystem, parseArguments, requestTools, type ImportOptions, type Obj } from './common';
+import { toolOutput } from '../tool-output';
 
 const F = 'openai-responses' as const;
 
@@ -151,17 +152,9 @@ function modelOf(json: Obj): ModelConfig {
 }
 
 function toolsOf(tools: unknown): Tool[] {
-  if (tools === undefined) return [];
-  if (!Array.isArray(tools)) fail(F, '/tools', 'expected an array of tools');
-  return tools.map((t, i): Tool => {
-    if (!isObj(t)) fail(F, `/tools/${i}`, 'expected a tool object');
-    if (t.type === 'function') {
-      if (typeof t.name !== 'string' || !t.name) fail(F, `/tools/${i}/name`, 'expected the function name');
-      const tool: Tool = { type: 'function', name: t.name, parameters: isObj(t.parameters) ? t.parameters : { type: 'object', properties: {} } };
-      if (typeof t.description === 'string') tool.description = t.description;
-      return tool;
-    }
-    const { type, ...config } = t;
-    return { type: 'builtin', name: String(type ?? `tool_${i}`), config };
-  });
+  return requestTools(F, tools, (t, i) =>
+    t.type === 'function'
+      ? { kind: 'function', name: t.name, namePointer: `/tools/${i}/name`, description: t.description, parameters: t.parameters }
+      : builtinByType(t, i),
+  );
 }

@@ -20,7 +20,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import Ajv from 'ajv';
 import YAML from 'yaml';
 import { extractFile, listPackage } from '@electron/asar';
-import { nodeScriptServer } from '../../../main/electron/seed';
+import { seedDesktopMcpConfig } from '../../../main/electron/seed';
+import { loadMcpConfig } from '../../../main/core/mcp/config';
+import { makeHome } from '../../support/host-harness';
 
 const repo = path.resolve(import.meta.dirname, '..', '..', '..');
 const require = createRequire(import.meta.url);
@@ -86,7 +88,7 @@ describe('electron-builder.yml', () => {
 
   it('sets the hardening fuses (the schema rejects a misspelt one)', () => {
     expect(config.electronFuses).toEqual({
-      runAsNode: true, // see the comment in electron-builder.yml and the test below
+      runAsNode: false, // see the comment in electron-builder.yml and the test below
       enableNodeOptionsEnvironmentVariable: false,
       enableNodeCliInspectArguments: false,
       enableEmbeddedAsarIntegrityValidation: true,
@@ -101,11 +103,19 @@ describe('electron-builder.yml', () => {
     expect(validate({ ...config, electronFuses: { ...config.electronFuses, onlyLoadAppFromAsar: 'yes' } })).toBe(false);
   });
 
-  it('keeps runAsNode on while the seeded MCP server runs the app executable with ELECTRON_RUN_AS_NODE', () => {
-    // With the fuse off, `<app> <script>` starts a second app instead of running the script,
-    // and every example thread's MCP server fails. Change the seed before turning it off.
-    const seeded = nodeScriptServer('/opt/Stepwise/stepwise', '/x/server-everything/dist/index.js', ['stdio'], true);
-    if (seeded.env?.ELECTRON_RUN_AS_NODE === '1') expect(config.electronFuses?.runAsNode, 'runAsNode must stay on').not.toBe(false);
+  it('turns runAsNode off: the MCP server the desktop app seeds does not run the app executable as Node', async () => {
+    // With the fuse off, `<app> <script>` starts a second app instead of running the script.
+    // The seeded server (every example thread uses it) is bundled: it runs inside the mcp-host.
+    expect(config.electronFuses?.runAsNode).toBe(false);
+    const home = makeHome();
+    expect(await seedDesktopMcpConfig(home)).toBe(true);
+    const seeded = await loadMcpConfig(home, {});
+    expect(seeded.errors).toEqual({});
+    expect(Object.keys(seeded.servers)).not.toEqual([]);
+    for (const server of Object.values(seeded.servers)) {
+      expect(server.transport).toBe('bundled');
+      expect(JSON.stringify(server)).not.toContain('ELECTRON_RUN_AS_NODE');
+    }
   });
 });
 
@@ -161,7 +171,7 @@ describe('electron-builder --dir', () => {
     const packed = await fuses.getCurrentFuseWire(path.join(unpacked, 'stepwise'));
     expect(packed.version).toBe(fuses.FuseVersion.V1);
     const state = (key: string) => packed[fuseIndex(key)];
-    expect(state('runAsNode')).toBe(FuseState.ENABLE);
+    expect(state('runAsNode')).toBe(FuseState.DISABLE);
     expect(state('enableNodeOptionsEnvironmentVariable')).toBe(FuseState.DISABLE);
     expect(state('enableNodeCliInspectArguments')).toBe(FuseState.DISABLE);
     expect(state('enableEmbeddedAsarIntegrityValidation')).toBe(FuseState.ENABLE);

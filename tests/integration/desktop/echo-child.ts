@@ -1,9 +1,9 @@
 /**
  * A small child for the spawner contract tests, on the runner's real process link
- * (agent-runner/process-port.ts): echoes `run` frames, and on command writes to stderr,
+ * (shared/process-port.node.ts): echoes `run` frames, and on command writes to stderr,
  * ignores SIGTERM and hangs, or posts a burst of frames and exits with a code.
  */
-import { channelPort, flushLink } from '../../../agent-runner/process-port';
+import { channelPort, flushLink } from '../../../shared/process-port.node.js';
 
 type Cmd = { cmd: 'echo'; value: unknown } | { cmd: 'stderr'; text: string } | { cmd: 'hang' } | { cmd: 'burst-exit'; n: number; code: number } | { cmd: 'env'; name: string };
 

@@ -1,8 +1,9 @@
 /**
  * The desktop IPC contract (main/electron/ipc.ts) against the real host core: a window's
- * requests reach the core only from the app's own top-level renderer page, only for the fixed
- * HostMethods names and with object params; errors reach the renderer as `[code] message`,
- * which the renderer's desktop adapter decodes. Pushes go per window on `stepwise:push`.
+ * requests reach the core only from the app's own top-level renderer page, only for the
+ * contract's method names and with params matching their entries; every invoke resolves with
+ * an outcome, `{ ok: true, result }` or `{ ok: false, error: { message, code } }`, which the
+ * renderer's desktop adapter decodes. Pushes go per window on `stepwise:push`.
  *
  * Stand-ins (the Electron binary cannot run here): `ipcMain` is a small registry with the same
  * `handle`/`removeHandler` surface and invoke-event shape (`sender.id`, `senderFrame.url`,
@@ -15,9 +16,11 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createHostCore, type HostCore } from '../../../main/core/host-core';
-import { HOST_METHOD_NAMES, INVOKE_CHANNEL, PUSH_CHANNEL, isAppRendererUrl, registerHostIpc, validateInvoke, WindowConnections, type InvokeEventLike } from '../../../main/electron/ipc';
+import { INVOKE_CHANNEL, PUSH_CHANNEL, isAppRendererUrl, registerHostIpc, WindowConnections, type InvokeEventLike } from '../../../main/electron/ipc';
+import { checkRequest } from '../../../main/core/handlers';
+import { HOST_METHOD_NAMES } from '../../../shared/protocol/contract/host-methods';
 import { createDesktopHost, type StepwisePreloadApi } from '../../../renderer/src/host/desktop';
-import { HostError } from '../../../renderer/src/host/types';
+import { HostCallError } from '../../../renderer/src/host/types';
 import type { HostMethods, HostPush } from '../../../shared/protocol/host-api';
 import { makeHome, waitFor, writeThread } from '../../support/host-harness';
 import { scriptedThread } from '../../support/threads';
@@ -71,17 +74,18 @@ afterEach(async () => {
 });
 
 describe('method and params validation', () => {
-  it('accepts exactly the HostMethods names and object params', () => {
+  it('accepts exactly the contract’s method names and params matching their entries', () => {
     const expected: (keyof HostMethods)[] = ['workspace.list', 'thread.open', 'thread.edit', 'run.start', 'stream.ack', 'settings.saveProvider', 'mcp.test'];
     for (const m of expected) expect(HOST_METHOD_NAMES).toContain(m);
     expect(new Set(HOST_METHOD_NAMES).size).toBe(HOST_METHOD_NAMES.length);
-    expect(validateInvoke('workspace.list', undefined)).toEqual({ method: 'workspace.list', params: {} });
-    expect(() => validateInvoke('constructor', {})).toThrow(/^\[unknown_method\] .*"constructor" is not a host method/);
-    expect(() => validateInvoke('__proto__', {})).toThrow(/unknown_method/);
-    expect(() => validateInvoke(42, {})).toThrow(/^\[bad_request\] .*method must be a string, got number/);
-    expect(() => validateInvoke('thread.open', 'x.json')).toThrow(/^\[bad_request\] thread.open: params must be an object, got string/);
-    expect(() => validateInvoke('thread.open', ['x'])).toThrow(/got an array/);
-    expect(() => validateInvoke('thread.open', null)).toThrow(/got null/);
+    expect(checkRequest('workspace.list', undefined)).toEqual({ method: 'workspace.list', params: {} });
+    expect(() => checkRequest('constructor', {})).toThrow(expect.objectContaining({ code: 'unknown_method', message: '"constructor" is not a host method' }));
+    expect(() => checkRequest('__proto__', {})).toThrow(expect.objectContaining({ code: 'unknown_method' }));
+    expect(() => checkRequest(42, {})).toThrow(expect.objectContaining({ code: 'bad_request', message: "a request's method must be a string, not number" }));
+    expect(() => checkRequest('thread.open', 'x.json')).toThrow(expect.objectContaining({ code: 'bad_request', message: 'thread.open: /: Expected object' }));
+    expect(() => checkRequest('thread.open', ['x'])).toThrow(expect.objectContaining({ code: 'bad_request' }));
+    expect(() => checkRequest('thread.open', null)).toThrow(expect.objectContaining({ code: 'bad_request' }));
+    expect(() => checkRequest('thread.open', { path: 7 })).toThrow(expect.objectContaining({ code: 'bad_request', message: 'thread.open: /path: Expected string' }));
   });
 
   it('recognises the app renderer page, in production and in development', () => {
@@ -119,20 +123,25 @@ describe('stepwise:invoke against the host core', () => {
 
   it('answers a window, and refuses foreign frames, sub-frames, strangers, unknown methods and bad params', async () => {
     const s = await setup();
-    const list = (await s.ipcMain.invoke(s.event(), INVOKE_CHANNEL, 'workspace.list', {})) as { path: string }[];
-    expect(list.map((e) => e.path)).toContain('desk.json');
+    const list = (await s.ipcMain.invoke(s.event(), INVOKE_CHANNEL, 'workspace.list', {})) as { ok: true; result: { path: string }[] };
+    expect(list.ok).toBe(true);
+    expect(list.result.map((e) => e.path)).toContain('desk.json');
 
-    await expect(s.ipcMain.invoke(s.event('https://evil.example/'), INVOKE_CHANNEL, 'workspace.list', {})).rejects.toThrow(/\[forbidden\] /);
-    await expect(s.ipcMain.invoke(s.event(appUrl, { url: appUrl }), INVOKE_CHANNEL, 'workspace.list', {})).rejects.toThrow(/\[forbidden\] /);
-    await expect(s.ipcMain.invoke(s.event(appUrl, null, 99), INVOKE_CHANNEL, 'workspace.list', {})).rejects.toThrow(/\[forbidden\] .*not connected/);
-    await expect(s.ipcMain.invoke({ sender: { id: 7 }, senderFrame: null }, INVOKE_CHANNEL, 'workspace.list', {})).rejects.toThrow(/\[forbidden\] /);
-    await expect(s.ipcMain.invoke(s.event(), INVOKE_CHANNEL, 'fs.readFile', { path: '/etc/passwd' })).rejects.toThrow(/\[unknown_method\] /);
-    await expect(s.ipcMain.invoke(s.event(), INVOKE_CHANNEL, 'thread.open', 'desk.json')).rejects.toThrow(/\[bad_request\] thread.open: params must be an object/);
+    const refused = (code: string, message?: RegExp) => ({ ok: false, error: { code, message: message ? expect.stringMatching(message) : expect.any(String) } });
+    await expect(s.ipcMain.invoke(s.event('https://evil.example/'), INVOKE_CHANNEL, 'workspace.list', {})).resolves.toEqual(refused('forbidden'));
+    await expect(s.ipcMain.invoke(s.event(appUrl, { url: appUrl }), INVOKE_CHANNEL, 'workspace.list', {})).resolves.toEqual(refused('forbidden'));
+    await expect(s.ipcMain.invoke(s.event(appUrl, null, 99), INVOKE_CHANNEL, 'workspace.list', {})).resolves.toEqual(refused('forbidden', /not connected/));
+    await expect(s.ipcMain.invoke({ sender: { id: 7 }, senderFrame: null }, INVOKE_CHANNEL, 'workspace.list', {})).resolves.toEqual(refused('forbidden'));
+    await expect(s.ipcMain.invoke(s.event(), INVOKE_CHANNEL, 'fs.readFile', { path: '/etc/passwd' })).resolves.toEqual(refused('unknown_method', /^"fs\.readFile" is not a host method$/));
+    await expect(s.ipcMain.invoke(s.event(), INVOKE_CHANNEL, 'thread.open', 'desk.json')).resolves.toEqual(refused('bad_request', /^thread\.open: \/: Expected object$/));
+    await expect(s.ipcMain.invoke(s.event(), INVOKE_CHANNEL, 'thread.edit', { threadId: s.thread.id, baseVersion: 0, patches: 'all' })).resolves.toEqual(
+      refused('bad_request', /^thread\.edit: \/patches: Expected array$/),
+    );
     expect(s.refused.some((l) => l.includes('evil.example'))).toBe(true);
     // A refused request never opened a connection for a stranger.
     expect(s.connections.open).toBe(1);
-    // A core error keeps its code: a missing thread.
-    await expect(s.ipcMain.invoke(s.event(), INVOKE_CHANNEL, 'thread.open', { path: 'missing.json' })).rejects.toThrow(/\[[a-z_]+\] .*missing\.json/);
+    // A core error keeps its code: a thread file that does not load.
+    await expect(s.ipcMain.invoke(s.event(), INVOKE_CHANNEL, 'thread.open', { path: 'missing.json' })).resolves.toEqual(refused('bad_thread_file', /^missing\.json: no such file$/));
     s.off();
     expect(s.ipcMain.handlers.size).toBe(0);
   });
@@ -155,8 +164,8 @@ describe('stepwise:invoke against the host core', () => {
     const api = exposed.stepwise as StepwisePreloadApi;
     expect(Object.keys(api).sort()).toEqual(['invoke', 'onPush']);
     // The preload checks the request's shape before anything crosses to the main process.
-    await expect(api.invoke('../../etc', {})).rejects.toThrow(/\[bad_request\] .* is not a host method name/);
-    await expect(api.invoke('workspace.list', 'x' as unknown)).rejects.toThrow(/\[bad_request\] .*params must be an object/);
+    await expect(api.invoke('../../etc', {})).resolves.toEqual({ ok: false, error: { code: 'bad_request', message: expect.stringMatching(/ is not a host method name$/) } });
+    await expect(api.invoke('workspace.list', 'x' as unknown)).resolves.toEqual({ ok: false, error: { code: 'bad_request', message: expect.stringMatching(/params must be an object$/) } });
 
     const host = createDesktopHost(api);
     const pushes: HostPush[] = [];
@@ -167,12 +176,12 @@ describe('stepwise:invoke against the host core', () => {
     const opened = await host.call('thread.open', { path: 'desk.json' });
     expect(opened.thread.id).toBe(s.thread.id);
     await host.call('stream.subscribe', {});
-    // Errors decode to HostError with the code.
+    // Errors decode to HostCallError with the host's code.
     const err = await host.call('thread.open', { path: 'nope.json' }).catch((e) => e);
-    expect(err).toBeInstanceOf(HostError);
-    expect((err as HostError).code).toMatch(/^[a-z_]+$/);
-    expect((err as HostError).message).toContain('nope.json');
-    expect((err as HostError).message).not.toContain('Error invoking remote method');
+    expect(err).toBeInstanceOf(HostCallError);
+    expect((err as HostCallError).code).toBe('bad_thread_file');
+    expect((err as HostCallError).message).toContain('nope.json');
+    expect((err as HostCallError).message).not.toContain('Error invoking remote method');
 
     const { runId } = await host.call('run.start', { threadId: s.thread.id, mode: 'step' });
     await waitFor(() => pushes.some((p) => p.type === 'run_ended' && p.runId === runId), 20_000, 'run ended');
@@ -189,7 +198,7 @@ describe('stepwise:invoke against the host core', () => {
     s.wc.destroyed = true;
     s.wc.emit('destroyed');
     expect(s.connections.open).toBe(0);
-    await expect(s.ipcMain.invoke(s.event(), INVOKE_CHANNEL, 'workspace.list', {})).rejects.toThrow(/\[forbidden\] /);
+    await expect(s.ipcMain.invoke(s.event(), INVOKE_CHANNEL, 'workspace.list', {})).resolves.toMatchObject({ ok: false, error: { code: 'forbidden' } });
     ac.abort();
   });
 });

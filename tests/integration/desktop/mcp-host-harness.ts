@@ -97,7 +97,7 @@ export async function startHost(spawner0: ProcessSpawner, opts: { mcpHostEntry?:
     }),
   );
   const { spawner, seen } = spying(spawner0);
-  const mcp = new McpService({ home, spawner, entry: opts.mcpHostEntry ?? bundledEntry('agent-runner/mcp-host/index.ts'), backoffMs: opts.backoffMs ?? { initial: 50, max: 200 } });
+  const mcp = new McpService({ home, spawner, entry: opts.mcpHostEntry ?? bundledEntry('mcp-host/index.ts'), backoffMs: opts.backoffMs ?? { initial: 50, max: 200 } });
   const core = await createHostCore({ home, spawner, runnerEntry: bundledEntry('agent-runner/index.ts'), mcp, mcpRelay: mcp, log: () => {}, saveDebounceMs: 20 });
   const client = new RecordingClient();
   const conn = core.connect(client.send);
@@ -129,10 +129,15 @@ export async function startHost(spawner0: ProcessSpawner, opts: { mcpHostEntry?:
   const runTools = async (thread: Thread) => ((await conn.request('run.start', { threadId: thread.id, mode: 'tool' })) as { runId: string }).runId;
   const ended = (runId: string) => waitFor(() => client.ended.get(runId), 60_000, `run ${runId} ended`);
   const output = (runId: string, name: string) => nodes(runId).find((n) => n.kind === 'tool' && n.name === name)?.output as ToolOutput | undefined;
-  /** Waits until the faulty server has received a `tools/call`. */
-  const waitForServerCall = async () => {
+  /**
+   * Opens a thread with one call of the faulty server's `hang` and runs it; resolves with the run
+   * id once the call runs and the server has received its `tools/call`.
+   */
+  const runHanging = async () => {
+    const runId = await runTools(await open([{ name: 'hang', arguments: {} }]));
+    await waitFor(() => nodes(runId).some((n) => n.name === 'hang' && n.status === 'running'), 30_000, 'hang running');
     for (let i = 0; i < 200; i++) {
-      if (mcp.supervisor.pid && (await mcp.serverLog('faulty')).messages.some((m) => m.dir === 'out' && m.method === 'tools/call')) return;
+      if (mcp.supervisor.pid && (await mcp.serverLog('faulty')).messages.some((m) => m.dir === 'out' && m.method === 'tools/call')) return runId;
       await new Promise((r) => setTimeout(r, 50));
     }
     throw new Error('the call never reached the server');
@@ -141,5 +146,5 @@ export async function startHost(spawner0: ProcessSpawner, opts: { mcpHostEntry?:
     await core.close();
     await mcp.close();
   };
-  return { home, mcp, core, seen, client, conn, nodes, open, runTools, ended, output, waitForServerCall, close };
+  return { home, mcp, core, seen, client, conn, nodes, open, runTools, ended, output, runHanging, close };
 }

@@ -89,7 +89,7 @@ describe('brokered ports: the moment an mcp-host dies', () => {
   const brokered = (exitGraceMs?: number) => new UtilityProcessSpawner(standInFork, { messageChannel: standInMessageChannel, ...(exitGraceMs ? { exitGraceMs } : {}) });
 
   it('a channel requested after the exit event, before the exit is reported, goes to the restarted mcp-host', async () => {
-    sup = new McpSupervisor({ spawner: brokered(), entry: bundledEntry('agent-runner/mcp-host/index.ts'), config: async () => ({ servers: {} }), backoffMs: { initial: 20, max: 20 } });
+    sup = new McpSupervisor({ spawner: brokered(), entry: bundledEntry('mcp-host/index.ts'), config: async () => ({ servers: {} }), backoffMs: { initial: 20, max: 20 } });
     await sup.start();
     expect(sup.epoch).toBe(1);
     process.kill(sup.pid!, 'SIGKILL');

@@ -86,10 +86,7 @@ describe.each(adapters)('%s', (_name, mode, make) => {
 
   it('the mcp-host killed mid-call: the call fails clearly, the next run restarts it', async () => {
     const h = await setup(make);
-    const thread = await h.open([{ name: 'hang', arguments: {} }]);
-    const runId = await h.runTools(thread);
-    await waitFor(() => h.nodes(runId).some((n) => n.name === 'hang' && n.status === 'running'), 30_000, 'hang running');
-    await h.waitForServerCall();
+    const runId = await h.runHanging();
     const firstPid = h.mcp.supervisor.pid!;
     process.kill(firstPid, 'SIGKILL');
     await h.ended(runId);
@@ -107,10 +104,7 @@ describe.each(adapters)('%s', (_name, mode, make) => {
 
   it('a runner killed mid-call: its call is cancelled at the server', async () => {
     const h = await setup(make);
-    const thread = await h.open([{ name: 'hang', arguments: {} }]);
-    const runId = await h.runTools(thread);
-    await waitFor(() => h.nodes(runId).some((n) => n.name === 'hang' && n.status === 'running'), 30_000, 'hang running');
-    await h.waitForServerCall();
+    const runId = await h.runHanging();
     const runner = h.seen.links.find((l) => l.name === `stepwise-run-${runId}`)!.link;
     process.kill(runner.pid!, 'SIGKILL');
     expect(await h.ended(runId)).toBe('interrupted');

@@ -1,6 +1,6 @@
 // Stand-in for Electron's utility process environment (the Electron binary cannot run here):
 // loaded with --import into a child_process.fork child, it gives the child a
-// `process.parentPort` with the surface agent-runner/process-port.ts uses — postMessage(msg)
+// `process.parentPort` with the surface shared/process-port.node.ts uses — postMessage(msg)
 // and on('message', (e: { data, ports }) => …) — carried over the Node IPC channel. Like
 // Electron's parentPort, messages that arrive before the first 'message' listener is attached
 // are queued and delivered to it (Electron starts the port when that listener is added).

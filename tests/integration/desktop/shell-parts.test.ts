@@ -2,7 +2,7 @@
  * The desktop shell's plain parts: window bounds restored from $home/settings/window.json
  * (mode 0600) and kept on a connected display; the native menu's roles per platform; the
  * safeStorage SecretBox (Electron's safeStorage replaced by a stand-in with its surface: the
- * binary is needed for the real one); the desktop mcp.json seed; the bundle paths.
+ * binary is needed for the real one); the desktop mcp.json seed and its migration; the bundle paths.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -114,17 +114,30 @@ describe('secrets', () => {
 });
 
 describe('desktop seed and paths', () => {
-  it('the everything server runs the app executable as Node (ELECTRON_RUN_AS_NODE), mode 0600, never overwriting', async () => {
+  it('the everything server is the bundled one (nothing runs the app executable as Node), mode 0600, never overwriting', async () => {
     const home = makeHome();
-    expect(await seedDesktopMcpConfig(home, { execPath: '/Applications/Stepwise.app/Contents/MacOS/Stepwise', entry: '/x/dist/index.js', electron: true })).toBe(true);
+    expect(await seedDesktopMcpConfig(home)).toBe(true);
     const file = path.join(home, 'settings', 'mcp.json');
-    expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toEqual({
-      mcpServers: { everything: { command: '/Applications/Stepwise.app/Contents/MacOS/Stepwise', args: ['/x/dist/index.js', 'stdio'], env: { ELECTRON_RUN_AS_NODE: '1' } } },
-    });
+    expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toEqual({ mcpServers: { everything: { type: 'bundled', server: 'everything' } } });
+    expect(fs.readFileSync(file, 'utf8')).not.toMatch(/ELECTRON_RUN_AS_NODE|"command"/);
     if (process.platform !== 'win32') expect(fs.statSync(file).mode & 0o777).toBe(0o600);
-    expect(await seedDesktopMcpConfig(home, { execPath: '/other', entry: '/y.js', electron: true })).toBe(false);
-    expect(JSON.parse(fs.readFileSync(file, 'utf8')).mcpServers.everything.command).toContain('Stepwise');
-    expect(await seedDesktopMcpConfig(makeHome(), { entry: undefined })).toBe(false);
+    fs.writeFileSync(file, JSON.stringify({ mcpServers: { mine: { command: 'node', args: ['s.js'] } } }));
+    expect(await seedDesktopMcpConfig(home)).toBe(false);
+    expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toEqual({ mcpServers: { mine: { command: 'node', args: ['s.js'] } } });
+    expect(await seedDesktopMcpConfig(makeHome(), undefined, { installed: false })).toBe(false);
+  });
+
+  it("at start, an earlier version's seeded entry (the app executable with ELECTRON_RUN_AS_NODE) is migrated to the bundled server, with a notice", async () => {
+    const home = makeHome();
+    const file = path.join(home, 'settings', 'mcp.json');
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    const script = path.resolve('node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+    const old = { command: '/opt/Stepwise/stepwise', args: [script, 'stdio'], env: { ELECTRON_RUN_AS_NODE: '1' }, timeoutMs: 5000 };
+    fs.writeFileSync(file, JSON.stringify({ mcpServers: { everything: old, mine: { command: 'node', args: ['s.js'] } } }));
+    const notices: string[] = [];
+    expect(await seedDesktopMcpConfig(home, (line) => notices.push(line))).toBe(false);
+    expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toEqual({ mcpServers: { everything: { type: 'bundled', server: 'everything', timeoutMs: 5000 }, mine: { command: 'node', args: ['s.js'] } } });
+    expect(notices).toEqual([expect.stringMatching(/^The "everything" MCP server in .* ran this app's executable as Node, which this version cannot do; it is now the everything server bundled with Stepwise\.$/)]);
   });
 
   it('finds the CommonJS preload and the renderer next to the main bundle; the dev URL only unpackaged and local', () => {

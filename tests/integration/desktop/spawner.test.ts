@@ -3,7 +3,7 @@
  * the desktop shell's UtilityProcessSpawner. The Electron binary cannot run here, so
  * `utilityProcess.fork` is replaced by a stand-in (utility-standin.ts: child_process.fork with
  * Electron's UtilityProcess surface, and a `process.parentPort`-like object in the child); the
- * child code in agent-runner/process-port.ts runs unchanged on its Electron path. Real
+ * child code in shared/process-port.node.ts runs unchanged on its Electron path. Real
  * processes throughout: a real runner run and the real mcp-host with a real MCP server.
  */
 import fs from 'node:fs';
@@ -14,8 +14,7 @@ import { McpService } from '../../../main/core/mcp/service';
 import { NodeSpawner } from '../../../main/core/process/node-spawner';
 import type { ChildExit, ChildLink, ProcessSpawner } from '../../../main/core/process/types';
 import { UtilityProcessSpawner } from '../../../main/electron/utility-spawner';
-import { nodeScriptServer } from '../../../main/electron/seed';
-import { serverEverythingEntry } from '../../../main/web/seed';
+import { seedDesktopMcpConfig } from '../../../main/electron/seed';
 import { makeHome, RecordingClient, waitFor, writeThread } from '../../support/host-harness';
 import { scriptedThread } from '../../support/threads';
 import { bundledEntry } from './bundle';
@@ -110,18 +109,15 @@ describe.each(adapters)('%s', (_name, make) => {
     expect(saved.context.messages.at(-1)).toMatchObject({ role: 'assistant', content: [{ type: 'text', text: 'one two three four five' }] });
   });
 
-  it('runs the real mcp-host, which lists the tools of a stdio server started as `execPath script` with ELECTRON_RUN_AS_NODE', async () => {
-    const entry = serverEverythingEntry();
-    expect(entry, '@modelcontextprotocol/server-everything is a dev dependency').toBeTruthy();
+  it('runs the real mcp-host, which serves the bundled everything server the seed writes (no stdin, no ELECTRON_RUN_AS_NODE)', async () => {
     const home = makeHome();
-    fs.mkdirSync(path.join(home, 'settings'), { recursive: true });
-    // What the desktop seed writes (there process.execPath is Electron; here it is Node, and
-    // ELECTRON_RUN_AS_NODE is harmless).
-    const everything = nodeScriptServer(process.execPath, entry!, ['stdio'], true);
-    fs.writeFileSync(path.join(home, 'settings', 'mcp.json'), JSON.stringify({ mcpServers: { everything } }));
-    mcp = new McpService({ home, spawner: make(), entry: bundledEntry('agent-runner/mcp-host/index.ts'), backoffMs: { initial: 50, max: 200 } });
+    expect(await seedDesktopMcpConfig(home)).toBe(true);
+    expect(fs.readFileSync(path.join(home, 'settings', 'mcp.json'), 'utf8')).not.toContain('ELECTRON_RUN_AS_NODE');
+    mcp = new McpService({ home, spawner: make(), entry: bundledEntry('mcp-host/index.ts'), backoffMs: { initial: 50, max: 200 } });
     const tools = await mcp.tools('everything');
     expect(tools.map((t) => t.name)).toContain('echo');
+    const r = await mcp.callTool('everything', 'get-sum', { a: 2, b: 40 });
+    expect(r.output).toMatchObject({ isError: false, content: [{ type: 'text', text: 'The sum of 2 and 40 is 42.' }] });
   });
 });
 

@@ -5,7 +5,7 @@
  * - the process: `pid`, `stdout`/`stderr` (stdio 'pipe'), `postMessage(msg, transfer?)`,
  *   `on('spawn')`, `on('message', msg)`, `on('exit', code)` (a code only, as Electron reports
  *   it) and `kill()` (SIGTERM). The child gets a `process.parentPort`-like object
- *   (parent-port-shim.mjs), so agent-runner/process-port.ts runs unchanged on its Electron path.
+ *   (parent-port-shim.mjs), so shared/process-port.node.ts runs unchanged on its Electron path.
  * - the channel: two entangled `MessagePortMain`-like ends. An end transferred to a child
  *   arrives there in the message event's `ports` (a MessagePortMain-like object: messages queue
  *   until `start()`, 'close' when the other end closes or its process dies). Electron connects

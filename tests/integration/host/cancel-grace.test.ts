@@ -3,19 +3,15 @@
  * the cancel message and SIGTERM is killed, its run ends with the partial text kept, and the
  * host goes on.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createHostCore, type HostCore } from '../../../main/core/host-core';
 import type { HostPush } from '../../../shared/protocol/host-api';
 import { scriptedThread } from '../../support/threads';
+import { hostCores } from '../../support/host-harness';
 
-let core: HostCore | undefined;
-afterEach(async () => {
-  await core?.close();
-  core = undefined;
-});
+const startCore = hostCores();
 
 describe('cancel grace period', () => {
   it('kills a runner that ignores cancel once the grace period is over', async () => {
@@ -23,7 +19,7 @@ describe('cancel grace period', () => {
     fs.mkdirSync(path.join(home, 'workspace'));
     const thread = scriptedThread([{ text: 'x' }]);
     fs.writeFileSync(path.join(home, 'workspace', 't.json'), JSON.stringify(thread));
-    core = await createHostCore({ home, runnerEntry: path.resolve('tests/support/stubborn-runner.ts'), cancelGraceMs: 500, log: () => {} });
+    const core = await startCore({ home, runnerEntry: path.resolve('tests/support/stubborn-runner.ts'), cancelGraceMs: 500 });
     const pushes: HostPush[] = [];
     const conn = core.connect((p) => pushes.push(p), { unbounded: true });
     await conn.request('thread.open', { path: 't.json' });

@@ -47,7 +47,23 @@ function threadFile(home: string, thread: Thread): string {
   return file;
 }
 
+/** A thread file (see threadFile) whose last message has one get_sum call, call_1, waiting for its result. */
+function threadWaitingForSum(home: string): string {
+  const thread = scriptedThread([{ text: 'x' }], { tools: [sumTool] });
+  thread.context.messages.push({ id: 'a1', role: 'assistant', content: [], toolCalls: [{ id: 'call_1', name: 'get_sum', arguments: { a: 1, b: 2 } }] });
+  return threadFile(home, thread);
+}
+
 const read = (file: string): Thread => JSON.parse(fs.readFileSync(file, 'utf8')) as Thread;
+
+/** Runs the CLI on `file` with `args`; checks it refused them up front: exit 2, `message` on stderr, nothing on stdout, no run recorded. */
+async function expectRefused(home: string, file: string, args: string[], message: string): Promise<void> {
+  const r = await runCli([file, ...args], home);
+  expect(r.code).toBe(2);
+  expect(r.stderr).toContain(message);
+  expect(r.stdout).toBe('');
+  expect(read(file).runRefs).toEqual([]);
+}
 
 /** The one run file of `thread` in `home`. */
 function onlyRun(home: string, thread: Thread): RunRecord {
@@ -116,30 +132,17 @@ describe('stepwise run', () => {
     expect(mode.code).toBe(2);
     expect(mode.stderr).toMatch(/--mode must be step or react/);
     // Nothing to execute is bad input too, refused before a runner starts (no run recorded).
-    const none = await runCli([file, '--execute-tools'], home);
-    expect(none.code).toBe(2);
-    expect(none.stderr).toContain('No pending tool calls to run: the last message has none without a result.');
-    expect(none.stdout).toBe('');
-    expect(read(file).runRefs).toEqual([]);
+    await expectRefused(home, file, ['--execute-tools'], 'No pending tool calls to run: the last message has none without a result.');
   }, 60_000);
 
   it('an LLM step while tool calls wait for results is refused up front: exit 2, nothing run', async () => {
     const home = makeHome();
-    const thread = scriptedThread([{ text: 'x' }], { tools: [sumTool] });
-    thread.context.messages.push({ id: 'a1', role: 'assistant', content: [], toolCalls: [{ id: 'call_1', name: 'get_sum', arguments: { a: 1, b: 2 } }] });
-    const file = threadFile(home, thread);
-    const r = await runCli([file], home);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toContain('Tool calls are waiting for results: get_sum (call_1).');
-    expect(r.stdout).toBe('');
-    expect(read(file).runRefs).toEqual([]);
+    await expectRefused(home, threadWaitingForSum(home), [], 'Tool calls are waiting for results: get_sum (call_1).');
   }, 60_000);
 
   it('--execute-tools with an id that is not pending exits 2 and names the pending ones', async () => {
     const home = makeHome();
-    const thread = scriptedThread([{ text: 'x' }], { tools: [sumTool] });
-    thread.context.messages.push({ id: 'a1', role: 'assistant', content: [], toolCalls: [{ id: 'call_1', name: 'get_sum', arguments: { a: 1, b: 2 } }] });
-    const file = threadFile(home, thread);
+    const file = threadWaitingForSum(home);
     const r = await runCli([file, '--execute-tools', 'call_9'], home);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('Tool call "call_9" is not pending in the last message (pending: get_sum (call_1)).');

@@ -7,19 +7,14 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createHostCore, type HostCore } from '../../../main/core/host-core';
+import { describe, expect, it } from 'vitest';
 import type { RunRecord } from '../../../shared/protocol/host-api';
 import type { AssistantMessage, Thread } from '../../../shared/thread/schema';
 import { scriptedThread, sumTool } from '../../support/threads';
 import { bundledRunner } from '../../support/runner-bundle';
-import { makeHome, readThread, RecordingClient, waitFor, words, writeThread } from '../../support/host-harness';
+import { makeHome, readThread, waitFor, words, writeThread, hostCores, watchThreads } from '../../support/host-harness';
 
-let core: HostCore | undefined;
-afterEach(async () => {
-  await core?.close();
-  core = undefined;
-});
+const startCore = hostCores();
 
 describe('runner crash', () => {
   it('kill -9 of one runner leaves the host and a parallel run intact; the run file and the thread keep the partial', async () => {
@@ -31,12 +26,8 @@ describe('runner crash', () => {
     writeThread(home, 'one.json', t1);
     writeThread(home, 'two.json', t2);
     const before1 = fs.readFileSync(path.join(home, 'workspace', 'one.json'), 'utf8');
-    core = await createHostCore({ home, runnerEntry: bundledRunner(), log: () => {}, saveDebounceMs: 20 });
-    const c = new RecordingClient();
-    const conn = core.connect(c.send);
-    await conn.request('thread.open', { path: 'one.json' });
-    await conn.request('thread.open', { path: 'two.json' });
-    await conn.request('stream.subscribe', {});
+    const core = await startCore({ home, runnerEntry: bundledRunner(), saveDebounceMs: 20 });
+    const { client: c, conn } = await watchThreads(core, 'one.json', 'two.json');
     const r1 = ((await conn.request('run.start', { threadId: t1.id, mode: 'step' })) as { runId: string }).runId;
     const r2 = ((await conn.request('run.start', { threadId: t2.id, mode: 'step' })) as { runId: string }).runId;
 
@@ -95,11 +86,8 @@ describe('runner crash', () => {
     );
     writeThread(home, 'calls.json', thread);
     // A save delay far past the test: the thread file is written when the run closes, not later.
-    core = await createHostCore({ home, runnerEntry: bundledRunner(), log: () => {}, saveDebounceMs: 600_000 });
-    const c = new RecordingClient();
-    const conn = core.connect(c.send);
-    await conn.request('thread.open', { path: 'calls.json' });
-    await conn.request('stream.subscribe', {});
+    const core = await startCore({ home, runnerEntry: bundledRunner(), saveDebounceMs: 600_000 });
+    const { client: c, conn } = await watchThreads(core, 'calls.json');
     const runId = ((await conn.request('run.start', { threadId: thread.id, mode: 'step' })) as { runId: string }).runId;
     // The second call's arguments have started streaming: kill the runner there.
     await waitFor(() => c.pushes.some((p) => p.type === 'llm_delta' && p.runId === runId && p.channel === 'tool_args' && p.index === 1), 20_000, 'the second call streaming');
@@ -144,10 +132,8 @@ describe('runner crash', () => {
     const home = makeHome();
     const threads = Array.from({ length: 20 }, (_, i) => scriptedThread([{ text: words(30, `t${i}-`) }], { tokensPerSecond: 300 }));
     threads.forEach((t, i) => writeThread(home, `t${i}.json`, t));
-    core = await createHostCore({ home, runnerEntry: bundledRunner(), log: () => {} });
-    const c = new RecordingClient();
-    const conn = core.connect(c.send);
-    await conn.request('stream.subscribe', {});
+    const core = await startCore({ home, runnerEntry: bundledRunner() });
+    const { client: c, conn } = await watchThreads(core);
     const runIds: string[] = [];
     for (let i = 0; i < threads.length; i++) {
       await conn.request('thread.open', { path: `t${i}.json` });
@@ -163,6 +149,6 @@ describe('runner crash', () => {
     expect(c.gapRequests).toBe(0);
     expect(c.duplicates).toBe(0);
     // Every runner process exits after its run (shortly after `done`, so wait for it).
-    await waitFor(() => core!.supervisor.list().length === 0, 15_000, 'all runner processes exited');
+    await waitFor(() => core.supervisor.list().length === 0, 15_000, 'all runner processes exited');
   }, 90_000);
 });

@@ -5,39 +5,33 @@
  * ids opens read-only (edits and runs refused, naming the ids) until one edit gives the repeats
  * new ids, and that edit can be undone. Real thread files, the real host core and runner.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { enablePatches, produceWithPatches, type Patch } from 'immer';
-import { createHostCore, type HostCore } from '../../../main/core/host-core';
 import type { Thread } from '../../../shared/thread/schema';
 import { giveDuplicatesNewIds } from '../../../shared/thread/ids';
 import { scriptedThread, userMessage } from '../../support/threads';
 import { bundledRunner } from '../../support/runner-bundle';
-import { makeHome, readThread, RecordingClient, waitFor, writeThread, rejection } from '../../support/host-harness';
+import { makeHome, readThread, RecordingClient, waitFor, rejection, hostCores } from '../../support/host-harness';
 
 enablePatches();
 
-let core: HostCore | undefined;
-afterEach(async () => {
-  await core?.close();
-  core = undefined;
-});
+const startCore = hostCores();
 
 async function openCore(thread: Thread) {
-  const home = makeHome();
-  writeThread(home, 't.json', thread);
-  core = await createHostCore({ home, runnerEntry: bundledRunner(), log: () => {}, saveDebounceMs: 10 });
+  const home = makeHome({ 't.json': thread });
+  const core = await startCore({ home, runnerEntry: bundledRunner(), saveDebounceMs: 10 });
   const client = new RecordingClient();
   const conn = core.connect(client.send);
   const opened = (await conn.request('thread.open', { path: 't.json' })) as { thread: Thread; version: number };
   const edit = (baseVersion: number, patches: Patch[]) => conn.request('thread.edit', { threadId: thread.id, baseVersion, patches });
   const patchesSeen = () => client.pushes.filter((p) => p.type === 'thread_patch').length;
-  return { home, conn, client, opened, edit, patchesSeen };
+  return { home, core, conn, client, opened, edit, patchesSeen };
 }
 
 describe('thread.edit refuses a patch whose path does not exist', () => {
   it('remove, replace and add on a message index that is not there: refused naming the path, no version bump, nothing broadcast', async () => {
     const thread = scriptedThread([], { messages: [userMessage('one', 'm1'), userMessage('two', 'm2')] });
-    const { home, edit, patchesSeen, conn } = await openCore(thread);
+    const { home, core, edit, patchesSeen, conn } = await openCore(thread);
     const msg = userMessage('three', 'm3');
     const cases: [Patch[], RegExp][] = [
       [[{ op: 'remove', path: ['context', 'messages', 5] }], /patches\[0\] \(remove \/context\/messages\/5\): there is no item 5: \/context\/messages has 2 items/],
@@ -66,7 +60,7 @@ describe('thread.edit refuses a patch whose path does not exist', () => {
     expect(await edit(0, [{ op: 'add', path: ['context', 'messages', 2], value: msg }])).toEqual({ version: 1 });
     expect(await edit(1, [{ op: 'remove', path: ['context', 'messages', 0] }, { op: 'replace', path: ['context', 'messages', 0, 'content', 0, 'text'], value: 'TWO' }])).toEqual({ version: 2 });
     expect(await edit(2, [{ op: 'add', path: ['context', 'variables'], value: { a: 'b' } }])).toEqual({ version: 3 });
-    await core!.threads.flush();
+    await core.threads.flush();
     const saved = readThread(home, 't.json');
     expect(saved.context.messages.map((m) => [m.id, (m.content[0] as { text: string }).text])).toEqual([['m2', 'TWO'], ['m3', 'three']]);
     expect(((await conn.request('thread.open', { path: 't.json' })) as { version: number }).version).toBe(3);
@@ -87,7 +81,7 @@ describe('a thread that repeats ids', () => {
 
   it('opens, refuses edits and runs naming the ids, takes the repair as one undoable edit, then runs', async () => {
     const thread = repeating();
-    const { home, opened, edit, conn, client } = await openCore(thread);
+    const { home, core, opened, edit, conn, client } = await openCore(thread);
     expect(opened.thread.context.messages.map((m) => m.id)).toEqual(['m1', 'm1', 'a1', 'u2', 'a2']); // loaded as it is: nothing lost
 
     const refused = await rejection(edit(0, [{ op: 'replace', path: ['context', 'systemPrompt'], value: 'x' }]));
@@ -111,13 +105,13 @@ describe('a thread that repeats ids', () => {
     expect((await rejection(edit(2, [{ op: 'replace', path: ['title'], value: 'x' }]))).code).toBe('duplicate_ids');
     expect(await edit(2, forward)).toEqual({ version: 3 }); // redo
 
-    await core!.threads.flush();
+    await core.threads.flush();
     expect(readThread(home, 't.json').context.messages.map((m) => m.id)).toEqual(['m1', 'm1-2', 'a1', 'u2', 'a2']);
     await conn.request('stream.subscribe', {});
     const { runId } = (await conn.request('run.start', { threadId: thread.id, mode: 'step' })) as { runId: string };
     await waitFor(() => client.ended.get(runId), 30_000, 'run end');
     expect(client.ended.get(runId)).toBe('completed');
-    await core!.threads.flush();
+    await core.threads.flush();
     expect(readThread(home, 't.json').context.messages.at(-1)).toMatchObject({ role: 'assistant', content: [{ type: 'text', text: 'after the repair' }] });
   });
 });

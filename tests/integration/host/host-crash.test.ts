@@ -11,14 +11,19 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createHostCore } from '../../../main/core/host-core';
 import type { RunRecord } from '../../../shared/protocol/host-api';
+import { replayJournal } from '../../../main/core/journal/journal-log';
 import type { Thread } from '../../../shared/thread/schema';
 import { scriptedThread } from '../../support/threads';
 import { bundledRunner } from '../../support/runner-bundle';
 import { makeHome, readThread, waitFor, words, writeThread } from '../../support/host-harness';
 
+/** The run as its files hold it: its run file, or while it runs (or was left open), its journal. */
 function readRun(file: string): RunRecord | undefined {
   try {
     return JSON.parse(fs.readFileSync(file, 'utf8')) as RunRecord;
+  } catch {}
+  try {
+    return replayJournal(fs.readFileSync(`${file}l`, 'utf8'))?.record();
   } catch {
     return undefined;
   }
@@ -62,6 +67,8 @@ describe('host crash', () => {
       const core = await createHostCore({ home, runnerEntry: bundledRunner(), log: () => {} });
       try {
         expect(core.repaired).toEqual([info!.runId]);
+        // The journal became the run file.
+        expect(fs.existsSync(`${file}l`)).toBe(false);
         const rec = readRun(file)!;
         expect(rec.status).toBe('interrupted');
         expect(rec.endedAt).toBeGreaterThan(0);

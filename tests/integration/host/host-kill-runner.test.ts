@@ -8,14 +8,15 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { RunRecord } from '../../../shared/protocol/host-api';
+import { describe, expect, it } from 'vitest';
+import { replayJournal } from '../../../main/core/journal/journal-log';
 import type { Thread } from '../../../shared/thread/schema';
 import { scriptedThread } from '../../support/threads';
 import { bundledRunner } from '../../support/runner-bundle';
 import { makeHome, waitFor, words, writeThread } from '../../support/host-harness';
 import { startSseServer, type SseServer } from '../../support/sse-server';
 import { chatChunk, chatSse } from '../providers/fixtures';
+import { cleanups } from '../../support/cleanups';
 
 /** True while `pid` runs (a zombie waiting to be reaped counts as gone). */
 function alive(pid: number): boolean {
@@ -51,10 +52,7 @@ interface Started {
   pid: number;
 }
 
-const cleanups: (() => unknown)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const defer = cleanups('test');
 
 /** Starts a host in its own process that runs `slow.json` of `home`; resolves with the run's ids. */
 async function startHostWithRun(home: string): Promise<Started> {
@@ -65,7 +63,7 @@ async function startHostWithRun(home: string): Promise<Started> {
   let out = '';
   host.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   const runner: { pid?: number } = {};
-  cleanups.push(() => {
+  defer(() => {
     host.kill('SIGKILL');
     killQuietly(runner.pid);
   });
@@ -92,17 +90,17 @@ describe('killing the host', () => {
     const thread = scriptedThread([{ text: words(3000) }], { tokensPerSecond: 60 });
     writeThread(home, 'slow.json', thread);
     const run = await startHostWithRun(home);
-    // Mid-stream: a checkpoint of the run file holds streamed text.
-    const file = path.join(home, 'runs', thread.id, `${run.runId}.json`);
+    // Mid-stream: a checkpoint of the run's journal holds streamed text.
+    const file = path.join(home, 'runs', thread.id, `${run.runId}.jsonl`);
     await waitFor(() => {
       try {
-        const rec = JSON.parse(fs.readFileSync(file, 'utf8')) as RunRecord;
-        const text = (rec.nodes.find((n) => n.kind === 'llm')?.output as { text?: string } | undefined)?.text;
-        return rec.status === 'running' && !!text;
+        const rec = replayJournal(fs.readFileSync(file, 'utf8'))?.record();
+        const text = (rec?.nodes.find((n) => n.kind === 'llm')?.output as { text?: string } | undefined)?.text;
+        return rec?.status === 'running' && !!text;
       } catch {
         return false;
       }
-    }, 30_000, 'streamed text in the run file');
+    }, 30_000, 'streamed text in the run journal');
     expect(alive(run.pid)).toBe(true);
 
     await killHost(run.host);
@@ -111,7 +109,7 @@ describe('killing the host', () => {
 
   it('closes the provider stream of a run waiting on a real HTTP provider, and the runner exits', async () => {
     const server: SseServer = await startSseServer();
-    cleanups.push(() => server.close());
+    defer(() => server.close());
     // The provider sends one chunk, then keeps the stream open as a slow model would.
     server.reply({ stream: [chatSse([chatChunk({ role: 'assistant', content: 'Let me think' })], false), { hang: true }] });
     const home = makeHome();

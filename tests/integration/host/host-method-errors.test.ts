@@ -2,22 +2,16 @@
  * Errors a host method answers for a request that cannot be done carry a code and name the
  * thing in the workspace, not the host's absolute path (found by the web host fuzz test).
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { createHostCore, type HostCore } from '../../../main/core/host-core';
+import { describe, expect, it } from 'vitest';
 import { scriptedThread } from '../../support/threads';
-import { makeHome, writeThread } from '../../support/host-harness';
+import { makeHome, hostCores } from '../../support/host-harness';
 
-let core: HostCore | undefined;
-afterEach(async () => {
-  await core?.close();
-  core = undefined;
-});
+const startCore = hostCores();
 
 describe('host method errors', () => {
   it('a thread created in a "folder" that is a thread file: refused with a code, named by its workspace path', async () => {
-    const home = makeHome();
-    writeThread(home, 'a.json', scriptedThread([{ text: 'x' }]));
-    core = await createHostCore({ home, log: () => {} });
+    const home = makeHome({ 'a.json': scriptedThread([{ text: 'x' }]) });
+    const core = await startCore({ home });
     const c = core.connect(() => {});
     const err = await c.request('workspace.create', { folder: 'a.json', title: 'inside' }).then(
       () => undefined,
@@ -30,7 +24,7 @@ describe('host method errors', () => {
 
   it('a name too long for the file system is refused with a code, naming the limit and no absolute path', async () => {
     const home = makeHome();
-    core = await createHostCore({ home, log: () => {} });
+    const core = await startCore({ home });
     const c = core.connect(() => {});
     const err = (await c.request('workspace.createFolder', { path: 'x'.repeat(300) }).catch((e) => e)) as { code?: string; message: string };
     expect(err.code).toBe('invalid');

@@ -6,24 +6,19 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createHostCore, type HostCore } from '../../../main/core/host-core';
+import { describe, expect, it } from 'vitest';
 import type { ProviderInfo, RunRecord, WorkspaceEntry } from '../../../shared/protocol/host-api';
 import type { Thread } from '../../../shared/thread/schema';
 import { scriptedThread } from '../../support/threads';
 import { bundledRunner } from '../../support/runner-bundle';
-import { makeHome, RecordingClient, waitFor, words, writeThread, rejection } from '../../support/host-harness';
+import { makeHome, RecordingClient, waitFor, words, rejection, hostCores } from '../../support/host-harness';
 
-let core: HostCore | undefined;
-afterEach(async () => {
-  await core?.close();
-  core = undefined;
-});
+const startCore = hostCores();
 
 describe('host requests', () => {
   it('creates, opens and edits threads with versions, pushing thread_patch to the other window', async () => {
     const home = makeHome();
-    core = await createHostCore({ home, runnerEntry: bundledRunner(), log: () => {} });
+    const core = await startCore({ home, runnerEntry: bundledRunner() });
     const a = new RecordingClient();
     const b = new RecordingClient();
     const ca = core.connect(a.send);
@@ -43,10 +38,9 @@ describe('host requests', () => {
   });
 
   it('refuses edits while the thread runs and accepts them after', async () => {
-    const home = makeHome();
     const thread = scriptedThread([{ text: words(200) }], { tokensPerSecond: 80 });
-    writeThread(home, 'run.json', thread);
-    core = await createHostCore({ home, runnerEntry: bundledRunner(), log: () => {} });
+    const home = makeHome({ 'run.json': thread });
+    const core = await startCore({ home, runnerEntry: bundledRunner() });
     const c = new RecordingClient();
     const conn = core.connect(c.send);
     await conn.request('thread.open', { path: 'run.json' });
@@ -68,7 +62,7 @@ describe('host requests', () => {
 
   it('saves providers 0600 with keys masked, and answers a clear error without MCP', async () => {
     const home = makeHome();
-    core = await createHostCore({ home, runnerEntry: bundledRunner(), log: () => {} });
+    const core = await startCore({ home, runnerEntry: bundledRunner() });
     const conn = core.connect(() => {});
     const list = (await conn.request('settings.saveProvider', { id: 'local', api: 'openai-completions', baseUrl: 'http://127.0.0.1:11434/v1', apiKey: 'sk-secret-123456789' })) as ProviderInfo[];
     expect(list.map((p) => p.id)).toEqual(['openai', 'anthropic', 'scripted', 'replay', 'local']);
@@ -85,10 +79,9 @@ describe('host requests', () => {
   });
 
   it('removes a provider added in Settings with its key, refuses built-ins with nothing saved and unknown ids, and a thread on it then fails naming it', async () => {
-    const home = makeHome();
     const thread: Thread = { ...scriptedThread([]), model: { provider: 'local', id: 'llama3', params: {} } };
-    writeThread(home, 'local.json', thread);
-    core = await createHostCore({ home, runnerEntry: bundledRunner(), log: () => {} });
+    const home = makeHome({ 'local.json': thread });
+    const core = await startCore({ home, runnerEntry: bundledRunner() });
     const c = new RecordingClient();
     const conn = core.connect(c.send);
     await conn.request('settings.saveProvider', { id: 'local', api: 'openai-completions', baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'sk-remove-me-123456' });
@@ -113,7 +106,7 @@ describe('host requests', () => {
       // A client is never shown an absolute path: the file is named from $STEPWISE_HOME.
       expect(builtin).toMatchObject({ code: 'bad_request', message: `"${id}" is a built-in provider with nothing saved in $STEPWISE_HOME/settings/providers.json; there is nothing to remove or reset.` });
     }
-    expect((await rejection(conn.request('settings.removeProvider', {}))).message).toBe('settings.removeProvider: params.id must be a non-empty string');
+    expect((await rejection(conn.request('settings.removeProvider', {}))).message).toBe('settings.removeProvider: /id: Expected required property');
 
     // The thread still names the removed provider, opens as it was, and its run fails saying which provider is missing.
     const opened = (await conn.request('thread.open', { path: 'local.json' })) as { thread: Thread };

@@ -11,7 +11,8 @@ import { createHostCore, type HostCore } from '../../../main/core/host-core';
 import type { ChildExit, ChildFrame, ChildLink, ProcessSpawner } from '../../../main/core/process/types';
 import type { RunRecord } from '../../../shared/protocol/host-api';
 import type { RunRef } from '../../../shared/thread/schema';
-import { interruptedAt } from '../../../main/core/journal/journal';
+import { interruptedAt } from '../../../main/core/journal/run-files';
+import { replayJournal } from '../../../main/core/journal/journal-log';
 import { scriptedThread } from '../../support/threads';
 import { makeHome, waitFor, writeThread } from '../../support/host-harness';
 
@@ -69,9 +70,13 @@ async function hostWithRun(home: string) {
   return { core, conn, runner, runId, threadId, file: path.join(home, 'runs', threadId, `${runId}.json`) };
 }
 
+/** The run as its files hold it: its run file, or while it runs (or was left open), its journal. */
 const readRun = (file: string): RunRecord | undefined => {
   try {
     return JSON.parse(fs.readFileSync(file, 'utf8')) as RunRecord;
+  } catch {}
+  try {
+    return replayJournal(fs.readFileSync(`${file}l`, 'utf8'))?.record();
   } catch {
     return undefined;
   }

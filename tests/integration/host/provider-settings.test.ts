@@ -6,14 +6,13 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createHostCore, type HostCore } from '../../../main/core/host-core';
+import { describe, expect, it } from 'vitest';
 import { listProviders, providersFileStatus, providersForRun, removeProvider, saveProvider } from '../../../main/core/settings/providers';
 import type { ProviderInfo } from '../../../shared/protocol/host-api';
 import type { Thread } from '../../../shared/thread/schema';
 import { scriptedThread } from '../../support/threads';
 import { bundledRunner } from '../../support/runner-bundle';
-import { makeHome, RecordingClient, waitFor, writeThread } from '../../support/host-harness';
+import { makeHome, RecordingClient, waitFor, writeThread, hostCores } from '../../support/host-harness';
 
 const BROKEN = '{ "providers": [ { "id": "x", ';
 const WHERE = /providers\.json: not valid JSON at line 1, column 31: the text ends early/;
@@ -26,11 +25,7 @@ function brokenHome(text = BROKEN): { home: string; file: string } {
   return { home, file };
 }
 
-let core: HostCore | undefined;
-afterEach(async () => {
-  await core?.close();
-  core = undefined;
-});
+const startCore = hostCores();
 
 describe('a providers.json that cannot be read', () => {
   it('lists the built-ins, tells the error with line and column, and refuses changes without writing', async () => {
@@ -60,7 +55,7 @@ describe('a providers.json that cannot be read', () => {
     const remote: Thread = { ...scriptedThread([]), model: { provider: 'x', id: 'm', params: {} } };
     writeThread(home, 'offline.json', offline);
     writeThread(home, 'remote.json', remote);
-    core = await createHostCore({ home, runnerEntry: bundledRunner(), log: () => {} });
+    const core = await startCore({ home, runnerEntry: bundledRunner() });
     const c = new RecordingClient();
     const conn = core.connect(c.send);
     expect(((await conn.request('settings.providers', {})) as ProviderInfo[]).map((p) => p.id)).toEqual(['openai', 'anthropic', 'scripted', 'replay']);
@@ -86,6 +81,15 @@ describe('saving a key for an existing provider', () => {
     const again = await saveProvider(home, { id: 'local', apiKey: 'sk-local-0123456789' });
     expect(again.find((p) => p.id === 'local')).toMatchObject({ api: 'openai-completions', baseUrl: 'http://127.0.0.1:11434/v1' });
     await expect(saveProvider(home, { id: 'fresh', apiKey: 'sk-x' })).rejects.toThrow('Choose the API of the new provider "fresh" (openai-completions, openai-responses, anthropic-messages).');
+  });
+});
+
+describe('a providers.json entry the runner’s contract would refuse', () => {
+  it('is refused by the host naming the field (headers must be strings)', async () => {
+    const { home, file } = brokenHome(JSON.stringify({ providers: [{ id: 'gw', api: 'openai-completions', headers: { 'x-team': 7 } }] }));
+    expect(await providersFileStatus(home)).toEqual({ file, error: `${file}#/providers/0/headers/x-team: Expected string` });
+    fs.writeFileSync(file, JSON.stringify({ providers: [{ id: 'gw', api: 'openai-completions', headers: { 'x-team': 'ml' } }] }));
+    expect((await providersForRun(home, 'gw')).find((p) => p.id === 'gw')?.headers).toEqual({ 'x-team': 'ml' });
   });
 });
 

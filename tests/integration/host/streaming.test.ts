@@ -3,34 +3,26 @@
  * connect or reconnect mid-stream, and a slow client over its queue bound, all end with exactly
  * the text the model streamed, with no gap and no duplicate.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { createHostCore, type HostCore } from '../../../main/core/host-core';
+import { describe, expect, it } from 'vitest';
 import { scriptedThread } from '../../support/threads';
 import { bundledRunner } from '../../support/runner-bundle';
-import { makeHome, RecordingClient, waitFor, words, writeThread } from '../../support/host-harness';
+import { makeHome, RecordingClient, waitFor, words, hostCores, watchThreads } from '../../support/host-harness';
 
-let core: HostCore | undefined;
-afterEach(async () => {
-  await core?.close();
-  core = undefined;
-});
+const startCore = hostCores();
 
-async function setup(text: string, tokensPerSecond: number) {
-  const home = makeHome();
-  const thread = scriptedThread([{ text }], { tokensPerSecond });
-  writeThread(home, 'stream.json', thread);
-  core = await createHostCore({ home, runnerEntry: bundledRunner(), log: () => {} });
-  return { home, thread, core };
+/** A host core over one thread streaming 240 words, and client `a` watching it from the start. */
+async function setup() {
+  const text = words(240);
+  const thread = scriptedThread([{ text }], { tokensPerSecond: 160 });
+  const home = makeHome({ 'stream.json': thread });
+  const core = await startCore({ home, runnerEntry: bundledRunner() });
+  const { client: a, conn: connA } = await watchThreads(core, 'stream.json');
+  return { text, thread, core, a, connA };
 }
 
 describe('stream fan-out', () => {
   it('gives a client that connects and reconnects mid-stream the same text as one that watched from the start', async () => {
-    const text = words(240);
-    const { thread, core } = await setup(text, 160);
-    const a = new RecordingClient();
-    const connA = core.connect(a.send);
-    await connA.request('thread.open', { path: 'stream.json' });
-    await connA.request('stream.subscribe', {});
+    const { text, thread, core, a, connA } = await setup();
     const { runId } = (await connA.request('run.start', { threadId: thread.id, mode: 'step' })) as { runId: string };
 
     await waitFor(() => a.deltas >= 4, 20_000, 'first deltas');
@@ -66,12 +58,7 @@ describe('stream fan-out', () => {
   });
 
   it('holds back a slow client over its bound, then resyncs it with one snapshot and ends exact', async () => {
-    const text = words(240);
-    const { thread, core } = await setup(text, 160);
-    const a = new RecordingClient();
-    const connA = core.connect(a.send);
-    await connA.request('thread.open', { path: 'stream.json' });
-    await connA.request('stream.subscribe', {});
+    const { text, thread, core, a, connA } = await setup();
 
     const slow = new RecordingClient();
     let acking = false;

@@ -4,33 +4,24 @@
  * never see it, and the run, its thread and the host go on.
  */
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createHostCore, type HostCore } from '../../../main/core/host-core';
+import { describe, expect, it } from 'vitest';
 import { scriptedThread } from '../../support/threads';
-import { makeHome, readThread, RecordingClient, waitFor, writeThread } from '../../support/host-harness';
+import { makeHome, readThread, waitFor, hostCores, watchThreads } from '../../support/host-harness';
 
-let core: HostCore | undefined;
-afterEach(async () => {
-  await core?.close();
-  core = undefined;
-});
+const startCore = hostCores();
 
 describe('envelope validation', () => {
   it('rejects and logs malformed and oversized frames without harm', async () => {
-    const home = makeHome();
     const thread = scriptedThread([{ text: 'unused' }]);
-    writeThread(home, 'bad.json', thread);
+    const home = makeHome({ 'bad.json': thread });
     const logs: string[] = [];
-    core = await createHostCore({
+    const core = await startCore({
       home,
       runnerEntry: path.resolve(import.meta.dirname, '../../support/bad-runner.ts'),
       log: (level, message) => logs.push(`${level}: ${message}`),
       saveDebounceMs: 10,
     });
-    const c = new RecordingClient();
-    const conn = core.connect(c.send);
-    await conn.request('thread.open', { path: 'bad.json' });
-    await conn.request('stream.subscribe', {});
+    const { client: c, conn } = await watchThreads(core, 'bad.json');
     const { runId } = (await conn.request('run.start', { threadId: thread.id, mode: 'step' })) as { runId: string };
     await waitFor(() => c.ended.get(runId), 30_000, 'run end');
 

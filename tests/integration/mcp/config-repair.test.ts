@@ -7,16 +7,14 @@
  */
 import { utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { McpService } from '../../../main/core/mcp/service';
 import { McpToolExecutor } from '../../../agent-runner/tools/mcp-executor';
 import type { McpTool } from '../../../shared/thread/schema';
 import { context, FAULTY, harness, makeHome, portPair, startService, text } from './harness';
+import { cleanups } from '../../support/cleanups';
 
-const cleanups: (() => unknown)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const defer = cleanups('test');
 
 /** Writes mcp.json with an mtime `secondsAhead` from now (distinct even on coarse file systems). */
 function writeConfig(home: string, body: string, secondsAhead: number): void {
@@ -32,7 +30,7 @@ describe('a broken settings/mcp.json, then repaired', () => {
   it('is picked up once fixed: the server added by the fix is listed and usable without another touch', async () => {
     const home = makeHome({ first: server });
     const svc: McpService = startService(home);
-    cleanups.push(() => svc.close());
+    defer(() => svc.close());
     expect((await svc.servers()).map((s) => s.name)).toEqual(['first']);
 
     writeConfig(home, '{ "mcpServers": { "first": { "command": "node", }\n', 2);
@@ -44,7 +42,7 @@ describe('a broken settings/mcp.json, then repaired', () => {
     expect(listed.map((s) => s.name)).toEqual(['first', 'ghost2']);
     expect((await svc.tools('ghost2')).map((t) => t.name)).toContain('ok');
     const h = await harness(svc, 'ghost2');
-    cleanups.push(() => h.detach());
+    defer(() => h.detach());
     const r = await h.call('ok', { text: 'from ghost2' });
     expect(r.out).toEqual({ content: [{ type: 'text', text: 'ok: from ghost2' }], isError: false });
     expect(r.rec.logs).toEqual([]); // the file is valid again: no warning
@@ -53,9 +51,9 @@ describe('a broken settings/mcp.json, then repaired', () => {
   it('while broken, tool calls run on the last valid servers and their log says so', async () => {
     const home = makeHome({ first: server });
     const svc: McpService = startService(home);
-    cleanups.push(() => svc.close());
+    defer(() => svc.close());
     const h = await harness(svc, 'first');
-    cleanups.push(() => h.detach());
+    defer(() => h.detach());
     expect((await h.call('ok', { text: 'before' })).rec.logs).toEqual([]);
     const warning = {
       level: 'warning',
@@ -88,7 +86,7 @@ describe('a broken settings/mcp.json, then repaired', () => {
 function newRun(svc: McpService, runId: string) {
   const [runnerEnd, hostEnd] = portPair();
   const { detach } = svc.attach(runId, hostEnd);
-  cleanups.push(detach);
+  defer(detach);
   const executor = new McpToolExecutor(runnerEnd);
   let n = 0;
   return {

@@ -1,7 +1,12 @@
 /**
- * The MCP chain against the real server-everything (npm), over stdio and Streamable HTTP:
+ * The MCP chain against the real server-everything (npm), over stdio, Streamable HTTP, and
+ * bundled (the server inside the mcp-host, linked in memory; what every host seeds):
  * McpToolExecutor → relay (McpService) → mcp-host child process → SDK client → server.
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChildProcess } from 'node:child_process';
 import type { McpService } from '../../../main/core/mcp/service';
@@ -9,7 +14,7 @@ import { EVERYTHING, harness, makeHome, startEverythingHttp, startService, text,
 
 type H = Awaited<ReturnType<typeof harness>>;
 
-describe.each(['stdio', 'http'] as const)('server-everything over %s', (transport) => {
+describe.each(['stdio', 'http', 'bundled'] as const)('server-everything over %s', (transport) => {
   let svc: McpService;
   let h: H;
   let httpServer: ChildProcess | undefined;
@@ -20,6 +25,8 @@ describe.each(['stdio', 'http'] as const)('server-everything over %s', (transpor
       const s = await startEverythingHttp();
       httpServer = s.child;
       entry = { type: 'http', url: s.url, headers: { 'X-Test': '$HOME' } };
+    } else if (transport === 'bundled') {
+      entry = { type: 'bundled', server: 'everything' };
     } else {
       entry = { command: process.execPath, args: [EVERYTHING, 'stdio'] };
     }
@@ -138,5 +145,18 @@ describe.each(['stdio', 'http'] as const)('server-everything over %s', (transpor
     const ref = await h.call('get-resource-reference', { resourceType: 'Text', resourceId: 3 });
     const embedded = ref.out.content.find((p) => p.type === 'resource');
     expect(embedded).toMatchObject({ type: 'resource', resource: { uri: expect.any(String), text: expect.any(String) } });
+  });
+
+  it('answers roots/list with the thread roots, follows a change, and the server\'s log notifications reach the node', async () => {
+    const [a, b] = ['stepwise-root-a-', 'stepwise-root-b-'].map((p) => fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), p))));
+    const first = await h.call('get-roots-list', {}, { thread: thread([a]) });
+    expect(first.out.isError).toBe(false);
+    expect(text(first.out)).toContain(pathToFileURL(a).href);
+    const methods = (first.rec.attrs.mcpLog as { dir: string; method?: string }[]).map((e) => `${e.dir} ${e.method ?? 'response'}`);
+    expect(methods).toContain('in notifications/message');
+    expect(first.rec.logs.map((l) => l.data)).toContainEqual(expect.objectContaining({ logger: 'everything-server', data: 'Roots updated: 1 root(s) received from client' }));
+    const second = await h.call('get-roots-list', {}, { thread: thread([b]) });
+    expect(text(second.out)).toContain(pathToFileURL(b).href);
+    expect(text(second.out)).not.toContain(pathToFileURL(a).href);
   });
 });

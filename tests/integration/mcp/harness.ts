@@ -129,18 +129,25 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** Starts server-everything over Streamable HTTP; resolves once it listens. */
-export async function startEverythingHttp(): Promise<{ url: string; child: ChildProcess }> {
+/** What server-everything prints once it listens over each HTTP transport, and its endpoint there. */
+const EVERYTHING_HTTP = {
+  streamableHttp: { ready: 'listening', endpoint: '/mcp' },
+  sse: { ready: 'running on port', endpoint: '/sse' },
+} as const;
+
+/** Starts server-everything over Streamable HTTP (or the legacy SSE transport); resolves once it listens. */
+export async function startEverythingHttp(transport: keyof typeof EVERYTHING_HTTP = 'streamableHttp'): Promise<{ url: string; child: ChildProcess }> {
+  const { ready, endpoint } = EVERYTHING_HTTP[transport];
   const port = await freePort();
-  const child = spawn(process.execPath, [EVERYTHING, 'streamableHttp'], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [EVERYTHING, transport], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
   await new Promise<void>((resolve, reject) => {
-    const t = setTimeout(() => reject(new Error('server-everything (streamableHttp) did not start')), 15_000);
+    const t = setTimeout(() => reject(new Error(`server-everything (${transport}) did not start`)), 15_000);
     child.stderr!.on('data', (c: Buffer) => {
-      if (!c.toString().includes('listening')) return;
+      if (!c.toString().includes(ready)) return;
       clearTimeout(t);
       resolve();
     });
     child.on('exit', () => reject(new Error('server-everything exited')));
   });
-  return { url: `http://127.0.0.1:${port}/mcp`, child };
+  return { url: `http://127.0.0.1:${port}${endpoint}`, child };
 }

@@ -3,44 +3,27 @@
  * transport, a tool list that changes (notifications/tools/list_changed), and a server that
  * never finishes the handshake (connect timeout with a clear diagnosis).
  */
-import { afterAll, describe, expect, it } from 'vitest';
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { utimesSync, writeFileSync } from 'node:fs';
 import type { McpService } from '../../../main/core/mcp/service';
-import { EVERYTHING, freePort, harness, makeHome, startService, text } from './harness';
+import { EVERYTHING, harness, makeHome, startEverythingHttp, startService, text } from './harness';
+import { cleanups } from '../../support/cleanups';
 
 const DYNAMIC = path.resolve('tests/support/mcp-servers/dynamic.mjs');
 const SILENT = path.resolve('tests/support/mcp-servers/silent.mjs');
 
-async function startEverythingSse(): Promise<{ url: string; child: ChildProcess }> {
-  const port = await freePort();
-  const child = spawn(process.execPath, [EVERYTHING, 'sse'], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
-  await new Promise<void>((resolve, reject) => {
-    const t = setTimeout(() => reject(new Error('server-everything (sse) did not start')), 15_000);
-    child.stderr!.on('data', (c: Buffer) => {
-      if (!c.toString().includes('running on port')) return;
-      clearTimeout(t);
-      resolve();
-    });
-    child.on('exit', () => reject(new Error('server-everything exited')));
-  });
-  return { url: `http://127.0.0.1:${port}/sse`, child };
-}
-
-const cleanups: (() => unknown)[] = [];
-afterAll(async () => {
-  for (const c of cleanups.reverse()) await c();
-});
+const defer = cleanups('file');
 
 describe('MCP transports and lifecycles', () => {
   it('server-everything over SSE: tools, a call and an image result', async () => {
-    const s = await startEverythingSse();
-    cleanups.push(() => s.child.kill());
+    const s = await startEverythingHttp('sse');
+    defer(() => s.child.kill());
     const svc: McpService = startService(makeHome({ legacy: { type: 'sse', url: s.url } }));
-    cleanups.push(() => svc.close());
+    defer(() => svc.close());
     const h = await harness(svc, 'legacy');
-    cleanups.push(() => h.detach());
+    defer(() => h.detach());
     expect((await svc.servers()).find((x) => x.name === 'legacy')).toMatchObject({ transport: 'sse', status: 'connected' });
     expect(text((await h.call('get-sum', { a: 20, b: 22 })).out)).toBe('The sum of 20 and 22 is 42.');
     const img = await h.call('get-tiny-image', {});
@@ -49,10 +32,10 @@ describe('MCP transports and lifecycles', () => {
 
   it('refreshes the tool list when the server says it changed', async () => {
     const svc: McpService = startService(makeHome({ dyn: { command: process.execPath, args: [DYNAMIC] } }));
-    cleanups.push(() => svc.close());
+    defer(() => svc.close());
     expect((await svc.tools('dyn')).map((t) => t.name).sort()).toEqual(['add-tool', 'log-and-return']);
     const h = await harness(svc, 'dyn');
-    cleanups.push(() => h.detach());
+    defer(() => h.detach());
     expect(text((await h.call('add-tool', {})).out)).toBe('added');
     await expect.poll(async () => (await svc.tools('dyn')).map((t) => t.name).sort(), { timeout: 10_000 }).toEqual(['add-tool', 'extra', 'log-and-return']);
     // A log message the server sends during a call is attached to that call's node.
@@ -64,7 +47,7 @@ describe('MCP transports and lifecycles', () => {
   it('picks up an edited settings/mcp.json without a restart', async () => {
     const home = makeHome({ first: { command: process.execPath, args: [EVERYTHING, 'stdio'] } });
     const svc: McpService = startService(home);
-    cleanups.push(() => svc.close());
+    defer(() => svc.close());
     expect((await svc.servers()).map((x) => x.name)).toEqual(['first']);
     const file = path.join(home, 'settings', 'mcp.json');
     const later = new Date(Date.now() + 2000); // a different mtime even on coarse file systems
@@ -76,7 +59,7 @@ describe('MCP transports and lifecycles', () => {
 
   it('a server that never answers the handshake fails the test with a timeout diagnosis', async () => {
     const svc: McpService = startService(makeHome({ mute: { command: process.execPath, args: [SILENT], timeoutMs: 1500 } }));
-    cleanups.push(() => svc.close());
+    defer(() => svc.close());
     const r = await svc.test('mute');
     expect(r.ok).toBe(false);
     expect(r.message).toMatch(/time(d)? ?out|did not answer/i);

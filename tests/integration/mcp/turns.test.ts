@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { McpHost } from '../../../agent-runner/mcp-host/host';
+import { McpHost } from '../../../mcp-host/host';
 import type { HostToMcpHost, McpHostToHost, McpServerConfig, McpToRunner } from '../../../shared/protocol/mcp';
 import type { Port } from '../../../shared/protocol/runner';
 

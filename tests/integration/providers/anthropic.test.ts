@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAnthropicProvider } from '../../../agent-runner/providers/anthropic';
 import { startSseServer, chunkBytes, type SseServer } from '../../support/sse-server';
-import { anth, anthEnd, anthMessageStart, anthTextBlock, llmRequest, testSink } from './fixtures';
+import { anth, anthEnd, anthMessageStart, anthTextBlock, anthToolUseBlock, llmRequest, testSink } from './fixtures';
 import type { Message } from '../../../shared/thread/schema';
 
 let server: SseServer;
@@ -27,13 +27,8 @@ function thinkingToolsStream(): string {
     anth({ type: 'content_block_start', index: 1, content_block: { type: 'redacted_thinking', data: 'EmwKAhgBEgy3va3pzix' } }) +
     anth({ type: 'content_block_stop', index: 1 }) +
     anthTextBlock(2, ['Checking ', 'both.']) +
-    anth({ type: 'content_block_start', index: 3, content_block: { type: 'tool_use', id: 'toolu_01A', name: 'get_weather', input: {} } }) +
-    anth({ type: 'content_block_delta', index: 3, delta: { type: 'input_json_delta', partial_json: '' } }) +
-    anth({ type: 'content_block_delta', index: 3, delta: { type: 'input_json_delta', partial_json: '{"location": "San Fra' } }) +
-    anth({ type: 'content_block_delta', index: 3, delta: { type: 'input_json_delta', partial_json: 'ncisco, CA"}' } }) +
-    anth({ type: 'content_block_stop', index: 3 }) +
-    anth({ type: 'content_block_start', index: 4, content_block: { type: 'tool_use', id: 'toolu_01B', name: 'get_time', input: {} } }) +
-    anth({ type: 'content_block_stop', index: 4 }) +
+    anthToolUseBlock(3, 'toolu_01A', 'get_weather', ['', '{"location": "San Fra', 'ncisco, CA"}']) +
+    anthToolUseBlock(4, 'toolu_01B', 'get_time', []) +
     anthEnd('tool_use', 89)
   );
 }

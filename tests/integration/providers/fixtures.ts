@@ -144,6 +144,25 @@ export function anthTextBlock(index: number, pieces: string[]): string {
   );
 }
 
+/** A thinking block at `index`: its `pieces` as thinking deltas, then its `signature`. */
+export function anthThinkingBlock(index: number, pieces: string[], signature: string): string {
+  return (
+    anth({ type: 'content_block_start', index, content_block: { type: 'thinking', thinking: '' } }) +
+    pieces.map((t) => anth({ type: 'content_block_delta', index, delta: { type: 'thinking_delta', thinking: t } })).join('') +
+    anth({ type: 'content_block_delta', index, delta: { type: 'signature_delta', signature } }) +
+    anth({ type: 'content_block_stop', index })
+  );
+}
+
+/** A tool_use block at `index` calling `name` (call id `id`), its input JSON streamed as `json` pieces. */
+export function anthToolUseBlock(index: number, id: string, name: string, json: string[]): string {
+  return (
+    anth({ type: 'content_block_start', index, content_block: { type: 'tool_use', id, name, input: {} } }) +
+    json.map((partial_json) => anth({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json } })).join('') +
+    anth({ type: 'content_block_stop', index })
+  );
+}
+
 export function anthEnd(stopReason: string, output: number): string {
   return anth({ type: 'message_delta', delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: output } }) + anth({ type: 'message_stop' });
 }

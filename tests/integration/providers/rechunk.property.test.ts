@@ -7,7 +7,7 @@ import { createOpenAIChatProvider } from '../../../agent-runner/providers/openai
 import { createAnthropicProvider } from '../../../agent-runner/providers/anthropic';
 import type { Provider } from '../../../agent-runner/providers/types';
 import { startSseServer, splitAt, type SseServer } from '../../support/sse-server';
-import { anth, anthEnd, anthMessageStart, anthTextBlock, chatChunk, chatSse, chatUsageChunk, llmRequest, testSink } from './fixtures';
+import { anthEnd, anthMessageStart, anthTextBlock, anthThinkingBlock, anthToolUseBlock, chatChunk, chatSse, chatUsageChunk, llmRequest, testSink } from './fixtures';
 
 let server: SseServer;
 beforeAll(async () => {
@@ -29,15 +29,9 @@ const chatBody = chatSse([
 // CRLF line endings, which SSE allows: a cut between \r and \n must not split an event.
 const anthBody = (
   anthMessageStart(55) +
-  anth({ type: 'content_block_start', index: 0, content_block: { type: 'thinking', thinking: '' } }) +
-  anth({ type: 'content_block_delta', index: 0, delta: { type: 'thinking_delta', thinking: 'Σκέψη 🤔' } }) +
-  anth({ type: 'content_block_delta', index: 0, delta: { type: 'signature_delta', signature: 'c2lnbmF0dXJl' } }) +
-  anth({ type: 'content_block_stop', index: 0 }) +
+  anthThinkingBlock(0, ['Σκέψη 🤔'], 'c2lnbmF0dXJl') +
   anthTextBlock(1, ['汉字', ' & emoji 🇯🇵']) +
-  anth({ type: 'content_block_start', index: 2, content_block: { type: 'tool_use', id: 'tu', name: 'look', input: {} } }) +
-  anth({ type: 'content_block_delta', index: 2, delta: { type: 'input_json_delta', partial_json: '{"q": "кот' } }) +
-  anth({ type: 'content_block_delta', index: 2, delta: { type: 'input_json_delta', partial_json: '"}' } }) +
-  anth({ type: 'content_block_stop', index: 2 }) +
+  anthToolUseBlock(2, 'tu', 'look', ['{"q": "кот', '"}']) +
   anthEnd('tool_use', 30)
 ).replace(/\n/g, '\r\n');
 

@@ -11,7 +11,7 @@ import { createReplayProvider } from '../../../agent-runner/providers/replay';
 import type { LlmCallResult, Provider } from '../../../agent-runner/providers/types';
 import type { RunRecord } from '../../../shared/protocol/host-api';
 import { startSseServer, chunkBytes, type ScriptedReply, type SseServer } from '../../support/sse-server';
-import { anth, anthEnd, anthMessageStart, anthTextBlock, chatChunk, chatSse, chatUsageChunk, llmRequest, resp, respResponse, testSink, type TestSink } from './fixtures';
+import { anthEnd, anthMessageStart, anthTextBlock, anthThinkingBlock, anthToolUseBlock, chatChunk, chatSse, chatUsageChunk, llmRequest, resp, respResponse, testSink, type TestSink } from './fixtures';
 
 let server: SseServer;
 let home: string;
@@ -95,14 +95,9 @@ describe('replay', () => {
   it('Anthropic: thinking with signature and tool use replay identically', async () => {
     const body =
       anthMessageStart(10) +
-      anth({ type: 'content_block_start', index: 0, content_block: { type: 'thinking', thinking: '' } }) +
-      anth({ type: 'content_block_delta', index: 0, delta: { type: 'thinking_delta', thinking: 'plan' } }) +
-      anth({ type: 'content_block_delta', index: 0, delta: { type: 'signature_delta', signature: 'sig' } }) +
-      anth({ type: 'content_block_stop', index: 0 }) +
+      anthThinkingBlock(0, ['plan'], 'sig') +
       anthTextBlock(1, ['ok']) +
-      anth({ type: 'content_block_start', index: 2, content_block: { type: 'tool_use', id: 't1', name: 'g', input: {} } }) +
-      anth({ type: 'content_block_delta', index: 2, delta: { type: 'input_json_delta', partial_json: '{"q":"中"}' } }) +
-      anth({ type: 'content_block_stop', index: 2 }) +
+      anthToolUseBlock(2, 't1', 'g', ['{"q":"中"}']) +
       anthEnd('tool_use', 20);
     const r = await liveThenReplay(createAnthropicProvider({ id: 'anthropic', apiKey: 'k', baseUrl: server.url }), 'anthropic-messages', { stream: [body] });
     expect(r.result.content[0]).toMatchObject({ signature: 'sig' });

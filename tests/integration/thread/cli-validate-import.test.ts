@@ -1,20 +1,15 @@
 // `stepwise validate` and `stepwise import`, run as real processes through bin/stepwise.mjs.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { validateThread } from '../../../shared/thread/validate';
+import { tempFolder } from '../../support/temp-folder';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const FIX = path.join(ROOT, 'tests/fixtures/threads');
-let dir: string;
-beforeAll(async () => {
-  dir = await mkdtemp(path.join(os.tmpdir(), 'stepwise-cli-'));
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const dir = tempFolder('stepwise-cli-', 'file');
 
 function cli(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
@@ -39,7 +34,7 @@ describe('stepwise validate', () => {
     const t = JSON.parse(await readFile(path.join(FIX, 'stepwise-valid.json'), 'utf8'));
     t.title = 42;
     t.context.messages[0].role = 'human';
-    const file = path.join(dir, 'bad.json');
+    const file = dir('bad.json');
     await writeFile(file, JSON.stringify(t, null, 2));
     const r = await cli('validate', file);
     expect(r.code).toBe(2);
@@ -54,7 +49,7 @@ describe('stepwise validate', () => {
     const t = JSON.parse(await readFile(path.join(FIX, 'stepwise-valid.json'), 'utf8'));
     t.context.messages[2].id = 'm1';
     t.context.messages[2].toolCalls = [{ id: 'call_1', name: 'get_weather', arguments: { city: 'Lyon' } }];
-    const file = path.join(dir, 'repeated-ids.json');
+    const file = dir('repeated-ids.json');
     await writeFile(file, JSON.stringify(t, null, 2));
     const r = await cli('validate', file);
     expect(r.code).toBe(2);
@@ -67,7 +62,7 @@ describe('stepwise validate', () => {
   });
 
   it('exits 2 with line and column for malformed JSON', async () => {
-    const file = path.join(dir, 'syntax.json');
+    const file = dir('syntax.json');
     await writeFile(file, '{\n  "version": 1\n  "id": "x"\n}');
     const r = await cli('validate', file);
     expect(r.code).toBe(2);
@@ -86,7 +81,7 @@ describe('stepwise import', () => {
   });
 
   it('writes to -o and the result validates', async () => {
-    const out = path.join(dir, 'imported.json');
+    const out = dir('imported.json');
     const r = await cli('import', path.join(FIX, 'openai-responses.json'), '-o', out, '--title', 'Port change');
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('from OpenAI Responses request');

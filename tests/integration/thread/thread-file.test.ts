@@ -1,22 +1,16 @@
 // Thread files on disk: load errors a person can act on, large files, atomic writes under SIGKILL.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtemp, readFile, rm, writeFile, readdir, stat } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
+import { readFile, writeFile, readdir, stat } from 'node:fs/promises';
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import os from 'node:os';
 import path from 'node:path';
 import { loadThreadFile, saveThreadFile, ThreadFileError } from '../../../main/core/threads/thread-file';
 import type { Thread } from '../../../shared/thread/schema';
+import { tempFolder } from '../../support/temp-folder';
 
 const FIX = path.resolve(__dirname, '../../fixtures/threads');
 const ROOT = path.resolve(__dirname, '../../..');
-let dir: string;
-beforeAll(async () => {
-  dir = await mkdtemp(path.join(os.tmpdir(), 'stepwise-thread-file-'));
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const dir = tempFolder('stepwise-thread-file-', 'file');
 
 async function loadError(file: string): Promise<ThreadFileError> {
   try {
@@ -36,7 +30,7 @@ describe('loadThreadFile', () => {
   });
 
   it('migrates a legacy file in memory without writing it', async () => {
-    const file = path.join(dir, 'legacy.json');
+    const file = dir('legacy.json');
     const text = await readFile(path.join(FIX, 'stepwise-legacy-v0.json'), 'utf8');
     await writeFile(file, text);
     const t = await loadThreadFile(file);
@@ -51,7 +45,7 @@ describe('loadThreadFile', () => {
   });
 
   it('gives line and column for malformed JSON, and leaves the file alone', async () => {
-    const file = path.join(dir, 'malformed.json');
+    const file = dir('malformed.json');
     const text = '{\n  "version": 1,\n  "id": "x",\n  "title": "t",,\n  "runRefs": []\n}\n';
     await writeFile(file, text);
     const err = await loadError(file);
@@ -62,7 +56,7 @@ describe('loadThreadFile', () => {
   });
 
   it('says a truncated file is truncated', async () => {
-    const file = path.join(dir, 'truncated.json');
+    const file = dir('truncated.json');
     const full = await readFile(path.join(FIX, 'stepwise-valid.json'), 'utf8');
     await writeFile(file, full.slice(0, Math.floor(full.length / 2)));
     const err = await loadError(file);
@@ -72,13 +66,13 @@ describe('loadThreadFile', () => {
   });
 
   it('says an empty file is empty', async () => {
-    const file = path.join(dir, 'empty.json');
+    const file = dir('empty.json');
     await writeFile(file, '');
     expect((await loadError(file)).message).toBe(`${file}: line 1, column 1: the file is empty: expected a JSON value`);
   });
 
   it('names the JSON pointer of each wrongly typed field', async () => {
-    const file = path.join(dir, 'wrong-type.json');
+    const file = dir('wrong-type.json');
     const t = JSON.parse(await readFile(path.join(FIX, 'stepwise-valid.json'), 'utf8'));
     t.context.messages[1].toolCalls[0].arguments = 'Paris';
     t.context.messages[2].role = 'robot';
@@ -94,13 +88,13 @@ describe('loadThreadFile', () => {
   });
 
   it('refuses a document from a newer version with a clear message', async () => {
-    const file = path.join(dir, 'newer.json');
+    const file = dir('newer.json');
     await writeFile(file, JSON.stringify({ version: 9, id: 'x' }));
     expect((await loadError(file)).message).toMatch(/\/version: written by a newer Stepwise \(document version 9\)/);
   });
 
   it('refuses to save an invalid thread and leaves the file as it was', async () => {
-    const file = path.join(dir, 'keep.json');
+    const file = dir('keep.json');
     await writeFile(file, 'original');
     const bad = { version: 1, id: '', title: 't' } as unknown as Thread;
     await expect(saveThreadFile(file, bad)).rejects.toThrow(/\/id: must not be empty/);
@@ -123,7 +117,7 @@ describe('very large files (50 MB of base64 images)', () => {
       },
       runRefs: [],
     };
-    const file = path.join(dir, 'big.json');
+    const file = dir('big.json');
     await saveThreadFile(file, thread);
     const size = (await readFile(file)).length;
     expect(size).toBeGreaterThan(50_000_000);
@@ -135,7 +129,7 @@ describe('very large files (50 MB of base64 images)', () => {
 
     // A truncated 50 MB file is reported as truncated.
     const text = await readFile(file, 'utf8');
-    const cut = path.join(dir, 'big-cut.json');
+    const cut = dir('big-cut.json');
     await writeFile(cut, text.slice(0, text.length - 1000));
     const err = await loadError(cut);
     expect(err.kind).toBe('truncated');
@@ -144,7 +138,7 @@ describe('very large files (50 MB of base64 images)', () => {
 
 describe('atomic writes', () => {
   it('a writer killed with SIGKILL mid-save leaves the old file whole and parseable', async () => {
-    const file = path.join(dir, 'atomic.json');
+    const file = dir('atomic.json');
     for (let round = 0; round < 2; round++) {
       const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'save-loop.child.ts'), file, '8'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
       let stderr = '';
@@ -158,7 +152,7 @@ describe('atomic writes', () => {
           const full = (await stat(file)).size;
           const deadline = Date.now() + 20_000;
           while (Date.now() < deadline) {
-            const names = await readdir(dir);
+            const names = await readdir(dir());
             const size = (await stat(file).catch(() => ({ size: -1 }))).size;
             if (names.some((n) => n.startsWith('atomic.json.')) || size !== full) {
               child.kill('SIGKILL');
@@ -178,6 +172,6 @@ describe('atomic writes', () => {
       expect(msg.role === 'user' && msg.content[1].type === 'image' && msg.content[1].data.length).toBeGreaterThan(8_000_000);
     }
     // Only the thread file is a .json file; a killed writer leaves at most temp files beside it.
-    expect((await readdir(dir)).filter((n) => n.startsWith('atomic')).filter((n) => n.endsWith('.json'))).toEqual(['atomic.json']);
+    expect((await readdir(dir())).filter((n) => n.startsWith('atomic')).filter((n) => n.endsWith('.json'))).toEqual(['atomic.json']);
   }, 120_000);
 });

@@ -1,28 +1,24 @@
 // Workspace names on a real temp folder: one name per NFC form, names within 255 bytes, and no
 // name Windows refuses (device names, trailing dots and spaces), for thread files and folders.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { WorkspaceStore } from '../../../main/core/workspace/workspace-store';
 import { scriptedThread } from '../../support/threads';
+import { tempFolder } from '../../support/temp-folder';
 
 const NFC = 'Caf\u00e9';
 const NFD = 'Cafe\u0301';
 const bytes = (s: string) => Buffer.byteLength(s, 'utf8');
 const graphemes = (s: string) => [...new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(s)].map((g) => g.segment);
 
-let tmp: string;
-let root: string;
+const tmp = tempFolder('stepwise-names-', 'test');
+/** The workspace folder of the current test. */
+const root = () => tmp('workspace');
 let store: WorkspaceStore;
 beforeEach(async () => {
-  tmp = await mkdtemp(path.join(os.tmpdir(), 'stepwise-names-'));
-  root = path.join(tmp, 'workspace');
-  store = new WorkspaceStore(root);
+  store = new WorkspaceStore(root());
   await store.resolve('');
-});
-afterEach(async () => {
-  await rm(tmp, { recursive: true, force: true });
 });
 
 describe('Unicode normalisation', () => {
@@ -30,7 +26,7 @@ describe('Unicode normalisation', () => {
     const a = await store.create('', NFC);
     const b = await store.create('', NFD);
     expect([a.path, b.path]).toEqual([`${NFC}.json`, `${NFC} 2.json`]);
-    expect((await readdir(root)).sort()).toEqual([`${NFC} 2.json`, `${NFC}.json`]);
+    expect((await readdir(root())).sort()).toEqual([`${NFC} 2.json`, `${NFC}.json`]);
     // The title inside is stored in NFC too, and both list under their own title.
     expect((await store.read(b.path)).title).toBe(NFC);
     expect((await store.list()).map((e) => e.title)).toEqual([NFC, NFC]);
@@ -42,14 +38,14 @@ describe('Unicode normalisation', () => {
     await store.createFolder(NFC);
     await expect(store.createFolder(NFD)).rejects.toMatchObject({ code: 'exists' });
     await store.createFolder(`Other${NFD}`);
-    expect((await readdir(root)).sort()).toEqual([NFC, `Other${NFC}`]);
+    expect((await readdir(root())).sort()).toEqual([NFC, `Other${NFC}`]);
   });
 
   it('opens, renames, moves and deletes an NFD-named file from another machine by its NFC name', async () => {
     const thread = scriptedThread([{ text: 'hi' }]);
-    await writeFile(path.join(root, `${NFD}.json`), JSON.stringify({ ...thread, title: NFD }));
+    await writeFile(path.join(root(), `${NFD}.json`), JSON.stringify({ ...thread, title: NFD }));
     await store.createFolder(`${NFC} folder`);
-    expect(await store.resolve(`${NFC}.json`)).toBe(path.join(root, `${NFD}.json`));
+    expect(await store.resolve(`${NFC}.json`)).toBe(path.join(root(), `${NFD}.json`));
     expect((await store.read(`${NFC}.json`)).id).toBe(thread.id);
     expect((await store.list()).find((e) => e.kind === 'thread')).toMatchObject({ path: `${NFD}.json`, title: NFD, id: thread.id });
     const moved = await store.move(`${NFC}.json`, `${NFC} folder`);
@@ -57,7 +53,7 @@ describe('Unicode normalisation', () => {
     const renamed = await store.rename(`${NFC} folder/${NFC}.json`, 'Renamed');
     expect(renamed).toMatchObject({ id: thread.id, path: `${NFC} folder/Renamed.json` });
     await store.delete(`${NFC} folder`);
-    expect(await readdir(root)).toEqual([]);
+    expect(await readdir(root())).toEqual([]);
   });
 });
 
@@ -89,7 +85,7 @@ describe('name length', () => {
     await store.createFolder('\u00e9'.repeat(127));
     await store.createFolder('short');
     await expect(store.rename('short', '\u00e9'.repeat(128))).rejects.toMatchObject({ code: 'invalid', message: expect.stringContaining('at most 255 bytes') });
-    expect((await readdir(root)).sort()).toEqual(['short', '\u00e9'.repeat(127)]);
+    expect((await readdir(root())).sort()).toEqual(['short', '\u00e9'.repeat(127)]);
   });
 });
 
@@ -102,7 +98,7 @@ describe('names Windows refuses', () => {
       await expect(store.create(name, 'A thread')).rejects.toMatchObject({ code: 'invalid' });
       await store.createFolder('Folder');
       await expect(store.rename('Folder', name)).rejects.toMatchObject({ code: 'invalid' });
-      expect(await readdir(root)).toEqual(['Folder']);
+      expect(await readdir(root())).toEqual(['Folder']);
     },
   );
 
@@ -120,7 +116,7 @@ describe('names Windows refuses', () => {
   ])('gives a thread titled %j the file %j and keeps the title', async (title, file) => {
     const e = await store.create('', title);
     expect(e.path).toBe(file);
-    expect(await readdir(root)).toEqual([file]);
+    expect(await readdir(root())).toEqual([file]);
     expect((await store.list())[0]).toMatchObject({ path: file, title });
     const r = await store.rename(file, `${title} `);
     expect(r.path).toBe(file);

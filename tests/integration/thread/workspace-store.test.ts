@@ -1,23 +1,19 @@
 // The workspace store on a real temp folder: tree operations, safe names, path confinement.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { mkdtemp, mkdir, readFile, readdir, rm, symlink, writeFile, copyFile } from 'node:fs/promises';
-import os from 'node:os';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { mkdir, readFile, readdir, symlink, writeFile, copyFile } from 'node:fs/promises';
 import path from 'node:path';
 import { WorkspaceStore, WorkspaceError } from '../../../main/core/workspace/workspace-store';
 import { safeStem } from '../../../main/core/workspace/names';
 import { ThreadFileError } from '../../../main/core/threads/thread-file';
+import { tempFolder } from '../../support/temp-folder';
 
 const FIX = path.resolve(__dirname, '../../fixtures/threads');
-let tmp: string;
-let root: string;
+const tmp = tempFolder('stepwise-ws-', 'test');
+/** The workspace folder of the current test. */
+const root = () => tmp('workspace');
 let store: WorkspaceStore;
 beforeEach(async () => {
-  tmp = await mkdtemp(path.join(os.tmpdir(), 'stepwise-ws-'));
-  root = path.join(tmp, 'workspace');
-  store = new WorkspaceStore(root);
-});
-afterEach(async () => {
-  await rm(tmp, { recursive: true, force: true });
+  store = new WorkspaceStore(root());
 });
 
 describe('tree operations', () => {
@@ -59,7 +55,7 @@ describe('tree operations', () => {
     const e = await store.create('', 'Draft');
     const r = await store.rename(e.path, 'Final version');
     expect(r).toMatchObject({ path: 'Final version.json', title: 'Final version', id: e.id });
-    expect(await readdir(root)).toEqual(['Final version.json']);
+    expect(await readdir(root())).toEqual(['Final version.json']);
     expect((await store.read('Final version.json')).title).toBe('Final version');
   });
 
@@ -67,7 +63,7 @@ describe('tree operations', () => {
     await store.create('', 'Alpha');
     const b = await store.create('', 'Beta');
     await expect(store.rename(b.path, 'alpha')).rejects.toMatchObject({ code: 'exists', message: expect.stringContaining('A thread titled "alpha" already exists') });
-    expect((await readdir(root)).sort()).toEqual(['Alpha.json', 'Beta.json']);
+    expect((await readdir(root())).sort()).toEqual(['Alpha.json', 'Beta.json']);
     await expect(store.rename(b.path, 'BETA')).resolves.toMatchObject({ title: 'BETA' });
   });
 
@@ -102,7 +98,7 @@ describe('tree operations', () => {
 
   it('lists a malformed file with its error and never overwrites it', async () => {
     await store.resolve('');
-    const bad = path.join(root, 'Broken.json');
+    const bad = path.join(root(), 'Broken.json');
     await writeFile(bad, '{"version": 1, "id": ');
     const list = await store.list();
     expect(list).toHaveLength(1);
@@ -115,7 +111,7 @@ describe('tree operations', () => {
   });
 
   it('seeds an empty workspace with the examples, each with a fresh id, and only once', async () => {
-    const examples = path.join(tmp, 'examples');
+    const examples = tmp('examples');
     await mkdir(examples);
     await copyFile(path.join(FIX, 'stepwise-valid.json'), path.join(examples, 'weather.json'));
     await copyFile(path.join(FIX, 'openai-chat.json'), path.join(examples, 'Travel.json'));
@@ -141,12 +137,12 @@ describe('path confinement', () => {
   });
 
   it('refuses a symlink that leads outside, for reads, writes and listing', async () => {
-    const outside = path.join(tmp, 'outside');
+    const outside = tmp('outside');
     await mkdir(outside);
     await writeFile(path.join(outside, 'secret.json'), await readFile(path.join(FIX, 'stepwise-valid.json')));
     await store.resolve('');
-    await symlink(outside, path.join(root, 'escape'));
-    await symlink(path.join(outside, 'secret.json'), path.join(root, 'linked.json'));
+    await symlink(outside, path.join(root(), 'escape'));
+    await symlink(path.join(outside, 'secret.json'), path.join(root(), 'linked.json'));
     await expect(store.resolve('escape/secret.json')).rejects.toThrow(/leads outside the workspace \(through a symbolic link/);
     await expect(store.read('linked.json')).rejects.toThrow(/leads outside the workspace/);
     await expect(store.create('escape', 'planted')).rejects.toThrow(/leads outside the workspace/);
@@ -157,8 +153,8 @@ describe('path confinement', () => {
 
   it('accepts a symlink that stays inside and normal nested paths', async () => {
     await store.createFolder('real');
-    await symlink(path.join(root, 'real'), path.join(root, 'alias'));
-    expect(await store.resolve('alias/x.json')).toBe(path.join(root, 'alias', 'x.json'));
-    expect(await store.resolve('./a//b/c.json')).toBe(path.join(root, 'a', 'b', 'c.json'));
+    await symlink(path.join(root(), 'real'), path.join(root(), 'alias'));
+    expect(await store.resolve('alias/x.json')).toBe(path.join(root(), 'alias', 'x.json'));
+    expect(await store.resolve('./a//b/c.json')).toBe(path.join(root(), 'a', 'b', 'c.json'));
   });
 });

@@ -13,7 +13,7 @@ import { rawGet } from '../../support/web-host-process';
 const staticDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-static-'));
 let web: WebHost;
 beforeAll(async () => {
-  web = await startWebHost({ core: { connect: () => ({ handle: async () => null, close: () => {} }) }, staticDir, host: '0.0.0.0', token: 'bind_all_token' });
+  web = await startWebHost({ core: { connect: () => ({ request: async () => null, close: () => {} }) }, staticDir, host: '0.0.0.0', token: 'bind_all_token' });
 });
 afterAll(async () => {
   await web?.close();

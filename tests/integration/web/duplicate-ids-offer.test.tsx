@@ -74,7 +74,7 @@ describe('the offer to give repeated ids new ids', () => {
     writeThread(home, 'dup.json', thread);
     const core = await createHostCore({ home, log: () => {}, saveDebounceMs: 10 });
     const web = await startWebHost({
-      core: { connect: (send) => { const c = core.connect(send); return { handle: (m, p) => c.request(m, p), close: () => c.close() }; } },
+      core,
       staticDir: fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-static-')),
       port: 0,
       token: 'tok',

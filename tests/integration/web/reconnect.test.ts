@@ -9,29 +9,27 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createStore } from 'jotai';
 import { WebSocket as NodeWebSocket } from 'ws';
 import { createHostCore, type HostCore } from '../../../main/core/host-core';
 import { startWebHost, type WebHost } from '../../../main/web/server';
 import { createWebHost } from '../../../renderer/src/host/web';
 import { SESSION_ENDED_MESSAGE } from '../../../renderer/src/host/reconnect';
-import { ThreadSession } from '../../../renderer/src/state/thread-store';
+import { ThreadSession } from '../../../renderer/src/state/thread-session';
 import type { HostResult } from '../../../shared/protocol/host-api';
 import { scriptedThread, userMessage } from '../../support/threads';
 import { makeHome, waitFor, writeThread } from '../../support/host-harness';
+import { cleanups } from '../../support/cleanups';
 
 const staticDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-static-'));
-const cleanup: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const f of cleanup.splice(0).reverse()) await f();
-});
+const defer = cleanups('test');
 
 async function host(home: string, opts: { port?: number; token: string; core?: HostCore }) {
   const core = opts.core ?? (await createHostCore({ home, log: () => {} }));
   const refused: string[] = [];
   const web: WebHost = await startWebHost({
-    core: { connect: (send) => { const c = core.connect(send); return { handle: (m, p) => c.request(m, p), close: () => c.close() }; } },
+    core,
     staticDir,
     port: opts.port,
     token: opts.token,
@@ -49,7 +47,7 @@ async function page(origin: string, token: string) {
   };
   const adapter = createWebHost(origin, token, { WebSocketImpl: WithOrigin as unknown as typeof WebSocket, backoffMs: 20, maxBackoffMs: 100, schedule: (cb) => setTimeout(cb, 5) });
   const abort = new AbortController();
-  cleanup.push(() => {
+  defer(() => {
     abort.abort();
     adapter.close();
   });
@@ -70,7 +68,7 @@ describe('a page across a lost connection', () => {
     const home = makeHome();
     writeThread(home, 'a.json', scriptedThread([{ text: 'hi' }], { title: 'a' }));
     const first = await host(home, { token: 'tok', port: 0 });
-    cleanup.push(() => first.core.close());
+    defer(() => first.core.close());
     const { adapter, session, opened } = await page(first.origin, 'tok');
     const id = opened.thread.id;
     const onHost = () => (first.core.threads.has(id) ? first.core.threads.get(id).thread : undefined);
@@ -84,7 +82,7 @@ describe('a page across a lost connection', () => {
     expect(adapter.connection!().state).toBe('reconnecting');
 
     const second = await host(home, { token: 'tok', port: first.web.port, core: first.core });
-    cleanup.push(() => second.web.close());
+    defer(() => second.web.close());
     await waitFor(() => adapter.connection!().state === 'open', 5000, 'reconnected');
     await waitFor(() => session.settled && onHost()?.context.systemPrompt === 'AB', 5000, 'offline edits saved');
     // After the reconnect the page is a new client; a message added now is applied once.
@@ -110,7 +108,7 @@ describe('a page across a lost connection', () => {
     session.edit((d) => void (d.context.systemPrompt = 'saved, then typed while the host was down'), 'systemPrompt');
 
     const second = await host(home, { token: 'two', port: first.web.port });
-    cleanup.push(async () => {
+    defer(async () => {
       await second.web.close();
       await second.core.close();
     });

@@ -21,7 +21,7 @@ afterAll(() => fs.rmSync(staticDir, { recursive: true, force: true }));
 
 async function host(refusalLog: RefusalLogOptions) {
   const lines: string[] = [];
-  web = await startWebHost({ core: { connect: () => ({ handle: async () => null, close: () => {} }) }, staticDir, token: 'the_token', log: (l) => lines.push(l), refusalLog });
+  web = await startWebHost({ core: { connect: () => ({ request: async () => null, close: () => {} }) }, staticDir, token: 'the_token', log: (l) => lines.push(l), refusalLog });
   return { lines, port: web.port };
 }
 

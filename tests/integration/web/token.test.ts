@@ -29,7 +29,7 @@ const logs: string[] = [];
 let origin: string;
 beforeAll(async () => {
   web = await startWebHost({
-    core: { connect: () => ({ handle: async (method) => ({ method }), close: () => {} }) },
+    core: { connect: () => ({ request: async (method) => ({ method }), close: () => {} }) },
     staticDir,
     token: newToken(),
     log: (l) => logs.push(l),

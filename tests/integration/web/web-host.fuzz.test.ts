@@ -4,7 +4,7 @@
  *   reach it; any Host, Origin, token, cookie and WebSocket headers): each gets a status line;
  * - WebSocket text frames (any text, any JSON, request-shaped objects with odd ids, methods and
  *   params): each gets exactly one answer, `bad_request` when it is not a request;
- * - every host method (HOST_METHODS, so a new one is covered) with arbitrary params: each gets
+ * - every host method (HOST_METHOD_NAMES, so a new one is covered) with arbitrary params: each gets
  *   a result or an error with a code, never `internal` (a handler that threw a TypeError).
  * After each case the process is alive; at the end a normal request still works. Generated
  * params are sanitised (tests/support/web-fuzz.ts) so no command runs and nothing is reached.
@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HOST_METHODS } from '../../../shared/protocol/host-api';
+import { HOST_METHOD_NAMES } from '../../../shared/protocol/contract/host-methods';
 import { rawGet, rawRequest, startHostProcess, type HostProcess } from '../../support/web-host-process';
 import { expectedAnswer, frameArb, fuzzSocket, paramsArb, rawRequestArb, sanitize, type Known, type Sandbox } from '../../support/web-fuzz';
 import { scriptedThread } from '../../support/threads';
@@ -95,7 +95,7 @@ function checkAnswer(frame: string, a: { id: unknown; result?: unknown; error?: 
   expect(typeof a.error.code, `${frame} → ${String(a.error.message)}`).toBe('string');
   expect(a.error.code, `${frame} → ${String(a.error.message)}`).not.toBe('internal');
   const method = (JSON.parse(frame) as { method: string }).method;
-  if ((HOST_METHODS as string[]).includes(method)) expect(a.error.code, frame).not.toBe('unknown_method');
+  if ((HOST_METHOD_NAMES as readonly string[]).includes(method)) expect(a.error.code, frame).not.toBe('unknown_method');
 }
 
 describe('the web host under arbitrary input', () => {
@@ -122,7 +122,7 @@ describe('the web host under arbitrary input', () => {
     );
   }, 120_000);
 
-  it.each(HOST_METHODS)('%s: any params get a result or a coded error', async (method) => {
+  it.each(HOST_METHOD_NAMES)('%s: any params get a result or a coded error', async (method) => {
     await openThreads();
     let id = 10;
     await fc.assert(

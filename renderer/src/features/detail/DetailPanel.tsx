@@ -5,7 +5,7 @@
  */
 import { useEffect, useMemo, useState } from 'react';
 import { useAtomValue } from 'jotai';
-import { Accordion, Button, Group, Stack, Table, Text } from '@mantine/core';
+import { Accordion, Alert, Button, Group, Stack, Table, Text } from '@mantine/core';
 import type { ProviderInfo, RunRecord } from '../../../../shared/protocol/host-api';
 import { costOf } from './cost';
 import { useApp } from '../../state/context';
@@ -19,6 +19,8 @@ import { useThread } from '../../state/hooks';
 import { jumpTo, messageJumpAtom } from '../../state/message-jump';
 import { messageForNode } from '../execution/node-message';
 import { addedMessageIds, runNodes } from '../execution/use-jump-to-message';
+import { shortRunId } from '../runs/compare';
+import { runStopOf, stopNote } from '../../../../shared/protocol/stop-reason';
 
 /** The offline models (`scripted/…`, `replay/…`) cost nothing: no cost line for them. */
 function isOffline(model: string | undefined): boolean {
@@ -31,6 +33,18 @@ export function DetailPanel() {
   const sel = useAtomValue(app.selectedAtom);
   if (!sel) return <Text size="sm" c="dimmed" p="xs">Select a row of the execution tree to see its prompt, reply, raw request and timing.</Text>;
   return <NodeDetail key={sel.nodeId} runId={sel.runId} nodeId={sel.nodeId} />;
+}
+
+/** The selected step belongs to a run the execution tree no longer shows: say so, and offer to open that run. */
+function EarlierRun({ runId }: { runId: string }) {
+  const app = useApp();
+  const id = shortRunId(runId);
+  return (
+    <Stack gap={6} p="xs" align="flex-start">
+      <Text size="sm">This step is from an earlier run ({id}). A newer run replaced it in the execution tree.</Text>
+      <Button size="xs" variant="light" onClick={() => void app.openRecord(runId)}>Open run {id}</Button>
+    </Stack>
+  );
 }
 
 function NodeDetail({ runId, nodeId }: { runId: string; nodeId: string }) {
@@ -58,7 +72,7 @@ function NodeDetail({ runId, nodeId }: { runId: string; nodeId: string }) {
     () => (thread && node ? messageForNode(thread.context.messages, nodeId, runNodes(app, runId, record), addedMessageIds(record)) : undefined),
     [app, thread, node, nodeId, runId, record],
   );
-  if (!view) return <Text size="sm" c="dimmed" p="xs">This node is no longer held — open its run again from Run history.</Text>;
+  if (!view) return <EarlierRun runId={runId} />;
   const n = view.node;
   const llm = Array.isArray(record?.records) ? record.records.find((r) => r.nodeId === nodeId) : undefined;
   const duration = n?.endedAt !== undefined ? n.endedAt - n.startedAt : n?.timing?.durationMs;
@@ -67,6 +81,7 @@ function NodeDetail({ runId, nodeId }: { runId: string; nodeId: string }) {
   const genMs = duration !== undefined ? duration - (first ?? 0) : undefined;
   const tps = outTok && genMs && genMs > 0 ? (outTok / (genMs / 1000)).toFixed(1) : undefined;
   const cost = costOf(n?.model, n?.usage, providers);
+  const stop = n?.kind === 'run' ? runStopOf(n.attrs) : undefined;
   const out = n?.output as { content?: { type: string; text?: string; mimeType?: string; data?: string }[] } | undefined;
   const sections: { value: string; label: string; body: React.ReactNode }[] = [];
   if (n?.input !== undefined) sections.push({ value: 'input', label: n.kind === 'tool' ? 'Arguments' : 'Input / prompt', body: <JsonEditor label="Node input" value={toJson(n.input)} readOnly maxHeight={300} /> });
@@ -94,6 +109,7 @@ function NodeDetail({ runId, nodeId }: { runId: string; nodeId: string }) {
             onClick={() => app.store.set(messageJumpAtom, jumpTo(target))}>Show in thread</Button>
         )}
       </Group>
+      {stop && <Alert color="orange" variant="light" p="xs" title="Stopped at the turn cap"><Text size="xs">{stopNote(stop.turns)}</Text></Alert>}
       {n?.error && <ErrorNotice title={`${n.kind} ${n.name} failed`} message={n.error.message} hint={n.kind === 'llm' ? 'Check the provider key and model id in Settings, then Run again.' : 'Edit the arguments or type a result, then Continue.'} details={[n.error.code && `code: ${n.error.code}`, n.error.details].filter(Boolean).join('\n') || undefined} />}
       <Table withRowBorders={false} verticalSpacing={2} fz="xs">
         <Table.Tbody>

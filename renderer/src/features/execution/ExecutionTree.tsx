@@ -1,86 +1,199 @@
 /**
- * The execution tree of the shown run: role="tree", one treeitem per node nested to any depth
- * (flattened with aria-level / posinset / setsize), keyboard navigable. Structure comes from
- * the run's tree atom; long trees are virtualized.
+ * The execution tree of the shown run: role="tree", one treeitem per visible node (flattened
+ * with aria-level / posinset / setsize / expanded), keyboard navigable (tree-keys.ts).
+ * Virtualised with react-virtual: only the rows in view (plus overscan and the focused row)
+ * are mounted, so a 10,000-node tree costs what its ~30 visible rows cost. The visible rows
+ * are kept incrementally (visible-rows.ts); each row subscribes to its own node atom and gets
+ * only primitive props and stable callbacks, so a streaming node re-renders only its row.
+ * While the run streams, the view follows its newest nodes (they arrive at the end of the
+ * tree) as long as it is scrolled to the end.
  */
-import { useMemo, useRef, useState } from 'react';
+import { useCallback, useLayoutEffect, useMemo, useReducer, useRef, useState } from 'react';
 import { useAtomValue } from 'jotai';
-import { Box, ScrollArea, Text } from '@mantine/core';
-import { useVirtualizer } from '@tanstack/react-virtual';
+import { Text } from '@mantine/core';
+import { defaultRangeExtractor, useVirtualizer, type Range, type Virtualizer } from '@tanstack/react-virtual';
+import { isTerminal } from '../../../../shared/protocol/status';
 import { useApp } from '../../state/context';
-import type { RunTree } from '../../state/stream-store';
-import { NodeRow, type RowProps } from './NodeRow';
+import { NodeRow, type RowActions } from './NodeRow';
+import { VisibleRows } from './visible-rows';
+import { treeKeyAction } from './tree-keys';
 
-type Row = Omit<RowProps, 'selected' | 'onToggle' | 'onSelect' | 'onKey' | 'expanded'>;
-
-/** Visible rows of a tree in display order. */
-export function flatten(tree: RunTree, collapsed: ReadonlySet<string>): Row[] {
-  const rows: Row[] = [];
-  const walk = (ids: string[], level: number) => {
-    ids.forEach((id, i) => {
-      const m = tree.meta[id];
-      const kids = tree.children[id] ?? [];
-      rows.push({ nodeId: id, runId: tree.runId, kind: m.kind, name: m.name, level, posinset: i + 1, setsize: ids.length, hasChildren: kids.length > 0 });
-      if (kids.length && !collapsed.has(id)) walk(kids, level + 1);
-    });
-  };
-  walk(tree.roots, 1);
-  return rows;
+export interface ExecutionTreeProps {
+  runId: string;
+  /**
+   * Shows the thread message a node produced or read ("jump to message"). Passed through to
+   * every row; rows offer the action only when it is given.
+   */
+  onOpenMessage?: (nodeId: string) => void;
 }
 
-const VIRTUAL_FROM = 150;
+/** A row with only a header line; rows are measured once mounted. */
+const ESTIMATED_ROW_PX = 30;
+/** How close to the end (px) still counts as "at the end" for following new nodes. */
+const FOLLOW_SLACK_PX = 24;
+/** While following, rows past the view mounted ahead of the scroll to the end (new rows in a frame). */
+const FOLLOW_TAIL_ROWS = 32;
+
+/**
+ * Row heights come from the virtualizer's ResizeObserver entries only. Reading a mounting
+ * row's offsetHeight would force one layout per new row (the default), which dominates the
+ * frame when nodes arrive fast; the entry arrives in the same frame, before paint.
+ */
+function measureRow(el: Element, entry: ResizeObserverEntry | undefined, v: Virtualizer<HTMLDivElement, Element>): number {
+  if (entry) {
+    const box = entry.borderBoxSize?.[0];
+    return box ? Math.round(box.blockSize) : (el as HTMLElement).offsetHeight;
+  }
+  return v.itemSizeCache.get(v.options.getItemKey(v.indexFromElement(el))) ?? ESTIMATED_ROW_PX;
+}
 
 /** Tree of one run. */
-export function ExecutionTree({ runId }: { runId: string }) {
+export function ExecutionTree({ runId, onOpenMessage }: ExecutionTreeProps) {
   const app = useApp();
   const tree = useAtomValue(app.stream.runTreeAtom(runId));
   const selected = useAtomValue(app.selectedAtom);
-  const [collapsed, setCollapsed] = useState<Set<string>>(new Set());
-  const rows = useMemo(() => (tree ? flatten(tree, collapsed) : []), [tree, collapsed]);
+  const runs = useAtomValue(app.stream.runsAtom);
+  const info = runs.find((r) => r.runId === runId);
+  const live = !!info && !info.stored && !isTerminal(info.status);
+  const [rows] = useState(() => new VisibleRows());
+  const [, rerender] = useReducer((x: number) => x + 1, 0);
+  // Catching up with the structure is idempotent (it consumes new arrivals once), so doing it
+  // here keeps the rows in step with the tree atom that triggered this render.
+  const structure = tree?.structure;
+  rows.sync(structure);
+  const ids = rows.snapshot();
   const viewport = useRef<HTMLDivElement>(null);
-  const virtual = rows.length >= VIRTUAL_FROM;
-  const virtualizer = useVirtualizer({ count: virtual ? rows.length : 0, getScrollElement: () => viewport.current, estimateSize: () => 44, overscan: 12 });
+  const pendingFocus = useRef<string | null>(null);
 
-  const toggle = (id: string) => setCollapsed((c) => { const n = new Set(c); if (n.has(id)) n.delete(id); else n.add(id); return n; });
-  const select = (id: string) => app.store.set(app.selectedAtom, { runId, nodeId: id });
-  const onKey = (e: React.KeyboardEvent, id: string) => {
-    const i = rows.findIndex((r) => r.nodeId === id);
-    const focus = (j: number) => {
-      const r = rows[j];
-      if (!r) return;
-      select(r.nodeId);
-      if (virtual) virtualizer.scrollToIndex(j);
-      requestAnimationFrame(() => (viewport.current?.querySelector(`[data-node-id="${CSS.escape(r.nodeId)}"]`) as HTMLElement | null)?.focus());
-    };
-    const row = rows[i];
-    if (e.key === 'ArrowDown') focus(i + 1);
-    else if (e.key === 'ArrowUp') focus(i - 1);
-    else if (e.key === 'Home') focus(0);
-    else if (e.key === 'End') focus(rows.length - 1);
-    else if (e.key === 'ArrowRight' && row?.hasChildren && collapsed.has(id)) toggle(id);
-    else if (e.key === 'ArrowLeft' && row?.hasChildren && !collapsed.has(id)) toggle(id);
-    else if (e.key === 'Enter' || e.key === ' ') select(id);
-    else return;
-    e.preventDefault();
-  };
-  const render = (r: Row) => (
-    <NodeRow key={r.nodeId} {...r} expanded={!collapsed.has(r.nodeId)} selected={selected?.nodeId === r.nodeId} onToggle={toggle} onSelect={select} onKey={onKey} />
+  const selectedId = selected?.runId === runId ? selected.nodeId : undefined;
+  const activeId = selectedId !== undefined && rows.isVisible(selectedId) ? selectedId : ids[0];
+  const activeIndex = activeId === undefined ? -1 : rows.indexOf(activeId);
+
+  const getItemKey = useCallback((i: number) => ids[i], [ids]);
+  // Following: while the run is live and the view is at its end, every commit (new rows, a
+  // row that grew) keeps it at the end. Scrolling up away from the end, or folding a node,
+  // stops it; scrolling back to the end resumes it. Only a move up counts as leaving: our own
+  // scrolls only go down, and rows growing below do not move the offset. All from the
+  // virtualizer's own numbers: reading the DOM here would force a layout per commit.
+  const following = useRef(true);
+  const lastOffset = useRef<number | null>(null);
+  const follow = live && following.current;
+  // The focused row stays mounted when scrolled out of view, so keyboard focus is never lost;
+  // while following, the rows just past the view are mounted too, for the scroll to the end.
+  const rangeExtractor = useCallback(
+    (range: Range) => {
+      let out = defaultRangeExtractor(range);
+      if (follow) {
+        const from = (out[out.length - 1] ?? -1) + 1;
+        const to = Math.min(range.count, range.endIndex + 1 + FOLLOW_TAIL_ROWS);
+        for (let i = from; i < to; i++) out.push(i);
+      }
+      if (activeIndex >= 0 && !out.includes(activeIndex)) out = [...out, activeIndex].sort((a, b) => a - b);
+      return out;
+    },
+    [activeIndex, follow],
   );
-  if (!tree) return <Text size="sm" c="dimmed" p="xs">Waiting for the run's first node…</Text>;
+  const virtualizer = useVirtualizer({
+    count: ids.length,
+    getScrollElement: () => viewport.current,
+    estimateSize: () => ESTIMATED_ROW_PX,
+    measureElement: measureRow,
+    overscan: 3,
+    getItemKey,
+    rangeExtractor,
+    onChange: (v) => {
+      const offset = v.scrollOffset ?? 0;
+      const before = lastOffset.current;
+      if (offset === before) return;
+      lastOffset.current = offset;
+      const atEnd = v.getTotalSize() - (v.scrollRect?.height ?? 0) - offset <= FOLLOW_SLACK_PX;
+      if (atEnd) following.current = true;
+      else if (before !== null && offset < before) following.current = false;
+    },
+  });
+  useLayoutEffect(() => {
+    const el = viewport.current;
+    if (!follow || !el || ids.length === 0) return;
+    const end = Math.max(0, virtualizer.getTotalSize() - (virtualizer.scrollRect?.height ?? 0));
+    // A plain write: the browser applies it at its next layout, and the rows at the end are
+    // already mounted (see rangeExtractor), so nothing waits for the scroll event.
+    if (end - (virtualizer.scrollOffset ?? 0) > 1) el.scrollTop = end;
+  });
+
+  // Keyboard moves focus after the render that mounted the target row.
+  useLayoutEffect(() => {
+    const id = pendingFocus.current;
+    if (id === null) return;
+    const mounted = viewport.current?.querySelectorAll<HTMLElement>('[role="treeitem"]') ?? [];
+    const el = [...mounted].find((e) => e.dataset.nodeId === id);
+    if (el) {
+      pendingFocus.current = null;
+      el.focus({ preventScroll: true });
+    }
+  });
+
+  // Stable callbacks (they read current state at call time), so memoised rows skip re-rendering.
+  const actions = useMemo<RowActions>(() => {
+    const select = (id: string) => app.store.set(app.selectedAtom, { runId, nodeId: id });
+    const toggle = (id: string) => {
+      following.current = false;
+      rows.toggle(id);
+      rerender();
+    };
+    const focusRow = (index: number) => {
+      const id = rows.id(index);
+      if (id === undefined) return;
+      select(id);
+      pendingFocus.current = id;
+      virtualizer.scrollToIndex(index, { align: 'auto' });
+      rerender();
+    };
+    return {
+      onSelect: select,
+      onToggle: toggle,
+      onKey: (e, id) => {
+        const s = app.store.get(app.stream.runTreeAtom(runId))?.structure;
+        const action = s && treeKeyAction(e.key, id, rows, s);
+        if (!action) return;
+        e.preventDefault();
+        if ('focus' in action) focusRow(action.focus);
+        else if ('expand' in action) toggle(action.expand);
+        else if ('collapse' in action) toggle(action.collapse);
+        else select(action.select);
+      },
+    };
+  }, [app, runId, rows, virtualizer]);
+
+  if (!structure) return <Text size="sm" c="dimmed" p="xs">Waiting for the run's first node…</Text>;
   return (
-    <ScrollArea viewportRef={viewport} style={{ flex: 1, minHeight: 0 }} type="auto">
-      <Box role="tree" aria-label="Execution tree">
-        {!virtual && rows.map(render)}
-        {virtual && (
-          <Box style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-            {virtualizer.getVirtualItems().map((v) => (
-              <Box key={v.key} data-index={v.index} ref={virtualizer.measureElement} style={{ position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${v.start}px)` }}>
-                {render(rows[v.index])}
-              </Box>
-            ))}
-          </Box>
-        )}
-      </Box>
-    </ScrollArea>
+    <div ref={viewport} style={{ flex: 1, minHeight: 0, overflowY: 'auto', overflowAnchor: 'none' }}>
+      <div role="tree" aria-label="Execution tree" style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+        {virtualizer.getVirtualItems().map((v) => {
+          const id = ids[v.index];
+          const meta = structure.meta(id);
+          if (!meta) return null;
+          const siblings = structure.siblings(id);
+          return (
+            <div key={v.key} data-index={v.index} ref={virtualizer.measureElement} style={{ position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${v.start}px)` }}>
+              <NodeRow
+                nodeId={id}
+                runId={runId}
+                kind={meta.kind}
+                name={meta.name}
+                level={rows.levelAt(v.index)}
+                posinset={structure.position(id) + 1}
+                setsize={siblings.length}
+                hasChildren={structure.children(id).length > 0}
+                expanded={!rows.isCollapsed(id)}
+                selected={id === selectedId}
+                tabbable={id === activeId}
+                actions={actions}
+                onOpenMessage={onOpenMessage}
+              />
+            </div>
+          );
+        })}
+      </div>
+    </div>
   );
 }

@@ -1,10 +1,11 @@
 /**
  * One execution-tree row. Subscribes to its own node atom only, so a delta for another node
- * never re-renders it. Streaming text grows in place; thinking is folded.
+ * never re-renders it. Streaming text grows in place; thinking is folded. Plain elements
+ * styled by node-row.css (mounting rows is what scrolling and folding a big tree costs).
  */
 import { memo, useState } from 'react';
 import { useAtomValue } from 'jotai';
-import { Anchor, Box, Group, Progress, Text } from '@mantine/core';
+import { Group, Progress, Text } from '@mantine/core';
 import type { NodeKind } from '../../../../shared/protocol/nodes';
 import { useApp } from '../../state/context';
 import type { NodeView } from '../../state/stream-store';
@@ -14,21 +15,34 @@ import { ElicitationForm, type ElicitationRequest } from './ElicitationForm';
 import { SamplingReview, type SamplingRequest } from './SamplingReview';
 import { logText } from '../detail/tool-sections';
 import { useJumpToMessage } from './use-jump-to-message';
+import './node-row.css';
 
+/** What a row can ask of its tree; one stable object per tree, so memoised rows skip re-rendering. */
+export interface RowActions {
+  onToggle(id: string): void;
+  onSelect(id: string): void;
+  onKey(e: React.KeyboardEvent, id: string): void;
+}
+
+/** A row's props: primitives plus stable callbacks (a row re-renders only when one of them changes). */
 export interface RowProps {
   nodeId: string;
   runId: string;
   kind: NodeKind;
   name: string;
+  /** aria-level: 1 for the run node. */
   level: number;
+  /** Position among its siblings (1-based) and their count. */
   posinset: number;
   setsize: number;
   hasChildren: boolean;
   expanded: boolean;
   selected: boolean;
-  onToggle(id: string): void;
-  onSelect(id: string): void;
-  onKey(e: React.KeyboardEvent, id: string): void;
+  /** The tree's one tab stop (roving tabindex): the selected row, else the first. */
+  tabbable: boolean;
+  actions: RowActions;
+  /** "Jump to message" for this node; rows will offer it only when given (not built yet). */
+  onOpenMessage?: (nodeId: string) => void;
 }
 
 /** Accessible name of a row: "tool get-sum, awaiting input". */
@@ -71,55 +85,48 @@ export const NodeRow = memo(function NodeRow(p: RowProps) {
         : Object.values(view?.toolArgs ?? {});
   const out = p.kind === 'tool' ? resultText(node?.output) : '';
   const llmCalls = isLlm ? Object.keys(view?.toolArgs ?? {}).length : 0;
+  const error = (node?.output as { isError?: boolean } | undefined)?.isError;
   return (
-    <Box
+    <div
       role="treeitem"
+      className="sw-row"
       aria-label={rowName(p.kind, p.name, view)}
       aria-level={p.level}
       aria-posinset={p.posinset}
       aria-setsize={p.setsize}
       aria-expanded={p.hasChildren ? p.expanded : undefined}
       aria-selected={p.selected}
-      tabIndex={p.selected ? 0 : -1}
+      tabIndex={p.tabbable ? 0 : -1}
       data-node-id={p.nodeId}
       data-status={status}
-      onClick={() => p.onSelect(p.nodeId)}
+      onClick={() => p.actions.onSelect(p.nodeId)}
       onDoubleClick={() => void jump(p.runId, p.nodeId)}
-      onKeyDown={(e) => p.onKey(e, p.nodeId)}
-      pl={(p.level - 1) * 14 + 4}
-      pr={6}
-      py={3}
-      style={{
-        cursor: 'pointer',
-        borderLeft: `3px solid var(--mantine-color-${statusColor(status)}-5)`,
-        background: p.selected ? 'var(--mantine-color-default-hover)' : undefined,
-        outlineOffset: -2,
-      }}
+      onKeyDown={(e) => p.actions.onKey(e, p.nodeId)}
+      style={{ paddingLeft: (p.level - 1) * 14 + 4, borderLeftColor: `var(--mantine-color-${statusColor(status)}-5)` }}
     >
-      <Group gap={6} wrap="nowrap">
-        <Text size="xs" w={12} c="dimmed" onClick={(e) => { e.stopPropagation(); if (p.hasChildren) p.onToggle(p.nodeId); }} aria-hidden>
+      <div className="sw-row-head">
+        <span className="sw-row-chevron sw-row-xs sw-row-dim" data-toggle onClick={(e) => { e.stopPropagation(); if (p.hasChildren) p.actions.onToggle(p.nodeId); }} aria-hidden>
           {p.hasChildren ? (p.expanded ? '▾' : '▸') : ''}
-        </Text>
-        <Text size="xs" c="dimmed" w={52}>{p.kind}</Text>
-        <Text size="sm" ff="monospace" fw={500} truncate style={{ flex: 1, minWidth: 0 }}>{p.name}</Text>
-        {usage && <Text size="xs" c="dimmed" title="input → output tokens">{usage.inputTokens}→{usage.outputTokens}</Text>}
-        {duration !== undefined && <Text size="xs" c="dimmed">{formatMs(duration)}</Text>}
+        </span>
+        <span className="sw-row-kind sw-row-xs sw-row-dim">{p.kind}</span>
+        <span className="sw-row-name sw-row-mono">{p.name}</span>
+        {usage && <span className="sw-row-xs sw-row-dim" title="input → output tokens">{usage.inputTokens}→{usage.outputTokens}</span>}
+        {duration !== undefined && <span className="sw-row-xs sw-row-dim">{formatMs(duration)}</span>}
         <StatusBadge status={status} syncing={view?.syncing} />
-      </Group>
-      <Box pl={18}>
+      </div>
+      <div className="sw-row-body">
         {isLlm && view?.thinking && (
-          <Box>
-            <Anchor component="button" type="button" size="xs" c="dimmed" aria-expanded={thinkingOpen} onClick={(e: React.MouseEvent) => { e.stopPropagation(); setThinkingOpen((o) => !o); }}
-              style={{ textAlign: 'left', fontStyle: 'italic' }}>
+          <div>
+            <button type="button" className="sw-row-thinking" aria-expanded={thinkingOpen} onClick={(e) => { e.stopPropagation(); setThinkingOpen((o) => !o); }}>
               {thinkingOpen ? '▾ thinking' : `▸ thinking: ${truncate(foldedThinking(view.thinking, live), 160)}`}
-            </Anchor>
-            {thinkingOpen && <Text size="xs" c="dimmed" style={{ whiteSpace: 'pre-wrap' }}>{truncate(view.thinking, 4000, live)}</Text>}
-          </Box>
+            </button>
+            {thinkingOpen && <div className="sw-row-xs sw-row-dim sw-row-pre">{truncate(view.thinking, 4000, live)}</div>}
+          </div>
         )}
-        {isLlm && view?.text && <Text size="sm" style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>{truncate(view.text, 1200, live)}</Text>}
-        {isLlm && llmCalls > 0 && !view?.text && live && <Text size="xs" c="dimmed">writing {llmCalls} tool call{llmCalls > 1 ? 's' : ''}…</Text>}
+        {isLlm && view?.text && <div className="sw-row-pre">{truncate(view.text, 1200, live)}</div>}
+        {isLlm && llmCalls > 0 && !view?.text && live && <div className="sw-row-xs sw-row-dim">writing {llmCalls} tool call{llmCalls > 1 ? 's' : ''}…</div>}
         {argLines.map((line, i) => (
-          <Text key={i} size="xs" ff="monospace" c="dimmed" style={{ wordBreak: 'break-all' }}>{truncate(line, 300, live)}</Text>
+          <div key={i} className="sw-row-xs sw-row-dim sw-row-mono sw-row-args">{truncate(line, 300, live)}</div>
         ))}
         {progress && (
           <Group gap={6} wrap="nowrap">
@@ -128,16 +135,16 @@ export const NodeRow = memo(function NodeRow(p: RowProps) {
             <Text size="xs" c="dimmed">{progress.progress ?? 0}{progress.total ? `/${progress.total}` : ''} {progress.message ?? ''}</Text>
           </Group>
         )}
-        {live && lastLog && <Text size="xs" c="dimmed" aria-label="latest log line">{truncate(lastLog, 300)}</Text>}
-        {out && <Text size="xs" ff="monospace" style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }} c={(node?.output as { isError?: boolean })?.isError ? 'red' : undefined}>→ {truncate(out, 400)}</Text>}
-        {node?.error && <Text size="xs" c="red">{node.error.message}</Text>}
+        {live && lastLog && <div className="sw-row-xs sw-row-dim" aria-label="latest log line">{truncate(lastLog, 300)}</div>}
+        {out && <div className={`sw-row-xs sw-row-mono sw-row-pre${error ? ' sw-row-error' : ''}`}>→ {truncate(out, 400)}</div>}
+        {node?.error && <div className="sw-row-xs sw-row-error">{node.error.message}</div>}
         {status === 'awaiting_input' && (node?.attrs?.inputRequest as ElicitationRequest | undefined)?.kind === 'elicitation' && (
           <ElicitationForm runId={p.runId} nodeId={p.nodeId} request={node!.attrs!.inputRequest as ElicitationRequest} />
         )}
         {status === 'awaiting_input' && (node?.attrs?.inputRequest as SamplingRequest | undefined)?.kind === 'sampling' && (
           <SamplingReview runId={p.runId} nodeId={p.nodeId} request={node!.attrs!.inputRequest as SamplingRequest} />
         )}
-      </Box>
-    </Box>
+      </div>
+    </div>
   );
 });

@@ -14,7 +14,7 @@ import { messageForNode } from './node-message';
 /** The nodes of run `runId` as this window holds them (its live tree), else as its record has them. */
 export function runNodes(app: AppState, runId: string, record: RunRecord | undefined): ExecNode[] {
   const tree = app.store.get(app.stream.runTreeAtom(runId));
-  const live = Object.keys(tree?.meta ?? {}).map((id) => app.stream.live(id)?.node).filter((n): n is ExecNode => !!n);
+  const live = (tree?.structure.order ?? []).map((id) => app.stream.live(id)?.node).filter((n): n is ExecNode => !!n);
   return live.length ? live : (record?.nodes ?? []);
 }
 

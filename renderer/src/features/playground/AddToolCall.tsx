@@ -2,7 +2,8 @@
 import { Button, Group, Select, TextInput, Tooltip } from '@mantine/core';
 import { useState } from 'react';
 import { toolNameProblem, type Thread } from '../../../../shared/thread/schema';
-import { newId, useSession } from '../../state/hooks';
+import { useSession } from '../../state/hooks';
+import { newId } from '../../../../shared/thread/ids';
 import { addToolCall, newToolCall, toolChoices } from './tool-call-edits';
 
 /**
@@ -23,7 +24,7 @@ export function AddToolCall({ thread, messageId }: { thread: Thread; messageId: 
   const problem = name ? toolNameProblem(name) : choices.length ? null : 'Type the name of the tool to call first';
   const add = () => {
     if (!name || problem) return;
-    const id = newId('call_'); // call_<uuid>, the style imported and recorded calls use
+    const id = newId('call'); // call_<uuid>, as imported calls
     // The key is the new call's own, so this step never merges with another edit.
     if (session.edit((d) => void addToolCall(d as Thread, messageId, newToolCall(name, id)), `toolCall.add.${id}`)) setTyped('');
   };

@@ -1,9 +1,11 @@
 /** Middle panel: the open thread — model, tools, system prompt, messages, run actions. */
 import { memo, useCallback, useMemo, useRef, useState, type RefObject } from 'react';
-import { Badge, Button, Divider, Group, ScrollArea, Stack, Text, Title } from '@mantine/core';
+import { Badge, Button, Divider, Group, ScrollArea, Stack, Text } from '@mantine/core';
+import { ThreadTitle } from './ThreadTitle';
 import { useApp } from '../../state/context';
-import { useSession, useThread, useThreadMeta, newId } from '../../state/hooks';
-import type { ThreadSession } from '../../state/thread-store';
+import { useSession, useThread, useThreadMeta } from '../../state/hooks';
+import { newId } from '../../../../shared/thread/ids';
+import type { ThreadSession } from '../../state/thread-session';
 import type { Thread } from '../../../../shared/thread/schema';
 import { VariablesField } from './VariablesField';
 import { StartPanel } from './StartPanel';
@@ -44,7 +46,7 @@ const ThreadContent = memo(function ThreadContent({ session, thread, readOnly, s
   queue: WakeQueue;
 }) {
   const addMessage = (role: 'user' | 'assistant') =>
-    session.edit((d) => void d.context.messages.push(role === 'user' ? { id: newId('m-'), role, content: [{ type: 'text', text: '' }] } : { id: newId('m-'), role, content: [{ type: 'text', text: '' }] }));
+    session.edit((d) => void d.context.messages.push(role === 'user' ? { id: newId('msg'), role, content: [{ type: 'text', text: '' }] } : { id: newId('msg'), role, content: [{ type: 'text', text: '' }] }));
   return (
     <Stack gap="md" p="sm">
       <Section title="Model"><ModelSection thread={thread} readOnly={readOnly} /></Section>
@@ -99,7 +101,7 @@ export function Playground() {
     }}>
       <Stack gap={6} p="xs" style={{ borderBottom: '1px solid var(--mantine-color-default-border)' }}>
         <Group gap="xs" wrap="nowrap">
-          <Title order={5} style={{ flex: 1, minWidth: 0 }} lineClamp={1}>{thread.title}</Title>
+          <ThreadTitle title={thread.title} readOnly={!editable} />
           {meta.runningRunId && <Badge color="blue" variant="light">running — read-only</Badge>}
           {repeats && !meta.runningRunId && <Badge color="orange" variant="light">repeated ids — read-only</Badge>}
           {/* Outside the scroll area: always at hand, and focusing it never scrolls the list away. */}

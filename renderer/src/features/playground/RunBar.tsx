@@ -1,4 +1,8 @@
-/** Run / Continue / Stop / Run all tools, Auto-run tools with max turns and destructive tools, Review sampling, Undo / Redo. */
+/**
+ * Run / Continue / Stop / Run all tools, Auto-run tools with Max turns and destructive tools, Review
+ * sampling, Undo / Redo; a note when the newest run stopped at the turn cap.
+ */
+import { useId } from 'react';
 import { useAtomValue } from 'jotai';
 import { Button, Checkbox, Group, NumberInput, Switch, Text, Tooltip } from '@mantine/core';
 import type { Thread } from '../../../../shared/thread/schema';
@@ -8,6 +12,7 @@ import { useSession, useThreadMeta } from '../../state/hooks';
 import { modKey } from '../../ui/format';
 import { runOffer } from './run-state';
 import { repeatedIds } from '../../state/repeated-ids';
+import { stopNote } from '../../../../shared/protocol/stop-reason';
 
 /** The action bar of the playground. */
 export function RunBar({ thread }: { thread: Thread }) {
@@ -23,6 +28,9 @@ export function RunBar({ thread }: { thread: Thread }) {
   const offer = invalid ? { ...runOffer(thread), canPrimary: false, reason: `Not valid JSON yet: ${[...invalidFields].map((k) => fieldName(k, thread)).join(', ')}. Fix it first.` } : runOffer(thread);
   const auto = !!thread.settings?.autoRunTools;
   const mod = modKey();
+  const turnsId = useId();
+  // The newest run of this thread (run history's order), when the turn cap stopped it.
+  const stopped = useAtomValue(app.runRefsAtom)[0]?.stopped;
   if (viewer)
     return (
       <Text size="xs" c="dimmed">
@@ -49,8 +57,13 @@ export function RunBar({ thread }: { thread: Thread }) {
       <Switch size="xs" label="Auto-run tools" checked={auto} disabled={frozen}
         onChange={(e) => { const on = e.currentTarget.checked; session.edit((d) => { d.settings = { ...(d.settings ?? {}), autoRunTools: on }; }); }} />
       {auto && (
-        <NumberInput size="xs" w={90} min={1} max={100} allowDecimal={false} aria-label="Max turns" placeholder="turns" value={thread.settings?.maxTurns ?? DEFAULT_MAX_TURNS} disabled={frozen}
-          onChange={(v) => typeof v === 'number' && v >= 1 && session.edit((d) => { d.settings = { ...(d.settings ?? {}), maxTurns: v }; }, 'settings.maxTurns')} />
+        <Tooltip label="Auto-run stops after this many model calls; Continue runs on from there">
+          <Group gap={4} wrap="nowrap">
+            <Text component="label" htmlFor={turnsId} size="xs">Max turns</Text>
+            <NumberInput id={turnsId} size="xs" w={70} min={1} max={100} allowDecimal={false} value={thread.settings?.maxTurns ?? DEFAULT_MAX_TURNS} disabled={frozen}
+              onChange={(v) => typeof v === 'number' && v >= 1 && session.edit((d) => { d.settings = { ...(d.settings ?? {}), maxTurns: v }; }, 'settings.maxTurns')} />
+          </Group>
+        </Tooltip>
       )}
       {auto && (
         <Tooltip label="Let Auto-run tools call MCP tools marked destructive without stopping for you">
@@ -64,6 +77,7 @@ export function RunBar({ thread }: { thread: Thread }) {
             onChange={(e) => { const on = e.currentTarget.checked; session.edit((d) => { d.settings = { ...(d.settings ?? {}), reviewSampling: on }; }); }} />
         </Tooltip>
       )}
+      {!running && stopped && <Text size="xs" c="orange" role="status">{stopNote(stopped.turns)}</Text>}
       <div style={{ flex: 1 }} />
       <Button size="xs" variant="subtle" disabled={running || !meta.canUndo} onClick={() => session.undo()} aria-keyshortcuts="Control+Z Meta+Z">
         Undo

@@ -1,7 +1,7 @@
 /** Past runs of the open thread (`run.list`): open read-only, restore messages, delete. */
 import { useState } from 'react';
 import { useAtomValue } from 'jotai';
-import { Button, Checkbox, Group, Modal, Stack, Text } from '@mantine/core';
+import { Badge, Button, Checkbox, Group, Modal, Stack, Text, Tooltip } from '@mantine/core';
 import type { RunRecord } from '../../../../shared/protocol/host-api';
 import { CompareRuns } from './CompareRuns';
 import { shortRunId } from './compare';
@@ -10,18 +10,23 @@ import { useApp } from '../../state/context';
 import { useSession } from '../../state/hooks';
 import { StatusBadge } from '../../ui/status';
 import { formatMs } from '../../ui/format';
+import { stopNote } from '../../../../shared/protocol/stop-reason';
 
-/** Run history list. */
+/** Run history list; a run the turn cap stopped is marked so (RunRef `stopped`). */
 export function RunHistory() {
   const app = useApp();
   const session = useSession();
   const refs = useAtomValue(app.runRefsAtom);
   const [confirm, setConfirm] = useState<string | null>(null);
   const [confirmRestore, setConfirmRestore] = useState<string | null>(null);
-  const [picked, setPicked] = useState<string[]>([]);
+  // Runs ticked for Compare, per thread (a thread's ticks stay with it when another is opened).
+  const [pickedBy, setPickedBy] = useState<Readonly<Record<string, string[]>>>({});
   const [comparing, setComparing] = useState<[RunRecord, RunRecord] | null>(null);
   if (!session) return <Text size="sm" c="dimmed" p="xs">Open a thread to see its runs.</Text>;
   const viewer = app.host.presentational;
+  const threadId = session.id;
+  // Only runs this list shows count (a deleted run, or refs still loading for another thread).
+  const picked = (pickedBy[threadId] ?? []).filter((id) => refs.some((r) => r.id === id));
   const restore = async (runId: string) => {
     const rec = await app.record(runId);
     if (!rec) return app.fail(`Could not load run ${shortRunId(runId)}`, new Error('The run record is missing.'), 'Refresh the run history.');
@@ -40,7 +45,11 @@ export function RunHistory() {
       app.fail(`Could not delete run ${shortRunId(runId)}`, err);
     }
   };
-  const pick = (runId: string, on: boolean) => setPicked((p) => (on ? [...p.filter((x) => x !== runId), runId].slice(-2) : p.filter((x) => x !== runId)));
+  const pick = (runId: string, on: boolean) =>
+    setPickedBy((all) => {
+      const p = (all[threadId] ?? []).filter((x) => x !== runId && refs.some((r) => r.id === x));
+      return { ...all, [threadId]: on ? [...p, runId].slice(-2) : p };
+    });
   const compare = async () => {
     const [x, y] = await Promise.all(picked.map((id) => app.record(id)));
     if (!x || !y) return app.fail('Could not load both runs to compare', new Error('A run record is missing.'), 'Refresh the run history and pick two runs again.');
@@ -56,9 +65,10 @@ export function RunHistory() {
         </Group>
       )}
       {refs.map((r) => (
-        <Group key={r.id} gap={6} wrap="nowrap" aria-label={`run ${r.mode}, ${r.status}`} style={{ borderBottom: '1px solid var(--mantine-color-default-border)' }} py={2}>
+        <Group key={r.id} gap={6} wrap="nowrap" aria-label={`run ${r.mode}, ${r.status}${r.stopped ? ', stopped at the turn cap' : ''}`} style={{ borderBottom: '1px solid var(--mantine-color-default-border)' }} py={2}>
           <Checkbox size="xs" aria-label={`Pick run ${shortRunId(r.id)} to compare`} checked={picked.includes(r.id)} onChange={(e) => pick(r.id, e.currentTarget.checked)} />
           <StatusBadge status={r.status} />
+          {r.stopped && <Tooltip label={stopNote(r.stopped.turns)}><Badge size="xs" color="orange" variant="light">turn cap ({r.stopped.turns})</Badge></Tooltip>}
           <Stack gap={0} style={{ flex: 1, minWidth: 0 }}>
             <Text size="xs">{r.mode} · <Text span ff="monospace" size="xs">{shortRunId(r.id)}</Text> · {new Date(r.startedAt).toLocaleString()} · {r.endedAt ? formatMs(r.endedAt - r.startedAt) : '…'}</Text>
             {r.preview && <Text size="xs" c="dimmed" truncate>{r.preview}</Text>}

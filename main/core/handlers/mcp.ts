@@ -1,0 +1,49 @@
+/** `mcp.*`: the configured MCP servers (through the McpService) and settings/mcp.json edits. */
+import { removeMcpServer, saveMcpServer } from '../mcp/edit';
+import { importMcpServers } from '../mcp/import';
+import { HostError } from '../errors';
+import type { HostContext, McpServerCatalog } from '../host-context';
+import type { DomainHandlers } from './types';
+
+/**
+ * `p`, whose rejection is a HostError with `code` unless it already carries a code of its own
+ * (the MCP service and the mcp-host reject with plain Errors that say what went wrong).
+ */
+async function coded<T>(p: Promise<T> | T, code: string): Promise<T> {
+  try {
+    return await p;
+  } catch (err) {
+    const own = (err as { code?: unknown } | null)?.code;
+    if (err instanceof HostError || typeof own === 'string') throw err;
+    throw new HostError(code, err instanceof Error ? err.message : String(err));
+  }
+}
+
+function needMcp(ctx: HostContext): McpServerCatalog {
+  if (!ctx.mcp) throw new HostError('mcp_unavailable', 'MCP is not available in this host (no mcp-host running)');
+  return ctx.mcp;
+}
+
+export const mcpHandlers: DomainHandlers<'mcp'> = {
+  'mcp.servers': async (ctx) => coded(needMcp(ctx).servers(), 'mcp_error'),
+  'mcp.tools': async (ctx, _client, p) => coded(needMcp(ctx).tools(p.server), 'mcp_error'),
+  'mcp.test': async (ctx, _client, p) => coded(needMcp(ctx).test(p.server), 'mcp_error'),
+  'mcp.saveServer': async (ctx, _client, p) => {
+    await saveMcpServer(ctx.home, p.name, p.entry).catch((err: Error) => {
+      throw new HostError('bad_request', err.message);
+    });
+    return coded(needMcp(ctx).servers(), 'mcp_error');
+  },
+  'mcp.removeServer': async (ctx, _client, p) => {
+    await removeMcpServer(ctx.home, p.name).catch((err: Error) => {
+      throw new HostError('not_found', err.message);
+    });
+    return coded(needMcp(ctx).servers(), 'mcp_error');
+  },
+  'mcp.import': async (ctx, _client, p) => {
+    const r = await importMcpServers(ctx.home, p.file).catch((err: Error) => {
+      throw new HostError('bad_request', err.message);
+    });
+    return { added: r.added, notes: r.notes };
+  },
+};

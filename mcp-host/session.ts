@@ -1,0 +1,348 @@
+/**
+ * One configured MCP server: an SDK `Client` connected lazily, its tool list (paginated,
+ * refreshed on `notifications/tools/list_changed`), stderr, protocol log, roots, and the
+ * client-side handlers (sampling, elicitation, roots, logging) that forward to the tool call
+ * the session is serving.
+ */
+import { pathToFileURL } from 'node:url';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import {
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
+  ListRootsRequestSchema,
+  LoggingMessageNotificationSchema,
+  ToolListChangedNotificationSchema,
+  McpError,
+  ErrorCode,
+  type JSONRPCMessage,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { McpLogEntry, McpServerConfig } from '../shared/protocol/mcp';
+import type { McpServerInfo, McpToolInfo } from '../shared/protocol/host-api';
+import { openTransport } from './transport';
+import { CallAttributor, logEntry, MCP_LOG_RING } from './protocol-log';
+import { diagnoseBeforeConnect, diagnoseConnect, type Diagnosis } from './diagnose';
+import { RunTurns } from './run-turns';
+
+/** Handshake timeout (ms); a server's own `timeoutMs`, when shorter, applies to the handshake too. */
+export const CONNECT_TIMEOUT_MS = 20_000;
+const STDERR_CAP = 64 * 1024;
+const MAX_TOOL_PAGES = 100;
+
+/** A call the session is serving, as the session sees it. */
+export interface ActiveCall {
+  callId: string;
+  /** Per-call protocol log. */
+  mcpLog: McpLogEntry[];
+  /** Aborts the call; the reason becomes the call's error. */
+  abort(reason: Error): void;
+  /**
+   * A progress notification for the call, seen on the wire. (The SDK dispatches notifications
+   * a tick after responses, so its own `onprogress` misses a progress sent right before the result.)
+   */
+  progress(progress: number, total?: number, message?: string): void;
+  /**
+   * A server request caused by the call (sampling, elicitation) waits on a model or a person:
+   * the call's timeout stops until the returned function is called.
+   */
+  hold?(): () => void;
+}
+
+/** What the session asks its owner for (the McpHost routes these to the calling runner). */
+export interface SessionHooks {
+  serverRequest(callId: string, kind: 'sampling' | 'elicitation', params: Record<string, unknown>, signal: AbortSignal): Promise<unknown>;
+  log(callId: string | undefined, level: string, logger: string | undefined, data: unknown): void;
+  toolsChanged(): void;
+}
+
+/** Thrown for a failed connect; `diagnosis` says why. */
+export class ConnectError extends Error {
+  /** The error code the host's callers see (contract/errors.ts). */
+  readonly code = 'connect_failed';
+  constructor(readonly diagnosis: Diagnosis) {
+    super(diagnosis.message);
+  }
+}
+
+export class ServerSession {
+  private client?: Client;
+  private connecting?: Promise<Client>;
+  private tools?: Tool[];
+  private status: McpServerInfo['status'] = 'disconnected';
+  private lastError?: string;
+  private stderrBuf = '';
+  private readonly log: McpLogEntry[] = [];
+  private readonly calls = new Map<string, ActiveCall>();
+  private readonly attributor = new CallAttributor(() => this.calls.keys().next().value);
+  private roots: string[] = [];
+  private rootsWaiters: (() => void)[] = [];
+  private rootsAware = false;
+  private closed = false;
+  /** Server requests logged but not yet given to a call (see `rehome`), by JSON-RPC id. */
+  private readonly unplaced = new Map<string | number, McpLogEntry>();
+  /** One run's calls at a time (run-turns.ts), so server requests reach the right run. */
+  readonly turns = new RunTurns();
+
+  constructor(
+    readonly name: string,
+    readonly config: McpServerConfig,
+    private readonly hooks: SessionHooks,
+  ) {}
+
+  info(): McpServerInfo {
+    const i: McpServerInfo = { name: this.name, transport: this.config.transport, status: this.status };
+    if (this.lastError && this.status === 'error') i.error = this.lastError;
+    return i;
+  }
+
+  stderr(): string {
+    return this.stderrBuf;
+  }
+
+  messages(): McpLogEntry[] {
+    return [...this.log];
+  }
+
+  /** The connected client, connecting first if needed (lazily, once at a time). */
+  async connect(): Promise<Client> {
+    if (this.client) return this.client;
+    if (this.closed) throw new ConnectError({ kind: 'error', message: `MCP server "${this.name}" was reconfigured or removed; this connection is closed.` });
+    if (!this.connecting) {
+      this.connecting = this.open().finally(() => (this.connecting = undefined));
+    }
+    return this.connecting;
+  }
+
+  private async open(): Promise<Client> {
+    this.status = 'connecting';
+    this.tools = undefined;
+    const refused = diagnoseBeforeConnect(this.name, this.config);
+    if (refused) {
+      this.status = 'error';
+      this.lastError = refused.message;
+      throw new ConnectError(refused);
+    }
+    const client = new Client(
+      { name: 'stepwise', version: '0.1.0' },
+      { capabilities: { sampling: {}, elicitation: { form: {} }, roots: { listChanged: true } } },
+    );
+    this.installHandlers(client);
+    const stderrStart = this.stderrBuf.length;
+    const connectTimeout = Math.min(CONNECT_TIMEOUT_MS, this.config.timeoutMs ?? CONNECT_TIMEOUT_MS);
+    try {
+      const transport = openTransport(this.config, { stderr: (c) => this.appendStderr(c), message: (dir, msg) => this.record(dir, msg) });
+      await client.connect(transport, { timeout: connectTimeout });
+    } catch (err) {
+      await client.close().catch(() => {});
+      const d = diagnoseConnect(this.name, this.config, err, connectTimeout, this.stderrBuf.slice(stderrStart));
+      this.status = 'error';
+      this.lastError = d.message;
+      throw new ConnectError(d);
+    }
+    if (this.closed) {
+      await client.close().catch(() => {});
+      throw new ConnectError({ kind: 'error', message: `MCP server "${this.name}" was reconfigured or removed while connecting.` });
+    }
+    client.onclose = () => {
+      if (this.client !== client) return;
+      this.client = undefined;
+      this.tools = undefined;
+      this.status = 'disconnected';
+    };
+    client.onerror = (err) => this.onTransportError(err);
+    this.client = client;
+    this.status = 'connected';
+    this.lastError = undefined;
+    return client;
+  }
+
+  private installHandlers(client: Client): void {
+    client.setRequestHandler(ListRootsRequestSchema, async () => {
+      this.rootsAware = true;
+      const roots = this.roots.map((p) => ({ uri: pathToFileURL(p).href, name: path.basename(p) || p }));
+      const waiters = this.rootsWaiters;
+      this.rootsWaiters = [];
+      // Let the server apply the answer before the call that waits for it goes out.
+      setTimeout(() => waiters.forEach((w) => w()), 30);
+      return { roots };
+    });
+    client.setRequestHandler(CreateMessageRequestSchema, async (req, extra) => (await this.forward('sampling', req, extra)) as never);
+    client.setRequestHandler(ElicitRequestSchema, async (req, extra) => (await this.forward('elicitation', req, extra)) as never);
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
+      this.hooks.log(this.currentCall(), n.params.level, n.params.logger, n.params.data);
+    });
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      this.tools = undefined;
+      this.hooks.toolsChanged();
+    });
+  }
+
+  /** A stdio line that is not JSON-RPC: fail the calls in flight (their answer may be lost). */
+  private onTransportError(err: Error): void {
+    const garbage = err instanceof SyntaxError || err.name === 'ZodError' || /JSON/.test(err.message);
+    // Progress for a call that already ended (cancelled, timed out) is expected, not an error.
+    if (/progress notification for an unknown token/i.test(err.message)) return;
+    this.appendStderr(`[stepwise] transport error: ${err.message.replace(/\s+/g, ' ').slice(0, 300)}\n`);
+    if (!garbage || this.calls.size === 0) return;
+    const e = new Error(`protocol error: MCP server "${this.name}" wrote output that is not JSON-RPC: ${err.message.slice(0, 300)}`);
+    for (const c of [...this.calls.values()]) c.abort(e);
+  }
+
+  private appendStderr(chunk: string): void {
+    this.stderrBuf += chunk;
+    if (this.stderrBuf.length > STDERR_CAP) this.stderrBuf = this.stderrBuf.slice(-STDERR_CAP);
+  }
+
+  private record(dir: 'in' | 'out', msg: JSONRPCMessage): void {
+    const callId = this.attributor.attribute(dir, msg);
+    const entry = logEntry(dir, msg);
+    this.log.push(entry);
+    if (this.log.length > MCP_LOG_RING) this.log.splice(0, this.log.length - MCP_LOG_RING);
+    // A sampling or elicitation request waits for its handler to settle which call caused it.
+    if (dir === 'in' && entry.id !== undefined && (entry.method === 'sampling/createMessage' || entry.method === 'elicitation/create')) {
+      this.unplaced.set(entry.id, entry);
+      return;
+    }
+    const call = callId ? this.calls.get(callId) : undefined;
+    if (!call) return;
+    call.mcpLog.push(entry);
+    const m = msg as { method?: string; params?: { progress?: unknown; total?: unknown; message?: unknown } };
+    if (dir === 'in' && m.method === 'notifications/progress' && typeof m.params?.progress === 'number') {
+      const { progress, total, message } = m.params;
+      call.progress(progress as number, typeof total === 'number' ? total : undefined, typeof message === 'string' ? message : undefined);
+    }
+  }
+
+  /**
+   * Once the session has settled which call caused server request `requestId`, its log entry
+   * (held back in `unplaced`) and its answer go to that call's protocol log.
+   */
+  private rehome(requestId: string | number, callId: string): void {
+    this.attributor.rehome(requestId, callId);
+    const entry = this.unplaced.get(requestId);
+    this.unplaced.delete(requestId);
+    if (entry) this.calls.get(callId)?.mcpLog.push(entry);
+  }
+
+  /**
+   * Answers server request `req` (sampling or elicitation) through the call that caused it, with
+   * that call's timeout stopped meanwhile (the answer waits on a model or a person). Outside a
+   * tool call the request is refused (`InvalidRequest`).
+   */
+  private async forward(
+    kind: 'sampling' | 'elicitation',
+    req: { method: string; params: unknown },
+    extra: { requestId: string | number; signal: AbortSignal },
+  ): Promise<unknown> {
+    const callId = await this.settledCall();
+    if (!callId) {
+      this.unplaced.delete(extra.requestId);
+      throw new McpError(ErrorCode.InvalidRequest, `Stepwise answers ${req.method} only while one of this server's tool calls runs.`);
+    }
+    this.rehome(extra.requestId, callId);
+    const release = this.calls.get(callId)?.hold?.();
+    try {
+      return await this.hooks.serverRequest(callId, kind, req.params as Record<string, unknown>, extra.signal);
+    } finally {
+      release?.();
+    }
+  }
+
+  /** The call server requests are routed to: the oldest call in flight (see README note). */
+  currentCall(): string | undefined {
+    return this.calls.keys().next().value;
+  }
+
+  /**
+   * MCP does not link a server request (sampling, elicitation) to the tool call that caused it.
+   * With several calls in flight, wait a moment so quick calls can finish: the call that caused
+   * the request cannot finish before it is answered, so it is still in flight afterwards.
+   */
+  async settledCall(): Promise<string | undefined> {
+    if (this.calls.size > 1) await new Promise((r) => setTimeout(r, 50));
+    return this.currentCall();
+  }
+
+  /** Registers a call; the next `tools/call` request sent is attributed to it. */
+  begin(call: ActiveCall): () => void {
+    this.calls.set(call.callId, call);
+    this.attributor.expectCall(call.callId);
+    return () => {
+      this.calls.delete(call.callId);
+      this.attributor.drop(call.callId);
+    };
+  }
+
+  /**
+   * Makes `roots` the roots answered on `roots/list`. When they change on a live connection,
+   * sends `notifications/roots/list_changed` and, if the server asks for roots, waits (≤ 1 s)
+   * until it has been answered, so the call that follows sees them.
+   */
+  async setRoots(roots: string[] | undefined): Promise<void> {
+    if (!roots) return;
+    const same = roots.length === this.roots.length && roots.every((r, i) => r === this.roots[i]);
+    if (same) return;
+    this.roots = [...roots];
+    if (!this.client) return;
+    const answered = this.waitRootsAnswered(this.rootsAware ? 1000 : 0);
+    await this.client.sendRootsListChanged().catch(() => {});
+    await answered;
+  }
+
+  /** After a fresh connect with roots: give the server (≤ 500 ms) to fetch them. */
+  async settleRoots(fresh: boolean): Promise<void> {
+    if (fresh && this.roots.length > 0 && !this.rootsAware) await this.waitRootsAnswered(500);
+  }
+
+  private waitRootsAnswered(ms: number): Promise<void> {
+    if (ms <= 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.rootsWaiters.push(done);
+    });
+  }
+
+  isConnected(): boolean {
+    return this.client !== undefined;
+  }
+
+  /** All tools (every page), cached until the server says the list changed. */
+  async listTools(): Promise<McpToolInfo[]> {
+    const client = await this.connect();
+    if (!this.tools) {
+      const all: Tool[] = [];
+      let cursor: string | undefined;
+      for (let page = 0; page < MAX_TOOL_PAGES; page++) {
+        const r = await client.listTools(cursor ? { cursor } : undefined);
+        all.push(...r.tools);
+        cursor = r.nextCursor;
+        if (!cursor) break;
+      }
+      this.tools = all;
+    }
+    return this.tools.map(toToolInfo);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const c = this.client;
+    this.client = undefined;
+    this.status = 'disconnected';
+    for (const call of [...this.calls.values()]) call.abort(new Error(`MCP server "${this.name}" was removed or reconfigured.`));
+    await c?.close().catch(() => {});
+  }
+}
+
+function toToolInfo(t: Tool): McpToolInfo {
+  const info: McpToolInfo = { name: t.name, inputSchema: t.inputSchema as Record<string, unknown> };
+  if (t.title) info.title = t.title;
+  if (t.description) info.description = t.description;
+  if (t.outputSchema) info.outputSchema = t.outputSchema as Record<string, unknown>;
+  if (t.annotations) info.annotations = t.annotations as Record<string, unknown>;
+  return info;
+}
