@@ -53,4 +53,10 @@ for (const sig of ['SIGTERM', 'SIGHUP']) {
     if (child.exitCode === null) child.kill(sig);
   });
 }
-child.on('exit', (code, signal) => process.exit(code ?? (signal === 'SIGINT' ? 130 : 1)));
+let passedOn = false;
+for (const sig of ['SIGTERM', 'SIGHUP']) process.on(sig, () => (passedOn = true));
+child.on('exit', (code, signal) => {
+  // Killed from outside (not by our own Ctrl-C or a signal we passed on): say so instead of ending silently.
+  if (code === null && signal !== 'SIGINT' && !passedOn) console.error(`stepwise: the CLI process was stopped by ${signal}; anything it was running has stopped too`);
+  process.exit(code ?? (signal === 'SIGINT' ? 130 : 128 + (signal === 'SIGKILL' ? 9 : signal === 'SIGTERM' ? 15 : 1)));
+});

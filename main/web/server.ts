@@ -93,13 +93,16 @@ export async function startWebHost(o: WebHostOptions): Promise<WebHost> {
       // 401 (above) means the host was restarted.
       return void res.writeHead(204, { 'cache-control': 'no-store' }).end();
     }
-    if (!read) return void res.writeHead(405, { allow: 'GET, HEAD' }).end();
+    if (!read) {
+      refusals.refused(`refused ${what}: only GET and HEAD are served here`);
+      return void res.writeHead(405, { allow: 'GET, HEAD' }).end();
+    }
     if (url.searchParams.has('token')) {
       // The page that receives the token: a wrong one (an old launch's URL) is said at once.
       const auth = checkToken(token, url.searchParams.get('token') ?? undefined);
       if (!auth.ok) return refuse(res, what, auth);
     }
-    void serveStatic(o.staticDir, url.pathname, res);
+    void serveStatic(o.staticDir, url.pathname, res, (reason) => refusals.refused(`refused ${what}: ${reason}`));
   };
 
   const server = http.createServer((req, res) => {

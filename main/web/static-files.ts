@@ -30,26 +30,28 @@ export const CSP =
  * `root`, 404 when the build is missing. Never rejects and never throws: a read that fails
  * midway ends the response.
  */
-export async function serveStatic(root: string, urlPath: string, res: ServerResponse): Promise<void> {
+export async function serveStatic(root: string, urlPath: string, res: ServerResponse, refused: (reason: string) => void = () => {}): Promise<void> {
   try {
-    await send(root, urlPath, res);
+    await send(root, urlPath, res, refused);
   } catch {
     if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' }).end('Could not read the file.\n');
     else res.destroy();
   }
 }
 
-async function send(root: string, urlPath: string, res: ServerResponse): Promise<void> {
+async function send(root: string, urlPath: string, res: ServerResponse, refused: (reason: string) => void): Promise<void> {
   let decoded: string;
   try {
     decoded = decodeURIComponent(urlPath);
   } catch {
+    refused('Malformed path: not valid percent-encoded UTF-8');
     res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' }).end('Malformed path: not valid percent-encoded UTF-8.\n');
     return;
   }
   const rel = decoded.replace(/^\/+/, '') || 'index.html';
   let file = path.resolve(root, rel);
   if (rel.includes('\0') || (file !== root && !file.startsWith(root + path.sep))) {
+    refused('the path leads outside the app\'s files');
     res.writeHead(403).end('Forbidden');
     return;
   }

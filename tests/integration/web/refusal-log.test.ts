@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { startWebHost, type WebHost } from '../../../main/web/server';
 import type { RefusalLogOptions } from '../../../main/web/refusal-log';
-import { rawGet } from '../../support/web-host-process';
+import { rawGet, rawRequest } from '../../support/web-host-process';
 import { waitFor } from '../../support/host-harness';
 
 const staticDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-static-'));
@@ -55,5 +55,18 @@ describe('the refusal log', () => {
     expect(isSummary(lines.at(-1)!)).toBe(false);
     const counted = lines.filter(isSummary).reduce((n, l) => n + Number(/^refused (\d+)/.exec(l)![1]), 0);
     expect(lines.filter((l) => !isSummary(l)).length + counted).toBe(11);
+  });
+
+  it('logs refusals of the static files too: a bad percent-encoding, a path leading out, a method other than GET/HEAD', async () => {
+    const { lines, port } = await host({ max: 20, windowMs: 600_000 });
+    expect((await rawGet(port, '/%E0%A4%A')).status).toBe(400);
+    expect((await rawGet(port, '/..%2F..%2Fetc%2Fpasswd')).status).toBe(403);
+    const post = await rawRequest(port, `POST /index.html HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
+    expect(post.status).toBe(405);
+    expect(lines).toEqual([
+      'refused GET "/%E0%A4%A": Malformed path: not valid percent-encoded UTF-8',
+      'refused GET "/..%2F..%2Fetc%2Fpasswd": the path leads outside the app\'s files',
+      'refused POST "/index.html": only GET and HEAD are served here',
+    ]);
   });
 });
