@@ -13,7 +13,7 @@ import { MantineProvider } from '@mantine/core';
 import { EditorView } from '@codemirror/view';
 import { EditorRegionContext, type EditorRegion } from './editor-mount';
 import { JsonEditor, PromptEditor } from './editors';
-import { WakeQueue } from '../features/playground/wake-queue';
+import { WakeQueue } from './wake-queue';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 // Mantine reads the colour scheme from a media query.

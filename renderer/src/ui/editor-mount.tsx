@@ -4,7 +4,7 @@
  * {@link EditorRegionContext}, PromptEditor and JsonEditor (editors.tsx) first show their text
  * as static text laid out like the editor (static-editor.tsx), with the same accessible name.
  * While the region is active (in view, or focused) each editor asks the region to make it, and
- * the region makes them in turn, one per task (features/playground/wake-queue.ts). Focusing or
+ * the region makes them in turn, one per task (ui/wake-queue.ts). Focusing or
  * clicking the static text makes that editor at once, with the focus and the cursor where the
  * person clicked. Outside any region, editors are made at once.
  */

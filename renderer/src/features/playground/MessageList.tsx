@@ -2,7 +2,7 @@
  * The thread's messages, virtualised (@tanstack/react-virtual) inside the playground's scroll
  * area: above {@link MOUNT_ALL_UP_TO} messages only those near the viewport are mounted, each
  * measured as it renders. A row is a placeholder, then its card, then its editors (those of rows
- * in view), one per task (MessageRow.tsx, wake-queue.ts).
+ * in view), one per task (MessageRow.tsx, ui/wake-queue.ts).
  *
  * - Scroll position holds: a row above the viewport that changes size, and messages added or
  *   removed above it (another window, a run's result, undo), leave the message being read where
@@ -21,7 +21,7 @@ import { useApp } from '../../state/context';
 import { distinctKeys } from '../../state/repeated-ids';
 import { messageJumpAtom } from '../../state/message-jump';
 import { MessageRow } from './MessageRow';
-import type { WakeQueue } from './wake-queue';
+import type { WakeQueue } from '../../ui/wake-queue';
 import { estimateMessageHeight } from './message-size';
 import { FindContext, type FindState } from './find-context';
 

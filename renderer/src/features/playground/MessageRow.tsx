@@ -9,7 +9,7 @@ import { memo, startTransition, useEffect, useMemo, useState } from 'react';
 import type { Message, Thread } from '../../../../shared/thread/schema';
 import { EditorRegionContext, type EditorRegion } from '../../ui/editor-mount';
 import { MessageCard } from './MessageCard';
-import { WAKE_PRIORITY, type WakeQueue } from './wake-queue';
+import { WAKE_PRIORITY, type WakeQueue } from '../../ui/wake-queue';
 
 export interface MessageRowProps {
   thread: Thread;

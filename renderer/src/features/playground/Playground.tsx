@@ -16,7 +16,7 @@ import { ToolsSection } from './ToolsSection';
 import { MessageList, SCROLLER_ATTRIBUTE } from './MessageList';
 import { FindBar } from './FindBar';
 import type { FindState } from './find-context';
-import { WAKE_PRIORITY, WakeQueue } from './wake-queue';
+import { WAKE_PRIORITY, WakeQueue } from '../../ui/wake-queue';
 import { EditorRegionContext, type EditorRegion } from '../../ui/editor-mount';
 import { RunBar } from './RunBar';
 import { applyTyping } from '../../state/text-merge';

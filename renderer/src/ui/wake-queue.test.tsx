@@ -1,6 +1,6 @@
 /**
  * The queue that makes message cards and editors one at a time
- * (renderer/src/features/playground/wake-queue.ts): one request per turn, highest priority
+ * (renderer/src/ui/wake-queue.ts): one request per turn, highest priority
  * first, first come first served within a priority; a withdrawn or replaced request never runs;
  * a failing request does not stop the others.
  */

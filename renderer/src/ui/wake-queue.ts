@@ -1,7 +1,7 @@
 /**
  * Makes the playground's expensive parts one at a time: a message card replacing its row's
- * placeholder, a CodeMirror view replacing its static text (MessageRow.tsx,
- * ui/editor-mount.tsx). The queue runs one request per task, after the next frame is drawn,
+ * placeholder, a CodeMirror view replacing its static text (features/playground/MessageRow.tsx,
+ * editor-mount.tsx). The queue runs one request per task, after the next frame is drawn,
  * highest priority first, then first come first served; so opening or scrolling a long thread
  * never mounts a dozen cards or editors in one long task. A part that leaves the page before
  * its turn withdraws its request.
