@@ -5,7 +5,8 @@
  */
 import { Badge, Button, Divider, Group, ScrollArea, Stack, Text, Title } from '@mantine/core';
 import { useApp } from '../../renderer/src/state/context';
-import { useSession, useThread, useThreadMeta, newId } from '../../renderer/src/state/hooks';
+import { useSession, useThread, useThreadMeta } from '../../renderer/src/state/hooks';
+import { newId } from '../../shared/thread/ids';
 import { VariablesField } from '../../renderer/src/features/playground/VariablesField';
 import { StartPanel } from '../../renderer/src/features/playground/StartPanel';
 import { PromptEditor } from '../../renderer/src/ui/editors';
@@ -40,7 +41,7 @@ export function OldPlayground() {
   const readOnly = !editable || repeats;
   const keys = distinctKeys(thread.context.messages.map((m) => m.id));
   const addMessage = (role: 'user' | 'assistant') =>
-    session.edit((d) => void d.context.messages.push(role === 'user' ? { id: newId('m-'), role, content: [{ type: 'text', text: '' }] } : { id: newId('m-'), role, content: [{ type: 'text', text: '' }] }));
+    session.edit((d) => void d.context.messages.push(role === 'user' ? { id: newId('msg'), role, content: [{ type: 'text', text: '' }] } : { id: newId('msg'), role, content: [{ type: 'text', text: '' }] }));
   return (
     <Stack gap={0} h="100%" style={{ minHeight: 0 }}>
       <Stack gap={6} p="xs" style={{ borderBottom: '1px solid var(--mantine-color-default-border)' }}>
