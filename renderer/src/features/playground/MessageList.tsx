@@ -23,6 +23,7 @@ import { messageJumpAtom } from '../../state/message-jump';
 import { MessageRow } from './MessageRow';
 import type { WakeQueue } from '../../ui/wake-queue';
 import { estimateMessageHeight } from './message-size';
+import { listScrollTo } from './list-scroll';
 import { FindContext, type FindState } from './find-context';
 
 /**
@@ -140,6 +141,7 @@ export function MessageList({ thread, readOnly, scrollRef, find, queue }: Messag
     rangeExtractor,
     measureElement: measure,
     observeElementRect: observeRect,
+    scrollToFn: listScrollTo,
     overscan: 2,
     gap: GAP,
     scrollMargin: margin,

@@ -19,6 +19,7 @@ import type { FindState } from './find-context';
 import { WAKE_PRIORITY, WakeQueue } from '../../ui/wake-queue';
 import { EditorRegionContext, type EditorRegion } from '../../ui/editor-mount';
 import { RunBar } from './RunBar';
+import { useSectionsShown } from './sections-shown';
 import { applyTyping } from '../../state/text-merge';
 import { repeatedIds } from '../../state/repeated-ids';
 import { DuplicateIdsNotice } from './DuplicateIdsNotice';
@@ -33,9 +34,9 @@ function Section({ title, children }: { title: string; children: React.ReactNode
 }
 
 /**
- * The scrolled part of the playground: model, tools, system prompt, messages. Memoised: the
- * header's state (version, running badge, a mounted Mantine part settling) renders the
- * playground again without rendering all of this again.
+ * The scrolled part of the playground: model, tools, system prompt, messages, mounted in turn
+ * ({@link useSectionsShown}). Memoised: the header's state (version, running badge, a mounted
+ * Mantine part settling) renders the playground again without rendering all of this again.
  */
 const ThreadContent = memo(function ThreadContent({ session, thread, readOnly, scrollRef, find, queue }: {
   session: ThreadSession;
@@ -45,19 +46,20 @@ const ThreadContent = memo(function ThreadContent({ session, thread, readOnly, s
   find: FindState;
   queue: WakeQueue;
 }) {
+  const shown = useSectionsShown(queue, 4);
   const addMessage = (role: 'user' | 'assistant') =>
     session.edit((d) => void d.context.messages.push(role === 'user' ? { id: newId('msg'), role, content: [{ type: 'text', text: '' }] } : { id: newId('msg'), role, content: [{ type: 'text', text: '' }] }));
   return (
     <Stack gap="md" p="sm">
       <Section title="Model"><ModelSection thread={thread} readOnly={readOnly} /></Section>
-      <Section title="Tools"><ToolsSection thread={thread} readOnly={readOnly} /></Section>
-      <Section title="System prompt">
+      {shown > 1 && <Section title="Tools"><ToolsSection thread={thread} readOnly={readOnly} /></Section>}
+      {shown > 2 && <Section title="System prompt">
         <PromptEditor label="System prompt" value={thread.context.systemPrompt} readOnly={readOnly} placeholder="You are…" minHeight={48}
           onChange={(t, before) => session.edit((d) => void (d.context.systemPrompt = applyTyping(before, t, d.context.systemPrompt)), 'systemPrompt')} />
         <VariablesField thread={thread} readOnly={readOnly} />
-      </Section>
-      <Divider />
-      <Section title={`Messages (${thread.context.messages.length})`}>
+      </Section>}
+      {shown > 3 && <Divider />}
+      {shown > 3 && <Section title={`Messages (${thread.context.messages.length})`}>
         {thread.context.messages.length === 0 && <Text size="sm" c="dimmed">No messages — add a user message, then Run.</Text>}
         <MessageList key={session.id} thread={thread} readOnly={readOnly} scrollRef={scrollRef} find={find} queue={queue} />
         {!readOnly && (
@@ -66,7 +68,7 @@ const ThreadContent = memo(function ThreadContent({ session, thread, readOnly, s
             <Button size="compact-xs" variant="subtle" onClick={() => addMessage('assistant')}>Add assistant message</Button>
           </Group>
         )}
-      </Section>
+      </Section>}
     </Stack>
   );
 });
@@ -114,7 +116,7 @@ export function Playground() {
       </Stack>
       <ScrollArea style={{ flex: 1 }} type="auto" viewportRef={scrollRef} viewportProps={{ [SCROLLER_ATTRIBUTE]: '' } as React.ComponentProps<'div'>}>
         <EditorRegionContext.Provider value={region}>
-          <ThreadContent session={session} thread={thread} readOnly={readOnly} scrollRef={scrollRef} find={find} queue={queue} />
+          <ThreadContent key={session.id} session={session} thread={thread} readOnly={readOnly} scrollRef={scrollRef} find={find} queue={queue} />
         </EditorRegionContext.Provider>
       </ScrollArea>
     </Stack>
