@@ -4,8 +4,9 @@
  * (playwright-core, /usr/bin/chromium or BENCH_CHROMIUM). The thread's scripted model calls the
  * `everything` MCP server's echo tool on every turn but the last. The page has the thread open
  * and the Run button pressed; from then until the run has ended (its run file is written) and
- * the final message is in the thread, the page's long tasks are recorded (PerformanceObserver;
- * those ending before the run's result reached the page apart from the later ones), its JS
+ * the final message is in the thread (found with Find in messages: the list is virtualised),
+ * the page's long tasks are recorded (PerformanceObserver; those ending before the run's result
+ * reached the page apart from the later ones), its JS
  * heap sampled every second (CDP Runtime.getHeapUsage), and the host's resident memory read
  * from /proc/<pid>/status. Linux only.
  */
@@ -163,10 +164,12 @@ export async function uiRun(turns: number, tokensPerSecond: number, resultLimitM
     let finalMessageShown = false;
     let endHeapMb = NaN;
     if (answered) {
+      // The list is virtualised: the final message is found as a person finds it, with Find in messages.
+      await page.getByRole('textbox', { name: 'Find in messages' }).fill(`All done after ${turns} turns.`);
       finalMessageShown = await page
-        .getByText(`All done after ${turns} turns.`)
-        .first()
-        .waitFor({ state: 'attached', timeout: 30_000 })
+        .locator('[data-find-current]')
+        .filter({ hasText: `All done after ${turns} turns.` })
+        .waitFor({ state: 'visible', timeout: 30_000 })
         .then(() => true, () => false);
       await drain(30_000);
       maxHeapMb = Math.max(maxHeapMb, await heap());
