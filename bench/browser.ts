@@ -76,24 +76,31 @@ export interface MainThreadTask {
 type TraceEvent = { name: string; ph: string; pid: number; tid: number; dur?: number; tdur?: number; args?: { name?: string } };
 
 /**
- * Runs `f` with Chromium tracing `page` and returns, with `f`'s result, the renderer main
+ * Starts Chromium tracing `page`; the returned function stops it and gives the renderer main
  * thread's tasks of at least `minWallMs` (trace events `ThreadControllerImpl::RunTask`, their
  * `dur` and thread-clock `tdur`). On a machine shared with other work a task's wall time also
  * counts the time its thread waited for a core; its CPU time does not.
  */
+export async function traceMainThreadTasks(browser: Browser, page: Page, minWallMs = 50): Promise<() => Promise<MainThreadTask[]>> {
+  await browser.startTracing(page, { categories: ['toplevel'] });
+  return async () => {
+    const events = (JSON.parse((await browser.stopTracing()).toString('utf8')) as { traceEvents: TraceEvent[] }).traceEvents;
+    const main = new Set(events.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`));
+    return events
+      .filter((e) => e.ph === 'X' && e.name === 'ThreadControllerImpl::RunTask' && main.has(`${e.pid}:${e.tid}`) && (e.dur ?? 0) >= minWallMs * 1000)
+      .map((e) => ({ wallMs: (e.dur ?? 0) / 1000, cpuMs: (e.tdur ?? 0) / 1000 }));
+  };
+}
+
+/** Runs `f` while tracing `page` ({@link traceMainThreadTasks}); gives `f`'s result and the long tasks. */
 export async function withMainThreadTasks<T>(browser: Browser, page: Page, f: () => Promise<T>, minWallMs = 50): Promise<{ r: T; tasks: MainThreadTask[] }> {
-  await browser.startTracing(page, { categories: ['toplevel', 'disabled-by-default-devtools.timeline'] });
+  const stop = await traceMainThreadTasks(browser, page, minWallMs);
   let r: T;
-  let trace: Buffer;
   try {
     r = await f();
-  } finally {
-    trace = await browser.stopTracing();
+  } catch (err) {
+    await stop().catch(() => {});
+    throw err;
   }
-  const events = (JSON.parse(trace.toString('utf8')) as { traceEvents: TraceEvent[] }).traceEvents;
-  const main = new Set(events.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`));
-  const tasks = events
-    .filter((e) => e.ph === 'X' && e.name === 'ThreadControllerImpl::RunTask' && main.has(`${e.pid}:${e.tid}`) && (e.dur ?? 0) >= minWallMs * 1000)
-    .map((e) => ({ wallMs: (e.dur ?? 0) / 1000, cpuMs: (e.tdur ?? 0) / 1000 }));
-  return { r, tasks };
+  return { r, tasks: await stop() };
 }

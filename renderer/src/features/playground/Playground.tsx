@@ -51,7 +51,7 @@ const ThreadContent = memo(function ThreadContent({ session, thread, readOnly, s
     session.edit((d) => void d.context.messages.push(role === 'user' ? { id: newId('msg'), role, content: [{ type: 'text', text: '' }] } : { id: newId('msg'), role, content: [{ type: 'text', text: '' }] }));
   return (
     <Stack gap="md" p="sm">
-      <Section title="Model"><ModelSection thread={thread} readOnly={readOnly} /></Section>
+      {shown > 0 && <Section title="Model"><ModelSection thread={thread} readOnly={readOnly} /></Section>}
       {shown > 1 && <Section title="Tools"><ToolsSection thread={thread} readOnly={readOnly} /></Section>}
       {shown > 2 && <Section title="System prompt">
         <PromptEditor label="System prompt" value={thread.context.systemPrompt} readOnly={readOnly} placeholder="You are…" minHeight={48}

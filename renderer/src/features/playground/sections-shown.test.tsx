@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 /**
- * The playground's sections mount in turn (sections-shown.ts): one at first, one more per turn
+ * The playground's sections mount in turn (sections-shown.ts): none at first, one more per turn
  * of the wake queue, before any row or editor waiting in it, and no more than there are.
  */
 import { afterEach, describe, expect, it } from 'vitest';
@@ -23,7 +23,7 @@ function Probe({ queue, count, seen }: { queue: WakeQueue; count: number; seen: 
 }
 
 describe('useSectionsShown', () => {
-  it('shows one section, then one more per queue turn, ahead of rows, up to the count', () => {
+  it('shows no section, then one more per queue turn, ahead of rows, up to the count', () => {
     const turns: (() => void)[] = [];
     const queue = new WakeQueue({ schedule: (run) => turns.push(run) });
     const order: string[] = [];
@@ -33,8 +33,8 @@ describe('useSectionsShown', () => {
       root = createRoot(document.createElement('div'));
       root.render(<Probe queue={queue} count={4} seen={seen} />);
     });
-    expect(seen.at(-1)).toBe(1);
-    for (const want of [2, 3, 4]) {
+    expect(seen.at(-1)).toBe(0);
+    for (const want of [1, 2, 3, 4]) {
       act(() => turns.shift()!());
       expect(seen.at(-1)).toBe(want);
       expect(order).toEqual([]); // the row waits for the sections
