@@ -78,11 +78,11 @@ type TraceEvent = { name: string; ph: string; pid: number; tid: number; dur?: nu
 /**
  * Starts Chromium tracing `page`; the returned function stops it and gives the renderer main
  * thread's tasks of at least `minWallMs` (trace events `ThreadControllerImpl::RunTask`, their
- * `dur` and thread-clock `tdur`). On a machine shared with other work a task's wall time also
+ * `dur` and thread-clock `tdur`; `categories` are the trace's). On a machine shared with other work a task's wall time also
  * counts the time its thread waited for a core; its CPU time does not.
  */
-export async function traceMainThreadTasks(browser: Browser, page: Page, minWallMs = 50): Promise<() => Promise<MainThreadTask[]>> {
-  await browser.startTracing(page, { categories: ['toplevel'] });
+export async function traceMainThreadTasks(browser: Browser, page: Page, minWallMs = 50, categories = ['toplevel']): Promise<() => Promise<MainThreadTask[]>> {
+  await browser.startTracing(page, { categories });
   return async () => {
     const events = (JSON.parse((await browser.stopTracing()).toString('utf8')) as { traceEvents: TraceEvent[] }).traceEvents;
     const main = new Set(events.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`));
@@ -94,7 +94,7 @@ export async function traceMainThreadTasks(browser: Browser, page: Page, minWall
 
 /** Runs `f` while tracing `page` ({@link traceMainThreadTasks}); gives `f`'s result and the long tasks. */
 export async function withMainThreadTasks<T>(browser: Browser, page: Page, f: () => Promise<T>, minWallMs = 50): Promise<{ r: T; tasks: MainThreadTask[] }> {
-  const stop = await traceMainThreadTasks(browser, page, minWallMs);
+  const stop = await traceMainThreadTasks(browser, page, minWallMs, ['toplevel', 'disabled-by-default-devtools.timeline']);
   let r: T;
   try {
     r = await f();
