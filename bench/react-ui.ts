@@ -4,10 +4,12 @@
  * (playwright-core, /usr/bin/chromium or BENCH_CHROMIUM). The thread's scripted model calls the
  * `everything` MCP server's echo tool on every turn but the last. The page has the thread open
  * and the Run button pressed; from then until the run has ended (its run file is written) and
- * the final message is in the thread, the page's long tasks are recorded (PerformanceObserver;
- * those ending before the run's result reached the page apart from the later ones), its JS
- * heap sampled every second (CDP Runtime.getHeapUsage), and the host's resident memory read
- * from /proc/<pid>/status. Linux only.
+ * the final message is in the thread (found with Find in messages: the list is virtualised),
+ * the page's long tasks are recorded (PerformanceObserver; those ending before the run's result
+ * reached the page apart from the later ones), its JS
+ * heap sampled every second (CDP Runtime.getHeapUsage), the CPU time of its main-thread tasks
+ * traced (Chromium tracing: wall-clock long tasks count waiting for a core on a shared machine),
+ * and the host's resident memory read from /proc/<pid>/status. Linux only.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,6 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { echoTool, reactThread } from '../tests/support/threads';
+import { traceMainThreadTasks } from './browser';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -32,6 +35,8 @@ export interface UiRun {
   endHeapMb: number;
   maxHostRssMb: number;
   finalMessageShown: boolean;
+  /** CPU time (ms) of the longest main-thread task of the run (Chromium tracing), result included. */
+  longestTaskCpuMs: number;
 }
 
 function rssMb(pid: number): number {
@@ -142,7 +147,15 @@ export async function uiRun(turns: number, tokensPerSecond: number, resultLimitM
     const ended = () => existsSync(runs) && readdirSync(runs).some((f) => f.endsWith('.json'));
     const t0 = performance.now();
     let seconds: number;
-    let answered: boolean;
+    let answered = false;
+    const stopTrace = await traceMainThreadTasks(browser, page);
+    let traced = false;
+    let longestTaskCpuMs = NaN;
+    const endTrace = async () => {
+      if (traced) return;
+      traced = true;
+      longestTaskCpuMs = Math.max(0, ...(await stopTrace()).map((t) => t.cpuMs));
+    };
     try {
       await run.click();
       const deadline = Date.now() + Math.max(120_000, turns * 1000);
@@ -158,17 +171,21 @@ export async function uiRun(turns: number, tokensPerSecond: number, resultLimitM
       if (!answered) tasks.push({ start: answeredAt >= endedAt - 2000 ? Infinity : -Infinity, duration: performance.now() - answeredAt });
     } finally {
       clearInterval(sampler);
+      if (!answered) await endTrace().catch(() => {});
     }
     maxHostRssMb = Math.max(maxHostRssMb, rssMb(host.proc.pid!));
     let finalMessageShown = false;
     let endHeapMb = NaN;
     if (answered) {
+      // The list is virtualised: the final message is found as a person finds it, with Find in messages.
+      await page.getByRole('textbox', { name: 'Find in messages' }).fill(`All done after ${turns} turns.`);
       finalMessageShown = await page
-        .getByText(`All done after ${turns} turns.`)
-        .first()
-        .waitFor({ state: 'attached', timeout: 30_000 })
+        .locator('[data-find-current]')
+        .filter({ hasText: `All done after ${turns} turns.` })
+        .waitFor({ state: 'visible', timeout: 30_000 })
         .then(() => true, () => false);
       await drain(30_000);
+      await endTrace();
       maxHeapMb = Math.max(maxHeapMb, await heap());
       await cdp.send('HeapProfiler.collectGarbage');
       endHeapMb = await heap();
@@ -176,7 +193,7 @@ export async function uiRun(turns: number, tokensPerSecond: number, resultLimitM
     const taking = (t: { start: number; duration: number }) => t.start === Infinity || (t.start !== -Infinity && t.start + t.duration > resultAt);
     const longTasks = tasks.filter((t) => !taking(t)).map((t) => t.duration);
     const resultLongTasks = tasks.filter(taking).map((t) => t.duration);
-    return { turns, seconds, longTasks, resultLongTasks, maxHeapMb, endHeapMb, maxHostRssMb, finalMessageShown };
+    return { turns, seconds, longTasks, resultLongTasks, maxHeapMb, endHeapMb, maxHostRssMb, finalMessageShown, longestTaskCpuMs };
   } finally {
     await browser.close();
     host.proc.kill('SIGTERM');

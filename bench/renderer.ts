@@ -11,61 +11,22 @@
  *
  * Then the tree-scale figures (bench/renderer-tree.ts), on a production build of the page.
  */
-import { createServer, type Server } from 'node:http';
-import { mkdtempSync, readFileSync, rmSync, existsSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Server } from 'node:http';
 import type { Browser, Page } from 'playwright-core';
 import type { RenderBenchOptions, RenderBenchResult } from './renderer-page/types';
 import { envNum, type Figure } from './lib';
+import { buildBenchPage, launchBenchChromium, openBenchPage, serveDir } from './browser';
 import { treeScale } from './renderer-tree';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const CHROMIUM_ARGS = ['--js-flags=--expose-gc', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-
-/**
- * Builds the bench page into `outDir`. `profiling` aliases react-dom/profiling in, so the
- * Profiler reports commits (the delta scenario); the tree-scale scenarios time work and use
- * the production build, as the app does (the profiling build times every component).
- */
-async function buildPage(outDir: string, profiling: boolean): Promise<void> {
-  const { build } = await import('vite');
-  const react = (await import('@vitejs/plugin-react')).default;
-  await build({
-    root: path.join(HERE, 'renderer-page'),
-    base: './',
-    logLevel: 'error',
-    configFile: false,
-    plugins: [react()],
-    resolve: { alias: profiling ? [{ find: /^react-dom\/client$/, replacement: 'react-dom/profiling' }] : [] },
-    build: { outDir, emptyOutDir: false, sourcemap: false, reportCompressedSize: false },
-  });
-}
-
-const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.svg': 'image/svg+xml', '.woff2': 'font/woff2' };
-
-function serve(dir: string): Promise<{ server: Server; url: string }> {
-  const server = createServer((req, res) => {
-    const rel = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
-    const file = path.join(dir, rel.endsWith('/') ? `${rel}index.html` : rel);
-    if (!file.startsWith(dir) || !existsSync(file) || !statSync(file).isFile()) {
-      res.writeHead(404).end();
-      return;
-    }
-    res.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream' }).end(readFileSync(file));
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as { port: number }).port}/` })));
-}
 
 async function openPage(browser: Browser, url: string): Promise<Page> {
   const page = await browser.newPage({ viewport: { width: 1000, height: 1000 } });
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(url);
-  await page.waitForFunction(() => (globalThis as unknown as { __stepwiseBench?: { ready: boolean } }).__stepwiseBench?.ready === true, undefined, { timeout: 30000 }).catch(() => {
-    throw new Error(`the bench page did not load: ${errors.join('; ') || 'no error reported'}`);
-  });
+  await openBenchPage(page, url);
   return page;
 }
 
@@ -74,13 +35,13 @@ export async function rendererBench(report: (f: Figure) => void): Promise<void> 
   const rate = envNum('BENCH_RENDER_RATE', 60);
   const seconds = envNum('BENCH_RENDER_SECONDS', 4);
   const dir = mkdtempSync(path.join(os.tmpdir(), 'stepwise-bench-page-'));
-  const { chromium } = await import('playwright-core');
   let server: Server | undefined;
-  const browser = await chromium.launch({ executablePath: process.env.BENCH_CHROMIUM ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  const browser = await launchBenchChromium();
   try {
-    await buildPage(dir, true);
-    await buildPage(path.join(dir, 'production'), false);
-    const s = await serve(dir);
+    const root = path.join(HERE, 'renderer-page');
+    await buildBenchPage(root, dir);
+    await buildBenchPage(root, path.join(dir, 'production'), false);
+    const s = await serveDir(dir);
     server = s.server;
     const page = await openPage(browser, s.url);
     const go = (mode: 'frame' | 'sync', secs = seconds) =>

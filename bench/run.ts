@@ -17,6 +17,7 @@ type Bench = (report: (f: Figure) => void) => Promise<void>;
 const BENCHES: Record<string, () => Promise<Bench>> = {
   streaming: async () => (await import('./streaming')).streamingBench,
   renderer: async () => (await import('./renderer')).rendererBench,
+  messages: async () => (await import('./messages')).messagesBench,
   toolargs: async () => (await import('./tool-args')).toolArgsBench,
   argparse: async () => (await import('./tool-args-parse')).toolArgsParseBench,
   undo: async () => (await import('./undo')).undoBench,

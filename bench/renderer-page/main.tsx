@@ -12,18 +12,9 @@ import { ExecutionTree } from '../../renderer/src/features/execution/ExecutionTr
 import { deliver, mountTree, nextFrame, watchFrames } from './mount';
 import { runTreeGrow, treeFoldClose, treeFoldOpen, treeFoldPress } from './tree-scale';
 import type { RenderBenchOptions, RenderBenchResult } from './types';
+import { rng } from '../../tests/support/rng';
 
 const WORDS = ['the ', 'model ', 'streams ', 'a ', 'token ', 'into ', 'each ', 'row, ', 'and ', 'it ', 'grows.\n'];
-
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 async function run(o: RenderBenchOptions): Promise<RenderBenchResult> {
   const runId = `bench-${o.mode}`;

@@ -2,6 +2,7 @@
  * Window-level state: the workspace list, the open thread session, the shown run and the
  * selected node, and the loop that routes host pushes to the stream store and the session.
  */
+import { startTransition } from 'react';
 import { atom, createStore, type PrimitiveAtom } from 'jotai';
 import type { HostPush, McpServerInfo, RunRecord, WorkspaceEntry } from '../../../shared/protocol/host-api';
 import type { RunMode, RunRef } from '../../../shared/thread/schema';
@@ -201,8 +202,12 @@ export class AppState {
         this.parked.set(prev.id, prev);
         while (this.parked.size > PARKED_SESSIONS) this.parked.delete(this.parked.keys().next().value!);
       }
-      this.store.set(this.sessionAtom, session);
-      this.store.set(this.selectedAtom, null);
+      // A transition: React renders the newly opened thread in slices, so a long thread never
+      // blocks the page in one long task (the playground draws its messages statically first).
+      startTransition(() => {
+        this.store.set(this.sessionAtom, session);
+        this.store.set(this.selectedAtom, null);
+      });
       this.showRun(opened.running ?? null);
       await this.refreshRuns();
     } catch (err) {

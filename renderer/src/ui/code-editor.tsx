@@ -12,6 +12,7 @@ import { Annotation, Compartment, EditorState, type Extension } from '@codemirro
 import { EditorView } from '@codemirror/view';
 import { getDefaultExtensions, type BasicSetupOptions } from '@uiw/react-codemirror';
 import { splice } from '../text/text-patch';
+import type { FocusRequest } from './editor-mount';
 
 /** Marks a transaction that applies the value prop, so it is not reported back as an edit. */
 const fromProp = Annotation.define<boolean>();
@@ -33,13 +34,34 @@ export interface CodeEditorProps {
   minHeight?: string;
   maxHeight?: string;
   style?: CSSProperties;
+  /**
+   * Take the focus once made (the person focused or clicked the static text this editor
+   * replaces, editor-mount.tsx): with a click point, the cursor goes where they clicked.
+   */
+  autoFocus?: FocusRequest | null;
+}
+
+/**
+ * The size theme for `minHeight`/`maxHeight`, made once per pair: each theme is a style module
+ * whose rules CodeMirror adds to the page the first time it is used, which makes the browser
+ * restyle the whole page. With one module per size, the many editors of a thread add none.
+ */
+const sizeThemes = new Map<string, Extension>();
+function sizeTheme(minHeight: string | undefined, maxHeight: string | undefined): Extension {
+  const key = `${minHeight ?? ''}|${maxHeight ?? ''}`;
+  let theme = sizeThemes.get(key);
+  if (!theme) {
+    theme = EditorView.theme({ '&': { minHeight: minHeight ?? null, maxHeight: maxHeight ?? null }, '.cm-scroller': { overflow: 'auto' } });
+    sizeThemes.set(key, theme);
+  }
+  return theme;
 }
 
 /** The editor's configuration that follows props: theme, setup, read-only, size, extensions. */
 function configure(p: CodeEditorProps): Extension[] {
   return [
     ...getDefaultExtensions({ theme: p.theme, basicSetup: p.basicSetup, placeholder: p.placeholder ?? '', editable: !p.readOnly, readOnly: p.readOnly, indentWithTab: false }),
-    EditorView.theme({ '&': { minHeight: p.minHeight ?? null, maxHeight: p.maxHeight ?? null }, '.cm-scroller': { overflow: 'auto' } }),
+    sizeTheme(p.minHeight, p.maxHeight),
     ...p.extensions,
   ];
 }
@@ -75,6 +97,12 @@ export function CodeEditor(props: CodeEditorProps) {
       }),
     });
     view.current = v;
+    const f = props.autoFocus;
+    if (f) {
+      const at = f.x !== undefined && f.y !== undefined ? v.posAtCoords({ x: f.x, y: f.y }) : null;
+      if (at !== null) v.dispatch({ selection: { anchor: at } });
+      v.focus();
+    }
     return () => {
       v.destroy();
       view.current = null;

@@ -1,7 +1,9 @@
 /**
  * CodeMirror 6 editors: JSON (monospace, folding, lint, copy) and prompt text (wrapping).
  * A changed value (another window's edit, undo) is applied as the smallest change, so the
- * cursor stays where it is ({@link CodeEditor}).
+ * cursor stays where it is ({@link CodeEditor}). Under a region that is not live yet
+ * (editor-mount.tsx) each shows its text statically in the same box ({@link StaticEditor})
+ * until it is focused or the region turns live. `highlight` marks find matches in both.
  */
 import { createContext, useContext, useMemo, useRef, type CSSProperties, type ReactNode } from 'react';
 import { EditorView } from '@codemirror/view';
@@ -18,6 +20,9 @@ import { templateSupport, type TemplateVariable } from './template-extension';
  * the editors have no template support.
  */
 export const TemplateVariablesContext = createContext<TemplateVariable[] | null>(null);
+import { useLiveEditor } from './editor-mount';
+import { StaticEditor } from './static-editor';
+import { findHighlightExtension, type FieldHighlight } from './find-highlight';
 
 const jsonSetup: BasicSetupOptions = { foldGutter: true, lineNumbers: true, highlightActiveLine: true, autocompletion: false, history: false };
 const jsonReadOnlySetup: BasicSetupOptions = { ...jsonSetup, highlightActiveLine: false };
@@ -34,35 +39,64 @@ export interface JsonEditorProps {
   maxHeight?: number;
   /** An error to show under the editor (parse or schema). */
   error?: string | null;
+  /** Find matches to mark. */
+  highlight?: FieldHighlight;
 }
 
 /** The bordered box both editors sit in. */
 const FRAME: CSSProperties = { border: '1px solid var(--mantine-color-default-border)', borderRadius: 4, overflow: 'hidden' };
 const JSON_EXTENSIONS = [json(), linter(jsonParseLinter()), lintGutter()];
 const PROMPT_EXTENSIONS = [EditorView.lineWrapping];
+const JSON_STYLE: CSSProperties = { fontSize: 12 };
+const PROMPT_STYLE: CSSProperties = { fontSize: 13 };
+
+type FramedEditorProps = Omit<CodeEditorProps, 'theme' | 'autoFocus'> & {
+  label: string;
+  highlight?: FieldHighlight;
+  /** The static stand-in's layout: wrap long lines (prompt) or show JSON gutters. */
+  wrap: boolean;
+  gutters?: boolean;
+  children?: ReactNode;
+};
 
 /**
- * A {@link CodeEditor} in a bordered box, in the window's colour scheme, with `label` as its
- * accessible name (after `extensions`); `children` are laid over the box (a Copy button).
+ * An editor in a bordered box, in the window's colour scheme, with `label` as its accessible
+ * name (after `extensions`) and `highlight` marked: a {@link CodeEditor} once its region is live
+ * or it was focused, {@link StaticEditor} text before. `children` are laid over the box (a Copy button).
  */
-function FramedEditor({ label, extensions, children, ...editor }: Omit<CodeEditorProps, 'theme'> & { label: string; children?: ReactNode }) {
-  const theme = useComputedColorScheme('light');
-  const named = useMemo(() => [...extensions, EditorView.contentAttributes.of({ 'aria-label': label })], [extensions, label]);
+function FramedEditor({ label, extensions, children, highlight, wrap, gutters, ...editor }: FramedEditorProps) {
+  const mount = useLiveEditor();
   return (
     <Box pos="relative" style={FRAME}>
-      <CodeEditor {...editor} theme={theme} extensions={named} />
+      {mount.live ? (
+        <LiveEditor {...editor} label={label} extensions={extensions} highlight={highlight} autoFocus={mount.focus} />
+      ) : (
+        <StaticEditor value={editor.value} label={label} readOnly={editor.readOnly} placeholder={editor.placeholder} minHeight={editor.minHeight} maxHeight={editor.maxHeight}
+          wrap={wrap} gutters={gutters} highlight={highlight} style={editor.style} onWake={mount.wake} />
+      )}
       {children}
     </Box>
   );
 }
 
+/** The CodeMirror part of {@link FramedEditor}, once it is made. */
+function LiveEditor({ label, extensions, highlight, ...editor }: Omit<CodeEditorProps, 'theme'> & { label: string; highlight?: FieldHighlight }) {
+  const theme = useComputedColorScheme('light');
+  const hq = highlight?.query;
+  const hc = highlight?.current;
+  const named = useMemo(
+    () => [...extensions, EditorView.contentAttributes.of({ 'aria-label': label }), findHighlightExtension(hq ? { query: hq, current: hc ?? -1 } : undefined)],
+    [extensions, label, hq, hc],
+  );
+  return <CodeEditor {...editor} theme={theme} extensions={named} />;
+}
+
 /** A JSON editor with folding, parse lint, and a Copy button. */
-export function JsonEditor({ value, onChange, readOnly, label, minHeight = 60, maxHeight = 360, error }: JsonEditorProps) {
-  const size = { minHeight: `${minHeight}px`, maxHeight: `${maxHeight}px` };
+export function JsonEditor({ value, onChange, readOnly, label, minHeight = 60, maxHeight = 360, error, highlight }: JsonEditorProps) {
   return (
     <Box>
-      <FramedEditor value={value} onChange={onChange} readOnly={readOnly} label={label} extensions={JSON_EXTENSIONS} {...size}
-        basicSetup={readOnly ? jsonReadOnlySetup : jsonSetup} style={{ fontSize: 12 }}>
+      <FramedEditor value={value} onChange={onChange} readOnly={readOnly} label={label} extensions={JSON_EXTENSIONS} minHeight={`${minHeight}px`} maxHeight={`${maxHeight}px`}
+        basicSetup={readOnly ? jsonReadOnlySetup : jsonSetup} style={JSON_STYLE} highlight={highlight} wrap={false} gutters>
         <Group pos="absolute" top={2} right={4} style={{ zIndex: 5 }}>
           <CopyButton value={value}>
             {({ copied, copy }) => (
@@ -89,10 +123,12 @@ export interface PromptEditorProps {
   label: string;
   placeholder?: string;
   minHeight?: number;
+  /** Find matches to mark. */
+  highlight?: FieldHighlight;
 }
 
 /** A plain-text prompt editor with wrapping, and template support inside a {@link TemplateVariablesContext}. */
-export function PromptEditor({ value, onChange, readOnly, label, placeholder, minHeight = 40 }: PromptEditorProps) {
+export function PromptEditor({ value, onChange, readOnly, label, placeholder, minHeight = 40, highlight }: PromptEditorProps) {
   const variables = useContext(TemplateVariablesContext);
   const current = useRef(variables);
   current.current = variables;
@@ -100,6 +136,6 @@ export function PromptEditor({ value, onChange, readOnly, label, placeholder, mi
   const extensions = useMemo(() => (templated ? [...PROMPT_EXTENSIONS, templateSupport(() => current.current ?? [])] : PROMPT_EXTENSIONS), [templated]);
   return (
     <FramedEditor value={value} onChange={onChange} readOnly={readOnly} label={label} placeholder={placeholder} extensions={extensions}
-      minHeight={`${minHeight}px`} maxHeight="420px" basicSetup={templated ? templatePromptSetup : promptSetup} style={{ fontSize: 13 }} />
+      minHeight={`${minHeight}px`} maxHeight="420px" basicSetup={templated ? templatePromptSetup : promptSetup} style={PROMPT_STYLE} highlight={highlight} wrap />
   );
 }

@@ -3,7 +3,7 @@
  * a tool's log, structured content and MCP protocol log), raw request and recorded stream
  * (from the run record), usage, timing, and the error with its raw details behind a disclosure.
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useAtomValue } from 'jotai';
 import { Accordion, Alert, Button, Group, Stack, Table, Text } from '@mantine/core';
 import type { ProviderInfo, RunRecord } from '../../../../shared/protocol/host-api';
@@ -16,6 +16,10 @@ import { formatMs, toJson } from '../../ui/format';
 import { nodeDurationMs } from '../../../../shared/protocol/duration';
 import { ImagePreview } from '../playground/images';
 import { toolSections } from './tool-sections';
+import { useThread } from '../../state/hooks';
+import { jumpTo, messageJumpAtom } from '../../state/message-jump';
+import { messageForNode } from '../execution/node-message';
+import { addedMessageIds, runNodes } from '../execution/use-jump-to-message';
 import { shortRunId } from '../runs/compare';
 import { runStopOf, stopNote } from '../../../../shared/protocol/stop-reason';
 import { RunNodeActions } from './RunNodeActions';
@@ -64,6 +68,13 @@ function NodeDetail({ runId, nodeId }: { runId: string; nodeId: string }) {
     void app.record(runId).then((r) => live && setRecord(r));
     return () => { live = false; };
   }, [app, runId, finished]);
+  // The message of the open thread this node stands for ("Show in thread").
+  const thread = useThread();
+  const node = view?.node;
+  const target = useMemo(
+    () => (thread && node ? messageForNode(thread.context.messages, nodeId, runNodes(app, runId, record), addedMessageIds(record)) : undefined),
+    [app, thread, node, nodeId, runId, record],
+  );
   if (!view) return <EarlierRun runId={runId} />;
   const n = view.node;
   const llm = Array.isArray(record?.records) ? record.records.find((r) => r.nodeId === nodeId) : undefined;
@@ -99,6 +110,10 @@ function NodeDetail({ runId, nodeId }: { runId: string; nodeId: string }) {
         <Text fw={600} size="sm">{n?.kind} <Text span ff="monospace">{n?.name ?? nodeId}</Text></Text>
         <StatusBadge status={status} syncing={view.syncing} />
         {n?.model && <Text size="xs" c="dimmed">{n.model}</Text>}
+        {target && (
+          <Button size="compact-xs" variant="light" ml="auto" title="Scroll the playground to the message this node stands for"
+            onClick={() => app.store.set(messageJumpAtom, jumpTo(target))}>Show in thread</Button>
+        )}
       </Group>
       {typeof n?.attrs?.replayedFrom === 'string' && <Text size="xs" c="dimmed">Played back from run {shortRunId(n.attrs.replayedFrom)}: its recorded {n.kind === 'tool' ? 'result' : 'output'}, no {n.kind === 'tool' ? 'tool' : 'provider'} contacted.</Text>}
       {finished && record && <RunNodeActions record={record} nodeId={nodeId} />}

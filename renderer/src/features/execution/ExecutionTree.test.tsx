@@ -5,7 +5,7 @@
  * folded by chevron and keyboard, and re-rendering only the rows whose props or node changed.
  * jsdom has no layout, so the scroll viewport reports 300 px and every row 30 px.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { act } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { MantineProvider } from '@mantine/core';
@@ -186,5 +186,34 @@ describe('execution tree', () => {
     expect(row).toContain('⚙ web_search {"query":"paris"}');
     expect(row).toContain('⚙ web_search_tool_result → 1 item');
     expect(t.item('run')!.textContent).toContain('400→30 $0.0123');
+  });
+
+  it('follows a live run to its newest node in the next animation frame, never inside a commit', () => {
+    // Setting scrollTop lays the page out at once: written in a commit, every commit of a live
+    // run laid out the whole window. Record where the writes happen.
+    const frames: FrameRequestCallback[] = [];
+    vi.stubGlobal('requestAnimationFrame', (cb: FrameRequestCallback) => frames.push(cb));
+    vi.stubGlobal('cancelAnimationFrame', () => {});
+    const writes: number[] = [];
+    const saved = Object.getOwnPropertyDescriptor(Element.prototype, 'scrollTop');
+    Object.defineProperty(HTMLElement.prototype, 'scrollTop', { configurable: true, get: () => 0, set: (v: number) => void writes.push(v) });
+    const animate = () => act(() => frames.splice(0).forEach((cb) => cb(0)));
+    try {
+      const t = mount(react(50));
+      expect(writes).toEqual([]);
+      animate();
+      expect(writes).toHaveLength(1);
+      expect(writes[0]).toBeGreaterThan(1000); // the end of 151 rows of 30 px in a 300 px view
+      t.stream.apply({ v: 1, type: 'tree_update', runId: 'r1', nodes: [node('l51', 'run'), node('a51', 'l51', 'tool', 'get-sum')] });
+      t.frame();
+      expect(writes).toHaveLength(1);
+      animate();
+      expect(writes).toHaveLength(2);
+      expect(writes[1]).toBeGreaterThan(writes[0]);
+    } finally {
+      delete (HTMLElement.prototype as { scrollTop?: number }).scrollTop;
+      if (saved) Object.defineProperty(Element.prototype, 'scrollTop', saved);
+      vi.unstubAllGlobals();
+    }
   });
 });

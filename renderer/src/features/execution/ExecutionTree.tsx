@@ -8,7 +8,7 @@
  * While the run streams, the view follows its newest nodes (they arrive at the end of the
  * tree) as long as it is scrolled to the end.
  */
-import { useCallback, useLayoutEffect, useMemo, useReducer, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState } from 'react';
 import { useAtomValue } from 'jotai';
 import { Text } from '@mantine/core';
 import { defaultRangeExtractor, useVirtualizer, type Range, type Virtualizer } from '@tanstack/react-virtual';
@@ -111,14 +111,23 @@ export function ExecutionTree({ runId, onOpenMessage }: ExecutionTreeProps) {
       else if (before !== null && offset < before) following.current = false;
     },
   });
+  // Following: scrolled to the end in the next animation frame, once per frame however many
+  // commits it follows. Not here: setting scrollTop lays out the page at once, so written in a
+  // commit it made every commit lay out the whole window (the longest task of a live run); in
+  // the frame's callback the page is laid out once, as the frame does anyway. The rows at the
+  // end are already mounted (see rangeExtractor), so nothing waits for the scroll event.
+  const followFrame = useRef(0);
   useLayoutEffect(() => {
-    const el = viewport.current;
-    if (!follow || !el || ids.length === 0) return;
-    const end = Math.max(0, virtualizer.getTotalSize() - (virtualizer.scrollRect?.height ?? 0));
-    // A plain write: the browser applies it at its next layout, and the rows at the end are
-    // already mounted (see rangeExtractor), so nothing waits for the scroll event.
-    if (end - (virtualizer.scrollOffset ?? 0) > 1) el.scrollTop = end;
+    if (!follow || ids.length === 0 || followFrame.current) return;
+    followFrame.current = requestAnimationFrame(() => {
+      followFrame.current = 0;
+      const el = viewport.current;
+      if (!el || !following.current) return;
+      const end = Math.max(0, virtualizer.getTotalSize() - (virtualizer.scrollRect?.height ?? 0));
+      if (end - (virtualizer.scrollOffset ?? 0) > 1) el.scrollTop = end;
+    });
   });
+  useEffect(() => () => cancelAnimationFrame(followFrame.current), []);
 
   // Keyboard moves focus after the render that mounted the target row.
   useLayoutEffect(() => {

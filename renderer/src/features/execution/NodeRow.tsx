@@ -17,6 +17,7 @@ import { formatCost, usageLine } from '../../../../shared/protocol/usage';
 import { ElicitationForm, type ElicitationRequest } from './ElicitationForm';
 import { SamplingReview, type SamplingRequest } from './SamplingReview';
 import { logText } from '../detail/tool-sections';
+import { useJumpToMessage } from './use-jump-to-message';
 import './node-row.css';
 
 /** What a row can ask of its tree; one stable object per tree, so memoised rows skip re-rendering. */
@@ -63,6 +64,8 @@ export const NodeRow = memo(function NodeRow(p: RowProps) {
   const app = useApp();
   const view = useAtomValue(app.stream.nodeAtom(p.nodeId));
   const [thinkingOpen, setThinkingOpen] = useState(false);
+  // Double-click: show the node's message in the playground (also "Show in thread" in the detail panel).
+  const jump = useJumpToMessage();
   const node = view?.node;
   const status = view?.status ?? 'pending';
   const live = status === 'running' || status === 'pending';
@@ -102,6 +105,7 @@ export const NodeRow = memo(function NodeRow(p: RowProps) {
       data-node-id={p.nodeId}
       data-status={status}
       onClick={() => p.actions.onSelect(p.nodeId)}
+      onDoubleClick={() => void jump(p.runId, p.nodeId)}
       onKeyDown={(e) => p.actions.onKey(e, p.nodeId)}
       style={{ paddingLeft: (p.level - 1) * 14 + 4, borderLeftColor: `var(--mantine-color-${statusColor(status)}-5)` }}
     >
@@ -114,7 +118,6 @@ export const NodeRow = memo(function NodeRow(p: RowProps) {
         {usage && <span className="sw-row-xs sw-row-dim" title={`input → output tokens: ${usageLine(usage)}`}>{usage.inputTokens}→{usage.outputTokens}{usage.costUsd !== undefined ? ` ${formatCost(usage.costUsd)}` : ''}</span>}
         {duration !== undefined && <span className="sw-row-xs sw-row-dim">{formatMs(duration)}</span>}
         <StatusBadge status={status} syncing={view?.syncing} />
-        {/* Row actions such as "jump to message" (p.onOpenMessage) go here. */}
       </div>
       <div className="sw-row-body">
         {isLlm && view?.thinking && (

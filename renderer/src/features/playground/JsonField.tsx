@@ -10,6 +10,7 @@ import { JsonEditor } from '../../ui/editors';
 import { toJson } from '../../ui/format';
 import { useApp } from '../../state/context';
 import { mergeText } from '../../state/text-merge';
+import type { FieldHighlight } from '../../ui/find-highlight';
 
 export interface JsonFieldProps {
   value: unknown;
@@ -29,10 +30,12 @@ export interface JsonFieldProps {
   invalidKey?: string;
   minHeight?: number;
   maxHeight?: number;
+  /** Find matches to mark. */
+  highlight?: FieldHighlight;
 }
 
 /** JSON editor bound to a document value. */
-export function JsonField({ value, onValue, label, readOnly, validate, object, minHeight, maxHeight, invalidKey }: JsonFieldProps) {
+export function JsonField({ value, onValue, label, readOnly, validate, object, minHeight, maxHeight, invalidKey, highlight }: JsonFieldProps) {
   const app = useApp();
   const [text, setText] = useState(() => toJson(value));
   const [parseError, setParseError] = useState<string | null>(null);
@@ -100,5 +103,5 @@ export function JsonField({ value, onValue, label, readOnly, validate, object, m
       schemaError = validate(JSON.parse(text));
     } catch {}
   }
-  return <JsonEditor value={text} onChange={readOnly ? undefined : change} readOnly={readOnly} label={label} error={parseError ?? schemaError} minHeight={minHeight} maxHeight={maxHeight} />;
+  return <JsonEditor value={text} onChange={readOnly ? undefined : change} readOnly={readOnly} label={label} error={parseError ?? schemaError} minHeight={minHeight} maxHeight={maxHeight} highlight={highlight} />;
 }

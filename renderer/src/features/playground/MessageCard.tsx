@@ -3,7 +3,7 @@
  * reorder, delete; Branch from here, Run from this message.
  */
 import { ActionIcon, Badge, Collapse, Group, Menu, Paper, SegmentedControl, Stack, Text, Anchor } from '@mantine/core';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { Message, Thread } from '../../../../shared/thread/schema';
 import { useApp } from '../../state/context';
 import { useSession, useThreadMeta } from '../../state/hooks';
@@ -20,6 +20,8 @@ import { AddToolCall } from './AddToolCall';
 import { AddImageButton, ImagePreview } from './images';
 import { branchFrom, runFromMessage } from '../../state/branching';
 import { DocumentPreview } from './documents';
+import { useFieldHighlight } from './find-context';
+import { highlightRuns } from '../../ui/find-highlight';
 
 /** Convert a message to the other role, keeping what that role can hold. */
 function withRole(m: Message, role: Message['role']): Message {
@@ -41,6 +43,13 @@ export function MessageCard({ thread, index, readOnly }: { thread: Thread; index
   const text = textIdx >= 0 ? (m.content[textIdx] as { text: string }).text : '';
   const callKeys = distinctKeys(m.role === 'assistant' ? (m.toolCalls ?? []).map((c) => c.id) : []);
   const thinking = m.role === 'assistant' ? m.content.filter((p) => p.type === 'thinking').map((p) => (p as { thinking: string }).thinking).join('\n') : '';
+  const textHighlight = useFieldHighlight(m.id, 'text');
+  const thinkingHighlight = useFieldHighlight(m.id, 'thinking');
+  // Find's current match is in the folded thinking: unfold it.
+  const thinkingCurrent = (thinkingHighlight?.current ?? -1) >= 0;
+  useEffect(() => {
+    if (thinkingCurrent) setShowThinking(true);
+  }, [thinkingCurrent]);
   /** Set the message's text (`typedFrom`: the editor's text before a keystroke, merged with the document's). */
   const setText = (t: string, typedFrom?: string) =>
     session.edit((d) => {
@@ -61,7 +70,7 @@ export function MessageCard({ thread, index, readOnly }: { thread: Thread; index
   const move = (by: number) => { const i = at(); if (i < 0 || i + by < 0 || i + by >= session.thread.context.messages.length) return; const p = moveItem(session.thread, ['context', 'messages'], i, i + by); session.editPatches(p.forward, p.inverse); };
   const remove = () => { const i = at(); if (i < 0) return; const p = removeAt(session.thread, ['context', 'messages'], i); session.editPatches(p.forward, p.inverse); };
   return (
-    <Paper withBorder p="xs" radius="sm" aria-label={`${m.role} message ${index + 1}`} style={{ borderLeft: `3px solid var(--mantine-color-${m.role === 'user' ? 'blue' : 'grape'}-5)` }}>
+    <Paper withBorder p="xs" radius="sm" aria-label={`${m.role} message ${index + 1}`} tabIndex={-1} data-message-card style={{ borderLeft: `3px solid var(--mantine-color-${m.role === 'user' ? 'blue' : 'grape'}-5)` }}>
       <Group gap={6} mb={4} wrap="nowrap">
         <SegmentedControl size="xs" value={m.role} disabled={readOnly} aria-label={`Role of message ${index + 1}`}
           data={[{ value: 'user', label: 'user' }, { value: 'assistant', label: 'assistant' }]}
@@ -96,14 +105,14 @@ export function MessageCard({ thread, index, readOnly }: { thread: Thread; index
               {showThinking ? '▾ thinking' : `▸ thinking: ${foldedThinking(thinking, false)}`}
             </Anchor>
             <Collapse expanded={showThinking}>
-              <Text size="xs" c="dimmed" style={{ whiteSpace: 'pre-wrap' }} ff="monospace">{thinking}</Text>
+              <Text size="xs" c="dimmed" style={{ whiteSpace: 'pre-wrap' }} ff="monospace">{highlightRuns(thinking, thinkingHighlight)}</Text>
             </Collapse>
           </div>
         )}
         {/* A reply of tool calls only has no text part: offered by a button, so the editor does
             not vanish when its text is cleared (the emptied part stays). */}
         {(m.role === 'user' || textIdx >= 0 || !m.toolCalls?.length) && (
-          <PromptEditor label={`Text of message ${index + 1}`} value={text} readOnly={readOnly} placeholder={m.role === 'user' ? 'User message' : 'Assistant reply'} onChange={setText} />
+          <PromptEditor label={`Text of message ${index + 1}`} value={text} readOnly={readOnly} placeholder={m.role === 'user' ? 'User message' : 'Assistant reply'} onChange={setText} highlight={textHighlight} />
         )}
         <TemplatePreview threadId={thread.id} place={`message:${m.id}`} label={`message ${index + 1}`} version={version}
           source={m.content.map((p) => (p.type === 'text' ? p.text : '')).join('\n')} />

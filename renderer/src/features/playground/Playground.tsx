@@ -1,9 +1,12 @@
 /** Middle panel: the open thread — model, tools, system prompt, messages, run actions. */
+import { memo, useCallback, useMemo, useRef, useState, type RefObject } from 'react';
 import { Badge, Button, Group, Stack, Text } from '@mantine/core';
 import { ThreadTitle } from './ThreadTitle';
 import { useApp } from '../../state/context';
 import { useSession, useThread, useThreadMeta } from '../../state/hooks';
 import { newId } from '../../../../shared/thread/ids';
+import type { ThreadSession } from '../../state/thread-session';
+import type { Thread } from '../../../../shared/thread/schema';
 import { VariablesField } from './VariablesField';
 import { StartPanel } from './StartPanel';
 import { PromptEditor, TemplateVariablesContext } from '../../ui/editors';
@@ -12,10 +15,15 @@ import { templateVariables } from './template-vars';
 import { ErrorNotice } from '../../ui/ErrorNotice';
 import { ModelSection } from './ModelSection';
 import { ToolsSection } from './ToolsSection';
-import { MessageCard } from './MessageCard';
+import { MessageList, SCROLLER_ATTRIBUTE } from './MessageList';
+import { FindBar } from './FindBar';
+import type { FindState } from './find-context';
+import { WAKE_PRIORITY, WakeQueue } from '../../ui/wake-queue';
+import { EditorRegionContext, type EditorRegion } from '../../ui/editor-mount';
 import { RunBar } from './RunBar';
+import { useSectionsShown } from './sections-shown';
 import { applyTyping } from '../../state/text-merge';
-import { distinctKeys, repeatedIds } from '../../state/repeated-ids';
+import { repeatedIds } from '../../state/repeated-ids';
 import { DuplicateIdsNotice } from './DuplicateIdsNotice';
 import { FileGoneNotice } from '../workspace/FileGoneNotice';
 import { BranchLinks } from './BranchLinks';
@@ -30,27 +38,87 @@ function Section({ title, children }: { title: string; children: React.ReactNode
   );
 }
 
+/**
+ * The scrolled part of the playground: model, tools, system prompt, messages, mounted in turn
+ * ({@link useSectionsShown}), in the chosen layout (PlaygroundBody: stacked or side by side).
+ * Memoised: the header's state (running badge, a mounted Mantine part settling) renders the
+ * playground again without rendering all of this again.
+ */
+const ThreadContent = memo(function ThreadContent({ session, thread, version, readOnly, scrollRef, find, queue }: {
+  session: ThreadSession;
+  thread: Thread;
+  version: number;
+  readOnly: boolean;
+  scrollRef: RefObject<HTMLDivElement | null>;
+  find: FindState;
+  queue: WakeQueue;
+}) {
+  const shown = useSectionsShown(queue, 4);
+  const addMessage = (role: 'user' | 'assistant') =>
+    session.edit((d) => void d.context.messages.push(role === 'user' ? { id: newId('msg'), role, content: [{ type: 'text', text: '' }] } : { id: newId('msg'), role, content: [{ type: 'text', text: '' }] }));
+  return (
+    <PlaygroundBody
+      messagesScrollRef={scrollRef}
+      messagesScrollProps={{ [SCROLLER_ATTRIBUTE]: '' } as React.ComponentProps<'div'>}
+      settings={<>
+        {shown > 0 && <Section title="Model"><ModelSection thread={thread} readOnly={readOnly} /></Section>}
+        {shown > 1 && <Section title="Tools"><ToolsSection thread={thread} readOnly={readOnly} /></Section>}
+        {shown > 2 && <Section title="System prompt">
+          <PromptEditor label="System prompt" value={thread.context.systemPrompt} readOnly={readOnly} placeholder="You are…" minHeight={48}
+            onChange={(t, before) => session.edit((d) => void (d.context.systemPrompt = applyTyping(before, t, d.context.systemPrompt)), 'systemPrompt')} />
+          <TemplatePreview threadId={thread.id} place="systemPrompt" label="system prompt" source={thread.context.systemPrompt} version={version} />
+          <VariablesField thread={thread} readOnly={readOnly} />
+        </Section>}
+      </>}
+      messages={shown > 3 && <Section title={`Messages (${thread.context.messages.length})`}>
+        {thread.context.messages.length === 0 && <Text size="sm" c="dimmed">No messages — add a user message, then Run.</Text>}
+        <MessageList key={session.id} thread={thread} readOnly={readOnly} scrollRef={scrollRef} find={find} queue={queue} />
+        {!readOnly && (
+          <Group gap={6}>
+            <Button size="compact-xs" variant="light" onClick={() => addMessage('user')}>Add user message</Button>
+            <Button size="compact-xs" variant="subtle" onClick={() => addMessage('assistant')}>Add assistant message</Button>
+          </Group>
+        )}
+      </Section>}
+    />
+  );
+});
+
 /** The thread playground. */
 export function Playground() {
   const app = useApp();
   const session = useSession();
   const thread = useThread();
   const meta = useThreadMeta();
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const findRef = useRef<HTMLInputElement>(null);
+  const [find, setFindState] = useState<FindState>({ query: '', current: null });
+  // The find box reports on mount too: an unchanged state does not render the playground again.
+  const setFind = useCallback((next: FindState) => setFindState((prev) => (prev.query === next.query && prev.current === next.current ? prev : next)), []);
+  // Every editor of the playground is made in turn, one per task: opening a thread draws its
+  // text at once and never blocks the page while a dozen editors are made.
+  const [queue] = useState(() => new WakeQueue());
+  const region = useMemo<EditorRegion>(() => ({ active: true, schedule: (key, make) => queue.add(key, make, WAKE_PRIORITY.editor) }), [queue]);
   if (!session || !thread || !meta) return <StartPanel />;
   const editable = !app.host.presentational && !meta.runningRunId;
   // Repeated message or tool call ids: read-only until they get new ids (DuplicateIdsNotice).
   const repeats = repeatedIds(thread).length > 0;
   const readOnly = !editable || repeats;
-  const keys = distinctKeys(thread.context.messages.map((m) => m.id));
-  const addMessage = (role: 'user' | 'assistant') =>
-    session.edit((d) => void d.context.messages.push(role === 'user' ? { id: newId('msg'), role, content: [{ type: 'text', text: '' }] } : { id: newId('msg'), role, content: [{ type: 'text', text: '' }] }));
   return (
-    <Stack gap={0} h="100%" style={{ minHeight: 0 }}>
+    <Stack gap={0} h="100%" style={{ minHeight: 0 }} onKeyDown={(e) => {
+      // Mod+F outside an editor: find in all messages (the browser's find sees only the mounted ones).
+      if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === 'f' && !(e.target as Element).closest('.cm-editor')) {
+        e.preventDefault();
+        findRef.current?.focus();
+      }
+    }}>
       <Stack gap={6} p="xs" style={{ borderBottom: '1px solid var(--mantine-color-default-border)' }}>
         <Group gap="xs" wrap="nowrap">
           <ThreadTitle title={thread.title} readOnly={!editable} />
           {meta.runningRunId && <Badge color="blue" variant="light">running — read-only</Badge>}
           {repeats && !meta.runningRunId && <Badge color="orange" variant="light">repeated ids — read-only</Badge>}
+          {/* Outside the scroll area: always at hand, and focusing it never scrolls the list away. */}
+          <FindBar key={session.id} ref={findRef} messages={thread.context.messages} onChange={setFind} />
           <Text size="xs" c="dimmed" ff="monospace" title="Document version">v{meta.version}</Text>
         </Group>
         <BranchLinks thread={thread} />
@@ -59,32 +127,11 @@ export function Playground() {
         <DuplicateIdsNotice thread={thread} canEdit={editable} />
         <FileGoneNotice />
       </Stack>
-      <TemplateVariablesContext.Provider value={templateVariables(thread)}>
-      <PlaygroundBody
-        settings={<>
-          <Section title="Model"><ModelSection thread={thread} readOnly={readOnly} /></Section>
-          <Section title="Tools"><ToolsSection thread={thread} readOnly={readOnly} /></Section>
-          <Section title="System prompt">
-            <PromptEditor label="System prompt" value={thread.context.systemPrompt} readOnly={readOnly} placeholder="You are…" minHeight={48}
-              onChange={(t, before) => session.edit((d) => void (d.context.systemPrompt = applyTyping(before, t, d.context.systemPrompt)), 'systemPrompt')} />
-            <TemplatePreview threadId={thread.id} place="systemPrompt" label="system prompt" source={thread.context.systemPrompt} version={meta.version} />
-            <VariablesField thread={thread} readOnly={readOnly} />
-          </Section>
-        </>}
-        messages={
-          <Section title={`Messages (${thread.context.messages.length})`}>
-            {thread.context.messages.length === 0 && <Text size="sm" c="dimmed">No messages — add a user message, then Run.</Text>}
-            {thread.context.messages.map((m, i) => <MessageCard key={keys[i]} thread={thread} index={i} readOnly={readOnly} />)}
-            {!readOnly && (
-              <Group gap={6}>
-                <Button size="compact-xs" variant="light" onClick={() => addMessage('user')}>Add user message</Button>
-                <Button size="compact-xs" variant="subtle" onClick={() => addMessage('assistant')}>Add assistant message</Button>
-              </Group>
-            )}
-          </Section>
-        }
-      />
-      </TemplateVariablesContext.Provider>
+      <EditorRegionContext.Provider value={region}>
+        <TemplateVariablesContext.Provider value={templateVariables(thread)}>
+          <ThreadContent key={session.id} session={session} thread={thread} version={meta.version} readOnly={readOnly} scrollRef={scrollRef} find={find} queue={queue} />
+        </TemplateVariablesContext.Provider>
+      </EditorRegionContext.Provider>
     </Stack>
   );
 }

@@ -8,16 +8,26 @@ import { useAtomValue } from 'jotai';
 import { Group as PanelGroup, Panel, Separator, useDefaultLayout } from 'react-resizable-panels';
 import { playgroundLayoutAtom } from '../../state/layout';
 
-/** `settings`: the model, tools, system prompt and variables sections; `messages`: the message list section. */
-export function PlaygroundBody({ settings, messages }: { settings: React.ReactNode; messages: React.ReactNode }) {
+/**
+ * `settings`: the model, tools, system prompt and variables sections; `messages`: the message
+ * list section. `messagesScrollRef` / `messagesScrollProps` go on the scroll viewport that holds
+ * the messages (the one scroll when stacked, the messages panel's side by side): the virtualised
+ * list measures and scrolls it.
+ */
+export function PlaygroundBody({ settings, messages, messagesScrollRef, messagesScrollProps }: {
+  settings: React.ReactNode;
+  messages: React.ReactNode;
+  messagesScrollRef?: React.Ref<HTMLDivElement>;
+  messagesScrollProps?: React.ComponentProps<'div'>;
+}) {
   const layout = useAtomValue(playgroundLayoutAtom);
   const split = useDefaultLayout({ id: 'stepwise-playground-split', storage: localStorage });
   if (layout !== 'side-by-side') {
     return (
-      <ScrollArea style={{ flex: 1 }} type="auto">
+      <ScrollArea style={{ flex: 1 }} type="auto" viewportRef={messagesScrollRef} viewportProps={messagesScrollProps}>
         <Stack gap="md" p="sm">
           {settings}
-          <Divider />
+          {messages && <Divider />}
           {messages}
         </Stack>
       </ScrollArea>
@@ -33,7 +43,7 @@ export function PlaygroundBody({ settings, messages }: { settings: React.ReactNo
         </Panel>
         <Separator className="sw-sep" aria-label="Resize settings and messages" />
         <Panel id="thread-messages" defaultSize="58%" minSize="25%">
-          <ScrollArea h="100%" type="auto" role="region" aria-label="Message list">
+          <ScrollArea h="100%" type="auto" role="region" aria-label="Message list" viewportRef={messagesScrollRef} viewportProps={messagesScrollProps}>
             <Stack gap="md" p="sm">{messages}</Stack>
           </ScrollArea>
         </Panel>

@@ -12,6 +12,7 @@ import { TemplatePreview } from './TemplatePreview';
 import { removeToolCall } from './tool-call-edits';
 import { applyTyping, mergeJson } from '../../state/text-merge';
 import { original } from 'immer';
+import { useFieldHighlight } from './find-context';
 
 /** Tool call card inside an assistant message. */
 export function ToolCallEditor({ thread, mi, ci, call, readOnly }: { thread: Thread; mi: number; ci: number; call: ToolCall; readOnly: boolean }) {
@@ -31,6 +32,8 @@ export function ToolCallEditor({ thread, mi, ci, call, readOnly }: { thread: Thr
   const name = same > 1 ? `${call.name} ${calls.slice(0, ci + 1).filter((c) => c.name === call.name).length}` : call.name;
   const text = out?.content.filter((p) => p.type === 'text').map((p) => (p as { text: string }).text).join('\n') ?? '';
   const messageId = thread.context.messages[mi].id;
+  const argsHighlight = useFieldHighlight(messageId, `args:${call.id}`);
+  const resultHighlight = useFieldHighlight(messageId, `result:${call.id}`);
   // By ids, not by this card's indices: another window's delete may have arrived before this
   // card rendered again, and the indices would then name another call.
   const findCall = (d: Thread) => {
@@ -78,7 +81,7 @@ export function ToolCallEditor({ thread, mi, ci, call, readOnly }: { thread: Thr
         )}
       </Group>
       <Stack gap={4}>
-        <JsonField label={`Arguments of ${name}`} object readOnly={readOnly} maxHeight={220} invalidKey={`args.${call.id}`}
+        <JsonField label={`Arguments of ${name}`} object readOnly={readOnly} maxHeight={220} invalidKey={`args.${call.id}`} highlight={argsHighlight}
           value={call.arguments}
           validate={(v) => checkAgainstSchema(schema, v)}
           onValue={(v, base) => session.edit((d) => {
@@ -92,7 +95,7 @@ export function ToolCallEditor({ thread, mi, ci, call, readOnly }: { thread: Thr
           : call.rawArguments && <Text size="xs" c="orange">The model's raw arguments did not parse: <Text span ff="monospace">{call.rawArguments.slice(0, 200)}</Text></Text>}
         <Text size="xs" c="dimmed">Result {out ? '' : last ? '— type one, or Run tool' : '— type one'}</Text>
         <PromptEditor label={`Result of ${name}`} value={text} readOnly={readOnly} placeholder="Tool result text"
-          onChange={(t, before) => setOutput(t, out?.isError ?? false, before)} />
+          onChange={(t, before) => setOutput(t, out?.isError ?? false, before)} highlight={resultHighlight} />
         <TemplatePreview threadId={thread.id} place={`tool:${call.id}`} label={`result of ${name}`} source={text} version={version} />
         {out?.content.filter((p) => p.type === 'image').map((p, k) => <ImagePreview key={k} part={p as { mimeType: string; data: string }} />)}
         {out && (
