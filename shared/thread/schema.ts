@@ -5,6 +5,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { UsageSchema, NodeStatusSchema } from '../protocol/nodes';
 import { literals } from '../protocol/contract/define';
+import { EvaluationSchema, RubricSchema } from './evaluation';
 
 /** Current schema version of the Thread document. Older versions are migrated on read. */
 export const THREAD_VERSION = 1;
@@ -319,5 +320,9 @@ export const ThreadSchema = Type.Object({
     reviewSampling: Type.Optional(Type.Boolean()),
   })),
   runRefs: Type.Array(RunRefSchema),
+  /** Manual evaluations of this thread's runs (./evaluation.ts). */
+  evaluations: Type.Optional(Type.Array(EvaluationSchema)),
+  /** Reusable rubrics for those evaluations. */
+  rubrics: Type.Optional(Type.Array(RubricSchema)),
 });
 export type Thread = Static<typeof ThreadSchema>;
