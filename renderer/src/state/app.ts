@@ -12,6 +12,9 @@ import { ThreadSession } from './thread-session';
 import { errorProps, type ErrorNoticeProps } from '../ui/ErrorNotice';
 import { openThreadHint } from './open-thread-hint';
 
+/** An `eval_progress` push. */
+export type EvalProgress = Extract<HostPush, { type: 'eval_progress' }>;
+
 export type JotaiStore = ReturnType<typeof createStore>;
 
 /** The node whose detail is shown. */
@@ -61,6 +64,10 @@ export class AppState {
   readonly runRefsAtom: PrimitiveAtom<RunRef[]> = atom<RunRef[]>([]);
   readonly errorAtom: PrimitiveAtom<ErrorNoticeProps | null> = atom<ErrorNoticeProps | null>(null);
   readonly settingsOpenAtom: PrimitiveAtom<boolean> = atom(false);
+  /** The Evaluate view is shown instead of the three panels. */
+  readonly evalOpenAtom: PrimitiveAtom<boolean> = atom(false);
+  /** The latest `eval_progress` of each batch, by batch id (the Evaluate view's progress bars). */
+  readonly evalProgressAtom: PrimitiveAtom<Readonly<Record<string, EvalProgress>>> = atom<Readonly<Record<string, EvalProgress>>>({});
   /** Editors whose text does not parse yet (keyed by field): runs wait until they do. */
   readonly invalidFieldsAtom: PrimitiveAtom<ReadonlySet<string>> = atom<ReadonlySet<string>>(new Set<string>());
 
@@ -146,6 +153,9 @@ export class AppState {
         return;
       case 'workspace_changed':
         void this.refreshWorkspace();
+        return;
+      case 'eval_progress':
+        this.store.set(this.evalProgressAtom, { ...this.store.get(this.evalProgressAtom), [push.batchId]: push });
         return;
       case 'notice':
         if (push.level === 'error') this.store.set(this.errorAtom, { title: 'The host reported an error', message: push.message });

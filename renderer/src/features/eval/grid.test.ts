@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { emptyDataset } from '../../../../shared/eval/dataset';
+import { emptyDataset, type Dataset } from '../../../../shared/eval/dataset';
 import { checkDataset } from '../../../../shared/eval/dataset-io';
 import { addRow, addVariable, casesFromScenarios, cellText, gridProblems, removeRow, removeVariable, setCell, variableColumns } from './grid';
 
@@ -39,7 +39,7 @@ describe('dataset grid edits', () => {
   });
 
   it('refuses bad and taken column names, and reports empty and repeated ids by row', () => {
-    const d = { ...emptyDataset('x'), cases: [{ id: 'a', vars: { q: '' } }, { id: 'a', vars: {} }, { id: '', vars: {} }] };
+    const d: Dataset = { ...emptyDataset('x'), cases: [{ id: 'a', vars: { q: '' } }, { id: 'a', vars: {} }, { id: '', vars: {} }] };
     expect(addVariable(d, '1x', ['q'])).toEqual({ ok: false, error: expect.stringContaining('"1x" is not a variable name') });
     expect(addVariable(d, 'q', ['q'])).toEqual({ ok: false, error: 'there is already a column "q"' });
     expect(gridProblems(d)).toEqual(['row 2: case id "a" is also used in row 1', 'row 3: the case id is empty']);
