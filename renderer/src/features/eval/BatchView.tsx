@@ -6,16 +6,13 @@
 import { useEffect, useState } from 'react';
 import { useAtomValue } from 'jotai';
 import { Alert, Button, Group, Progress, Select, Stack, Text, Title } from '@mantine/core';
-import type { Static } from '@sinclair/typebox';
-import type { CaseResultSchema } from '../../../../shared/protocol/contract/eval-methods';
 import { useApp } from '../../state/context';
 import { formatMs } from '../../ui/format';
-import type { BatchInfo } from './EvaluateView';
+import type { BatchInfo, CaseResultWire } from './types';
 import { ResultsGrid } from './ResultsGrid';
 import { CompareBatches } from './CompareBatches';
 import { errorText } from './errors';
 
-export type CaseResultWire = Static<typeof CaseResultSchema>;
 
 export function BatchView({ batchId, batches, onResumed }: { batchId: string; batches: BatchInfo[]; onResumed(): void }) {
   const app = useApp();

@@ -3,8 +3,8 @@ import { useEffect, useState } from 'react';
 import { Group, List, Stack, Text } from '@mantine/core';
 import { compareBatches, type CaseResult } from '../../../../shared/eval/results';
 import { useApp } from '../../state/context';
-import type { BatchInfo } from './EvaluateView';
-import type { CaseResultWire } from './BatchView';
+import type { BatchInfo } from './types';
+import type { CaseResultWire } from './types';
 
 export function CompareBatches({ before, after, afterResults }: { before: BatchInfo; after: BatchInfo; afterResults: CaseResultWire[] }) {
   const app = useApp();

@@ -6,16 +6,13 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useAtomValue } from 'jotai';
 import { Badge, Box, Button, Group, ScrollArea, Stack, Text, UnstyledButton } from '@mantine/core';
-import type { Static } from '@sinclair/typebox';
-import type { BatchInfoSchema, DatasetInfoSchema } from '../../../../shared/protocol/contract/eval-methods';
 import { useApp } from '../../state/context';
 import { NewDataset } from './NewDataset';
 import { DatasetEditor } from './DatasetEditor';
 import { RunBatch } from './RunBatch';
 import { BatchView } from './BatchView';
+import type { BatchInfo, DatasetInfo } from './types';
 
-export type DatasetInfo = Static<typeof DatasetInfoSchema>;
-export type BatchInfo = Static<typeof BatchInfoSchema>;
 
 /** What the right side shows. */
 type Pane = { kind: 'none' } | { kind: 'new' } | { kind: 'dataset'; path: string } | { kind: 'run' } | { kind: 'batch'; id: string };

@@ -8,7 +8,7 @@ import { Badge, Group, Select, Stack, Table, Text, TextInput, UnstyledButton } f
 import { summarize, type CaseResult } from '../../../../shared/eval/results';
 import { formatMs } from '../../ui/format';
 import { caseRows, cellLabel, filterRows, type ResultFilter } from './results-view';
-import type { CaseResultWire } from './BatchView';
+import type { CaseResultWire } from './types';
 
 const COLOR = { passed: 'green', failed: 'red', error: 'orange' } as const;
 

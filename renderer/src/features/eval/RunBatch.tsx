@@ -6,7 +6,7 @@ import { useState } from 'react';
 import { Alert, Button, Group, List, NumberInput, Select, Stack, Text, Title } from '@mantine/core';
 import { useApp } from '../../state/context';
 import { useThread, useThreadMeta } from '../../state/hooks';
-import type { BatchInfo, DatasetInfo } from './EvaluateView';
+import type { BatchInfo, DatasetInfo } from './types';
 import { emptyDraft, readVariants, type VariantDraft } from './variant-draft';
 import { VariantsEditor } from './VariantsEditor';
 import { errorText } from './errors';
