@@ -1,0 +1,118 @@
+/**
+ * The Evaluate view end to end on the offline scripted model: a dataset made in the grid (a
+ * variable column, three cases, a `contains` and a token-limit assertion), a batch of the open
+ * thread with two variants — `padded` picks a scenario whose long variable pushes one case
+ * past the token limit — pass and fail per cell with the failing assertion's reason, and the
+ * failing case's thread and run opened from its cell. Also: an import with a bad line names it.
+ */
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Page } from '@playwright/test';
+import { test, expect, type ServeProcess } from './fixtures';
+
+/**
+ * The scripted model answers "The answer is 4." to every case; its input tokens are estimated
+ * as characters / 4 (system prompt included), so `{{question}}{{pad}}` sets them per case.
+ */
+function writeQuiz(serve: ServeProcess): void {
+  const thread = {
+    version: 1,
+    id: crypto.randomUUID(),
+    title: 'Quiz',
+    model: { provider: 'scripted', id: 'scripted', params: { tokensPerSecond: 500 }, script: [{ text: 'The answer is 4.' }] },
+    context: {
+      systemPrompt: 'Q: {{question}}{{pad}}',
+      tools: [],
+      variables: { question: '', pad: '' },
+      scenarios: [{ name: 'padded', variables: { pad: 'x'.repeat(400) } }],
+      messages: [{ id: crypto.randomUUID(), role: 'user', content: [{ type: 'text', text: 'What?' }] }],
+    },
+    runRefs: [],
+  };
+  writeFileSync(path.join(serve.home, 'workspace', 'Quiz.json'), JSON.stringify(thread));
+}
+
+async function pick(page: Page, select: string, option: string): Promise<void> {
+  await page.getByRole('combobox', { name: select, exact: true }).click();
+  await page.getByRole('option', { name: option, exact: true }).click();
+}
+
+test('a dataset made in the grid, a batch of two variants, a failing case opened from the results', async ({ page, serve }) => {
+  test.setTimeout(180_000);
+  writeQuiz(serve);
+  await page.goto(serve.url);
+  await page.getByRole('treeitem', { name: 'thread Quiz' }).click();
+  await expect(page.getByRole('heading', { name: 'Quiz' })).toBeVisible();
+  await page.getByRole('button', { name: 'Evaluate' }).click();
+  await expect(page.getByText(/No datasets yet/)).toBeVisible();
+
+  // An import with a bad line says which line, and creates nothing.
+  await page.getByRole('button', { name: 'New dataset' }).click();
+  await page.getByRole('textbox', { name: 'Dataset name' }).fill('quiz');
+  await page.getByText('Import JSONL or CSV', { exact: true }).click();
+  await page.getByRole('textbox', { name: 'Cases to import' }).fill('{"id":"a","question":"1+1"}\n{oops\n');
+  await page.getByRole('button', { name: 'Create dataset' }).click();
+  await expect(page.getByRole('alert')).toContainText('line 2: not JSON');
+
+  // From scratch, then the grid.
+  await page.getByText('From scratch', { exact: true }).click();
+  await page.getByRole('button', { name: 'Create dataset' }).click();
+  await expect(page.getByRole('table', { name: 'Cases' })).toBeVisible();
+  await page.getByRole('textbox', { name: 'New variable name' }).fill('question');
+  await page.getByRole('button', { name: 'Add variable' }).click();
+  for (let i = 0; i < 3; i++) await page.getByRole('button', { name: 'Add case' }).click();
+  const cell = (col: string, row: number) => page.getByRole('textbox', { name: `${col} of case ${row}`, exact: true });
+  await cell('id', 1).fill('short');
+  await cell('question', 1).fill('2+2');
+  await cell('id', 2).fill('long');
+  await cell('question', 2).fill('y'.repeat(100));
+  await cell('tags', 2).fill('hard');
+  await page.getByRole('button', { name: 'Remove case 3' }).click();
+  await expect(cell('id', 3)).toHaveCount(0);
+  // A contains assertion, then at most 120 tokens: `long` with the padding needs ~132.
+  await page.getByRole('button', { name: 'Add assertion' }).click();
+  await page.getByRole('textbox', { name: 'Text of assertion 1' }).fill('4');
+  await pick(page, 'Assertion type', 'at most tokens');
+  await page.getByRole('button', { name: 'Add assertion' }).click();
+  await page.getByRole('textbox', { name: 'Limit of assertion 2' }).fill('120');
+  await page.getByRole('button', { name: 'Save dataset' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Saved.' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'dataset quiz' })).toContainText('2 cases');
+
+  // A batch of the open thread: the thread's own values, and the padded scenario.
+  await page.getByRole('button', { name: 'Run a batch' }).click();
+  await page.getByRole('button', { name: 'Add variant' }).click();
+  await page.getByRole('textbox', { name: 'Name of variant 2' }).fill('padded');
+  await page.getByRole('combobox', { name: 'Scenario of variant 2' }).fill('padded');
+  await page.getByRole('textbox', { name: 'Params of variant 2' }).fill('{"temperature": }');
+  await page.getByRole('button', { name: 'Start batch' }).click();
+  await expect(page.getByRole('alert')).toContainText('variant 2: params are not JSON');
+  await page.getByRole('textbox', { name: 'Params of variant 2' }).fill('{"temperature": 0}');
+  await page.getByRole('button', { name: 'Start batch' }).click();
+
+  await expect(page.getByRole('status', { name: 'Batch progress counts' })).toContainText('4 of 4 done', { timeout: 60_000 });
+  await expect(page.getByRole('button', { name: 'Open short, base: passed' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Open long, base: passed' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Open short, padded: passed' })).toBeVisible();
+  const failing = page.getByRole('button', { name: /^Open long, padded: failed — max_tokens: / });
+  await expect(failing).toBeVisible();
+  await expect(page.getByRole('columnheader', { name: 'summary of padded' })).toContainText('1/2 passed (50%)');
+  await expect(page.getByRole('columnheader', { name: 'summary of base' })).toContainText('2/2 passed (100%)');
+  // The reason, expanded; the filters.
+  await page.getByRole('button', { name: 'Why long padded failed' }).click();
+  await expect(page.getByRole('table', { name: 'Results' }).getByText(/^max_tokens: /)).toBeVisible();
+  await pick(page, 'Filter by status', 'failed');
+  await expect(page.getByRole('button', { name: /^Open short/ })).toHaveCount(0);
+  await pick(page, 'Filter by status', 'every status');
+  await pick(page, 'Filter by tag', 'hard');
+  await expect(page.getByRole('button', { name: /^Open short/ })).toHaveCount(0);
+  await expect(failing).toBeVisible();
+
+  // The failing cell opens the case's thread and its run.
+  await failing.click();
+  await expect(page.getByRole('heading', { name: /^Quiz · .* · long · padded$/ })).toBeVisible();
+  await expect(page.getByRole('treeitem', { name: /^llm scripted, completed$/ })).toBeVisible();
+  await expect(page.getByRole('treeitem', { name: 'run react, completed' })).toBeVisible();
+  await page.getByRole('tab', { name: 'Run history' }).click();
+  await expect(page.getByRole('tabpanel', { name: 'Run history' }).getByLabel('run react, completed')).toHaveCount(1);
+});
