@@ -115,4 +115,14 @@ test('a dataset made in the grid, a batch of two variants, a failing case opened
   await expect(page.getByRole('treeitem', { name: 'run react, completed' })).toBeVisible();
   await page.getByRole('tab', { name: 'Run history' }).click();
   await expect(page.getByRole('tabpanel', { name: 'Run history' }).getByLabel('run react, completed')).toHaveCount(1);
+
+  // Run history: this run becomes a case of the dataset, its answer the expected value.
+  await page.getByRole('button', { name: /^Add run \S+ to a dataset$/ }).click();
+  await page.getByRole('dialog', { name: 'Add this run as a case' }).getByRole('button', { name: 'Add case' }).click();
+  await expect(page.getByRole('status').filter({ hasText: /^Added as case .+ of quiz \(3 cases\)\.$/ })).toBeVisible();
+  await page.getByRole('button', { name: 'Done', exact: true }).click();
+  await page.getByRole('button', { name: 'Evaluate' }).click();
+  await page.getByRole('button', { name: 'dataset quiz' }).click();
+  await expect(cell('expected', 3)).toHaveValue('The answer is 4.');
+  await expect(cell('question', 3)).toHaveValue('y'.repeat(100));
 });

@@ -42,7 +42,7 @@ export function AddRunAsCase({ threadId, runId, onClose }: { threadId: string; r
       {error && <Alert mt="xs" color="red" role="alert" title="The run was not added">{error}</Alert>}
       {done && <Text mt="xs" size="sm" c="green" role="status">{done}</Text>}
       <Group justify="flex-end" mt="md">
-        <Button variant="default" onClick={onClose}>{done ? 'Close' : 'Cancel'}</Button>
+        <Button variant="default" onClick={onClose}>{done ? 'Done' : 'Cancel'}</Button>
         {!done && <Button disabled={!path} onClick={() => void add()}>Add case</Button>}
       </Group>
     </Modal>
