@@ -7,7 +7,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
-import { test, expect } from './fixtures';
+import { test, expect, shot } from './fixtures';
 
 async function pick(page: Page, select: string, option: string): Promise<void> {
   await page.getByRole('combobox', { name: select, exact: true }).click();
@@ -69,6 +69,7 @@ test('verdict, note and rubric on two compared runs, stored with the thread', as
   await expect(dialog.getByRole('cell', { name: 'B−A on criterion 2' })).toHaveText('-1');
   await dialog.getByRole('button', { name: 'Save evaluation' }).click();
   await expect(dialog.getByRole('status')).toHaveText('Saved with the thread.');
+  await shot(page, 'eval-verdict');
 
   // The thread file holds it (verdict, note, rubric, scores per run).
   await expect

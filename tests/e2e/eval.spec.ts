@@ -8,7 +8,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
-import { test, expect, type ServeProcess } from './fixtures';
+import { test, expect, shot, type ServeProcess } from './fixtures';
 
 /**
  * The scripted model answers "The answer is 4." to every case; its input tokens are estimated
@@ -101,6 +101,7 @@ test('a dataset made in the grid, a batch of two variants, a failing case opened
   // The reason, expanded; the filters.
   await page.getByRole('button', { name: 'Why long padded failed' }).click();
   await expect(page.getByRole('table', { name: 'Results' }).getByText(/^max_tokens: /)).toBeVisible();
+  await shot(page, 'eval-results');
   await pick(page, 'Filter by status', 'failed');
   await expect(page.getByRole('button', { name: /^Open short/ })).toHaveCount(0);
   await pick(page, 'Filter by status', 'every status');
