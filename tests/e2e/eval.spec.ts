@@ -3,9 +3,11 @@
  * variable column, three cases, a `contains` and a token-limit assertion), a batch of the open
  * thread with two variants — `padded` picks a scenario whose long variable pushes one case
  * past the token limit — pass and fail per cell with the failing assertion's reason, and the
- * failing case's thread and run opened from its cell. Also: an import with a bad line names it.
+ * failing case's thread and run opened from its cell, that run added back as a case. Also: an
+ * import with a bad line names it; a dataset from a thread's scenarios, exported as JSONL; a
+ * batch cancelled and resumed; two batches compared.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { test, expect, shot, type ServeProcess } from './fixtures';
@@ -126,4 +128,63 @@ test('a dataset made in the grid, a batch of two variants, a failing case opened
   await page.getByRole('button', { name: 'dataset quiz' }).click();
   await expect(cell('expected', 3)).toHaveValue('The answer is 4.');
   await expect(cell('question', 3)).toHaveValue('y'.repeat(100));
+});
+
+test('a dataset from the thread’s scenarios, exported; a batch cancelled, resumed, and compared with a later one', async ({ page, serve }) => {
+  test.setTimeout(180_000);
+  const thread = {
+    version: 1,
+    id: crypto.randomUUID(),
+    title: 'Slow',
+    // Four tokens at 2 per second: each case takes about two seconds.
+    model: { provider: 'scripted', id: 'scripted', params: { tokensPerSecond: 2 }, script: [{ text: 'The answer is 4.' }] },
+    context: {
+      systemPrompt: 'Q: {{question}}',
+      tools: [],
+      variables: { question: '' },
+      scenarios: ['one', 'two', 'three'].map((q) => ({ name: q, variables: { question: q } })),
+      messages: [{ id: crypto.randomUUID(), role: 'user', content: [{ type: 'text', text: 'What?' }] }],
+    },
+    runRefs: [],
+  };
+  writeFileSync(path.join(serve.home, 'workspace', 'Slow.json'), JSON.stringify(thread));
+  await page.goto(serve.url);
+  await page.getByRole('treeitem', { name: 'thread Slow' }).click();
+  await expect(page.getByRole('heading', { name: 'Slow' })).toBeVisible();
+  await page.getByRole('button', { name: 'Evaluate' }).click();
+  await page.getByRole('button', { name: 'New dataset' }).click();
+  await page.getByRole('textbox', { name: 'Dataset name' }).fill('slow');
+  await page.getByText('From the thread’s scenarios', { exact: true }).click();
+  await expect(page.getByText('3 scenarios of “Slow” become cases')).toBeVisible();
+  await page.getByRole('button', { name: 'Create dataset' }).click();
+  await expect(page.getByRole('textbox', { name: 'question of case 3', exact: true })).toHaveValue('three');
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export JSONL' }).click();
+  const file = await (await download).path();
+  expect(readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l))).toEqual([
+    { id: 'one', vars: { question: 'one' } },
+    { id: 'two', vars: { question: 'two' } },
+    { id: 'three', vars: { question: 'three' } },
+  ]);
+
+  // One case at a time; cancelled after the first, resumed for the rest.
+  await page.getByRole('button', { name: 'Run a batch' }).click();
+  await page.getByRole('textbox', { name: 'Concurrency' }).fill('1');
+  await page.getByRole('button', { name: 'Start batch' }).click();
+  const counts = page.getByRole('status', { name: 'Batch progress counts' });
+  await expect(counts).toContainText('1 of 3 done', { timeout: 30_000 });
+  await page.getByRole('button', { name: 'Cancel batch' }).click();
+  await expect(counts).toContainText('interrupted', { timeout: 30_000 });
+  await page.getByRole('button', { name: 'Resume batch' }).click();
+  await expect(counts).toContainText('3 of 3 done', { timeout: 60_000 });
+  await expect(page.getByRole('button', { name: /^Open \w+, base: passed$/ })).toHaveCount(3);
+
+  // A second, fast batch of the same dataset, compared with the first.
+  await page.getByRole('button', { name: 'Run a batch' }).click();
+  await page.getByRole('textbox', { name: 'Params of variant 1' }).fill('{"tokensPerSecond": 1000}');
+  await page.getByRole('button', { name: 'Start batch' }).click();
+  await expect(counts).toContainText('3 of 3 done', { timeout: 60_000 });
+  await page.getByRole('combobox', { name: 'Compare with an earlier batch' }).click();
+  await page.getByRole('option').first().click();
+  await expect(page.getByText('0 regressions, 0 improvements, 3 unchanged')).toBeVisible();
 });
