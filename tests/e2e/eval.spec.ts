@@ -12,26 +12,25 @@ import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { test, expect, shot, type ServeProcess } from './fixtures';
 
-/**
- * The scripted model answers "The answer is 4." to every case; its input tokens are estimated
- * as characters / 4 (system prompt included), so `{{question}}{{pad}}` sets them per case.
- */
-function writeQuiz(serve: ServeProcess): void {
+/** A scripted thread answering "The answer is 4." at `tokensPerSecond`, written to the workspace as `<title>.json`. */
+function writeThread(serve: ServeProcess, title: string, tokensPerSecond: number, systemPrompt: string, variables: Record<string, string>, scenarios: { name: string; variables: Record<string, string> }[]): void {
   const thread = {
     version: 1,
     id: crypto.randomUUID(),
-    title: 'Quiz',
-    model: { provider: 'scripted', id: 'scripted', params: { tokensPerSecond: 500 }, script: [{ text: 'The answer is 4.' }] },
-    context: {
-      systemPrompt: 'Q: {{question}}{{pad}}',
-      tools: [],
-      variables: { question: '', pad: '' },
-      scenarios: [{ name: 'padded', variables: { pad: 'x'.repeat(400) } }],
-      messages: [{ id: crypto.randomUUID(), role: 'user', content: [{ type: 'text', text: 'What?' }] }],
-    },
+    title,
+    model: { provider: 'scripted', id: 'scripted', params: { tokensPerSecond }, script: [{ text: 'The answer is 4.' }] },
+    context: { systemPrompt, tools: [], variables, scenarios, messages: [{ id: crypto.randomUUID(), role: 'user', content: [{ type: 'text', text: 'What?' }] }] },
     runRefs: [],
   };
-  writeFileSync(path.join(serve.home, 'workspace', 'Quiz.json'), JSON.stringify(thread));
+  writeFileSync(path.join(serve.home, 'workspace', `${title}.json`), JSON.stringify(thread));
+}
+
+/**
+ * The scripted model's input tokens are estimated as characters / 4 (system prompt included),
+ * so `{{question}}{{pad}}` sets them per case, and the `padded` scenario adds ~100.
+ */
+function writeQuiz(serve: ServeProcess): void {
+  writeThread(serve, 'Quiz', 500, 'Q: {{question}}{{pad}}', { question: '', pad: '' }, [{ name: 'padded', variables: { pad: 'x'.repeat(400) } }]);
 }
 
 async function pick(page: Page, select: string, option: string): Promise<void> {
@@ -132,22 +131,8 @@ test('a dataset made in the grid, a batch of two variants, a failing case opened
 
 test('a dataset from the thread’s scenarios, exported; a batch cancelled, resumed, and compared with a later one', async ({ page, serve }) => {
   test.setTimeout(180_000);
-  const thread = {
-    version: 1,
-    id: crypto.randomUUID(),
-    title: 'Slow',
-    // Four tokens at 2 per second: each case takes about two seconds.
-    model: { provider: 'scripted', id: 'scripted', params: { tokensPerSecond: 2 }, script: [{ text: 'The answer is 4.' }] },
-    context: {
-      systemPrompt: 'Q: {{question}}',
-      tools: [],
-      variables: { question: '' },
-      scenarios: ['one', 'two', 'three'].map((q) => ({ name: q, variables: { question: q } })),
-      messages: [{ id: crypto.randomUUID(), role: 'user', content: [{ type: 'text', text: 'What?' }] }],
-    },
-    runRefs: [],
-  };
-  writeFileSync(path.join(serve.home, 'workspace', 'Slow.json'), JSON.stringify(thread));
+  // Four tokens at 2 per second: each case takes about two seconds.
+  writeThread(serve, 'Slow', 2, 'Q: {{question}}', { question: '' }, ['one', 'two', 'three'].map((q) => ({ name: q, variables: { question: q } })));
   await page.goto(serve.url);
   await page.getByRole('treeitem', { name: 'thread Slow' }).click();
   await expect(page.getByRole('heading', { name: 'Slow' })).toBeVisible();
