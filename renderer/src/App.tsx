@@ -1,7 +1,7 @@
 /** The window: header, and the three resizable panels (workspace · playground · execution). */
 import { useEffect, useMemo, useState } from 'react';
 import { Provider as JotaiProvider, useAtom, useSetAtom } from 'jotai';
-import { ActionIcon, Box, Group, Text, Tooltip, useMantineColorScheme, useComputedColorScheme } from '@mantine/core';
+import { ActionIcon, Box, Button, Group, Text, Tooltip, useMantineColorScheme, useComputedColorScheme } from '@mantine/core';
 import { Group as PanelGroup, Panel, Separator, useDefaultLayout } from 'react-resizable-panels';
 import type { HostServices } from './host/types';
 import { AppState } from './state/app';
@@ -22,6 +22,7 @@ import { PanelBoundary } from './ui/ErrorBoundary';
 import { canEdit, useConnection } from './host/use-connection';
 import type { ConnectionStatus } from './host/types';
 import { ConnectionBanner } from './features/connection/ConnectionBanner';
+import { EvaluateView } from './features/eval/EvaluateView';
 
 /**
  * Root component for a host; `initialPath` opens that thread at start (viewer). An editing host
@@ -62,6 +63,7 @@ export function App({ host, initialPath, placeStorage }: { host: HostServices; i
 function Shell() {
   const app = useApp();
   const [error, setError] = useAtom(app.errorAtom);
+  const [evaluating, setEvaluating] = useAtom(app.evalOpenAtom);
   const { setColorScheme } = useMantineColorScheme();
   const computed = useComputedColorScheme('light');
   const layout = useDefaultLayout({ id: 'stepwise-main', storage: localStorage });
@@ -86,6 +88,9 @@ function Shell() {
         {app.host.presentational && <Text size="xs" c="orange">read-only viewer</Text>}
         <div style={{ flex: 1 }} />
         <Connection status={connection} />
+        {!app.host.presentational && (
+          <Button size="compact-sm" variant={evaluating ? 'filled' : 'subtle'} aria-pressed={evaluating} onClick={() => setEvaluating(!evaluating)}>Evaluate</Button>
+        )}
         <Tooltip label={`Command palette (${modKey()}+K) — actions and threads; ? lists the shortcuts`}>
           <ActionIcon variant="subtle" aria-label="Command palette" onClick={() => openPalette(true)}>⌕</ActionIcon>
         </Tooltip>
@@ -110,7 +115,12 @@ function Shell() {
           <ErrorNotice {...error} onClose={() => setError(null)} />
         </Box>
       )}
-      <Box style={{ flex: 1, minHeight: 0 }}>
+      {evaluating && (
+        <Box style={{ flex: 1, minHeight: 0 }}>
+          <PanelBoundary name="evaluate"><EvaluateView /></PanelBoundary>
+        </Box>
+      )}
+      <Box style={{ flex: 1, minHeight: 0, display: evaluating ? 'none' : undefined }}>
         <PanelGroup orientation="horizontal" defaultLayout={layout.defaultLayout} onLayoutChanged={layout.onLayoutChanged} style={{ height: '100%' }}>
           <Panel id="workspace" defaultSize="18%" minSize="10%" collapsible collapsedSize="0%">
             <PanelBoundary name="workspace"><WorkspaceTree /></PanelBoundary>

@@ -13,6 +13,9 @@ import { ThreadSession } from './thread-session';
 import { errorProps, type ErrorNoticeProps } from '../ui/ErrorNotice';
 import { openThreadHint } from './open-thread-hint';
 
+/** An `eval_progress` push. */
+export type EvalProgress = Extract<HostPush, { type: 'eval_progress' }>;
+
 export type JotaiStore = ReturnType<typeof createStore>;
 
 /** Pushed MCP server statuses: the newest per server, numbered in arrival order (`seq` is the last number given). */
@@ -74,6 +77,10 @@ export class AppState {
   readonly brokenEntryAtom: PrimitiveAtom<WorkspaceEntry | null> = atom<WorkspaceEntry | null>(null);
   /** MCP server statuses as the host pushed them (`mcp_server_status`), each with the push's sequence number. */
   readonly mcpStatusAtom: PrimitiveAtom<McpStatusLog> = atom<McpStatusLog>({ seq: 0, latest: {} });
+  /** The Evaluate view is shown instead of the three panels. */
+  readonly evalOpenAtom: PrimitiveAtom<boolean> = atom(false);
+  /** The latest `eval_progress` of each batch, by batch id (the Evaluate view's progress bars). */
+  readonly evalProgressAtom: PrimitiveAtom<Readonly<Record<string, EvalProgress>>> = atom<Readonly<Record<string, EvalProgress>>>({});
   /** Editors whose text does not parse yet (keyed by field): runs wait until they do. */
   readonly invalidFieldsAtom: PrimitiveAtom<ReadonlySet<string>> = atom<ReadonlySet<string>>(new Set<string>());
 
@@ -162,6 +169,9 @@ export class AppState {
         return;
       case 'mcp_server_status':
         this.store.set(this.mcpStatusAtom, (log) => ({ seq: log.seq + 1, latest: { ...log.latest, [push.server.name]: { info: push.server, seq: log.seq + 1 } } }));
+        return;
+      case 'eval_progress':
+        this.store.set(this.evalProgressAtom, { ...this.store.get(this.evalProgressAtom), [push.batchId]: push });
         return;
       case 'notice':
         if (push.level === 'error') this.store.set(this.errorAtom, { title: 'The host reported an error', message: push.message });

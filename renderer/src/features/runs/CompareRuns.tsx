@@ -7,6 +7,9 @@ import { Badge, Group, Modal, Stack, Table, Text } from '@mantine/core';
 import type { RunRecord } from '../../../../shared/protocol/host-api';
 import { StatusBadge } from '../../ui/status';
 import { formatMs, truncate } from '../../ui/format';
+import { RunDiff } from './RunDiff';
+import { VerdictForm } from './VerdictForm';
+import type { ThreadSession } from '../../state/thread-session';
 import { compareRuns, runLabel, shortRunId, summarizeRun, type RunStep, type RunSummary } from './compare';
 
 /** Column header of one run: what Run history shows of it, and its label as accessible name. */
@@ -46,8 +49,8 @@ function Step({ step }: { step?: RunStep }) {
 
 const cell = { verticalAlign: 'top' } as const;
 
-/** The comparison dialog of two runs (`records` null: closed). */
-export function CompareRuns({ records, onClose }: { records: [RunRecord, RunRecord] | null; onClose(): void }) {
+/** The comparison dialog of two runs (`records` null: closed); with `session`, the verdict form saves into that thread. */
+export function CompareRuns({ records, session, onClose }: { records: [RunRecord, RunRecord] | null; session?: ThreadSession; onClose(): void }) {
   if (!records) return null;
   const [a, b] = records.map(summarizeRun);
   const rows = compareRuns(a, b);
@@ -81,6 +84,8 @@ export function CompareRuns({ records, onClose }: { records: [RunRecord, RunReco
           ))}
         </Table.Tbody>
       </Table>
+      <RunDiff a={records[0]} b={records[1]} />
+      {session && <VerdictForm key={`${a.runId} ${b.runId}`} session={session} runA={a.runId} runB={b.runId} />}
     </Modal>
   );
 }

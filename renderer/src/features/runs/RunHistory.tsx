@@ -14,6 +14,7 @@ import { formatMs } from '../../ui/format';
 import { stopNote } from '../../../../shared/protocol/stop-reason';
 import { runRefDurationMs } from '../../../../shared/protocol/duration';
 import { sumUsage, usageLine } from '../../../../shared/protocol/usage';
+import { AddRunAsCase } from '../eval/AddRunAsCase';
 
 /** Run history list; a run the turn cap stopped is marked so (RunRef `stopped`). */
 export function RunHistory() {
@@ -22,6 +23,7 @@ export function RunHistory() {
   const refs = useAtomValue(app.runRefsAtom);
   const [confirm, setConfirm] = useState<string | null>(null);
   const [confirmRestore, setConfirmRestore] = useState<string | null>(null);
+  const [asCase, setAsCase] = useState<string | null>(null);
   // Runs ticked for Compare, per thread (a thread's ticks stay with it when another is opened).
   const [pickedBy, setPickedBy] = useState<Readonly<Record<string, string[]>>>({});
   const [comparing, setComparing] = useState<[RunRecord, RunRecord] | null>(null);
@@ -92,10 +94,12 @@ export function RunHistory() {
           </Stack>
           <Button size="compact-xs" variant="subtle" onClick={() => void app.openRecord(r.id)}>Open</Button>
           {!viewer && <Button size="compact-xs" variant="subtle" onClick={() => setConfirmRestore(r.id)}>Restore messages</Button>}
+          {!viewer && <Button size="compact-xs" variant="subtle" aria-label={`Add run ${shortRunId(r.id)} to a dataset`} onClick={() => setAsCase(r.id)}>Add to dataset</Button>}
           {!viewer && <Button size="compact-xs" variant="subtle" color="red" onClick={() => setConfirm(r.id)}>Delete</Button>}
         </Group>
       ))}
-      <CompareRuns records={comparing} onClose={() => setComparing(null)} />
+      <CompareRuns records={comparing} session={session} onClose={() => setComparing(null)} />
+      <AddRunAsCase threadId={threadId} runId={asCase} onClose={() => setAsCase(null)} />
       <Modal opened={!!confirmRestore} onClose={() => setConfirmRestore(null)} title="Restore this run's conversation?" centered>
         <Text size="sm">The thread's messages become the ones this run started from plus what it added. Undo brings the current messages back.</Text>
         <Group justify="flex-end" mt="md">
