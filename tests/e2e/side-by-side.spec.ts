@@ -33,8 +33,13 @@ test('settings and messages side by side, each scrolling on its own; the choice 
   expect(a.x + a.width).toBeLessThanOrEqual(b.x + 1); // settings on the left, messages on the right
   expect(Math.abs(a.y - b.y)).toBeLessThan(2); // on the same row
 
-  // Scrolling the messages to the last one leaves the settings where they are.
-  await list.getByText('Message number 39.', { exact: true }).scrollIntoViewIfNeeded();
+  // Scrolling the messages to the last one leaves the settings where they are. The list is
+  // virtualised: the last message is mounted once its scroll area nears the end.
+  const scroller = list.locator('[data-message-scroller]');
+  await expect(async () => {
+    await scroller.evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
+    await expect(list.getByText('Message number 39.', { exact: true })).toBeVisible({ timeout: 1000 });
+  }).toPass({ timeout: 20_000 });
   await expect(list.getByText('Message number 39.', { exact: true })).toBeInViewport();
   await expect(list.getByText('Message number 0.', { exact: true })).not.toBeInViewport();
   await expect(settings.getByText('Model', { exact: true })).toBeInViewport();
