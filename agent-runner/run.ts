@@ -16,7 +16,8 @@ import { RunEmitter, type EmitterOptions } from './emit/emitter';
 import { RunTree } from './loop/tree';
 import { AgentLoop } from './loop/agent-loop';
 import { createScriptedProvider } from './providers/scripted';
-import { agentToolExecutor, builtinToolExecutor, functionToolExecutor } from './tools/local-executors';
+import { agentToolExecutor, functionToolExecutor } from './tools/local-executors';
+import { builtinPreview, createBuiltinExecutor } from './tools/builtin/executor';
 import { recordedCalls } from './recorded-run';
 import type { LoopResult } from './loop/agent-loop';
 
@@ -94,7 +95,8 @@ export function startRun(spec: RunSpec, post: (m: RunnerToHost) => void, opts: R
         tree,
         signal: controller.signal,
         providerFor,
-        executors: [...(opts.executors ?? []), functionToolExecutor, agentToolExecutor, builtinToolExecutor],
+        executors: [...(opts.executors ?? []), functionToolExecutor, agentToolExecutor, createBuiltinExecutor(spec)],
+        previewFor: (tool, call, thread) => builtinPreview(tool, call, thread, spec),
         providerIds: ['scripted', ...spec.providers.map((p) => p.id)],
         loadThread: (p) => loadAgentThread(spec.workspaceDir, p),
         waitForInput: (nodeId) =>
