@@ -31,10 +31,12 @@ export async function resolveToolPath(cwd: string, given: string): Promise<strin
     if (err instanceof WorkspaceError) throw new ToolPathError(err.message.replace(/the workspace/g, 'the working directory'));
     throw new ToolPathError(`path "${given}": ${isFsError(err) ? fsErrorPhrase(err) : String(err)}`);
   }
-  // A dangling symbolic link is not followed by the check above, but a write would follow it.
-  const st = await lstat(abs).catch(() => undefined);
-  if (st?.isSymbolicLink() && !(await realpath(abs).then(() => true, () => false))) {
-    throw new ToolPathError(`refused path "${given}": it is a symbolic link to nothing, which could lead outside the working directory`);
+  // A dangling symbolic link (anywhere on the path) passes the check above, but a write would follow it.
+  for (let p = abs; p !== cwd && p !== path.dirname(p); p = path.dirname(p)) {
+    const st = await lstat(p).catch(() => undefined);
+    if (st?.isSymbolicLink() && !(await realpath(p).then(() => true, () => false))) {
+      throw new ToolPathError(`refused path "${given}": it goes through a symbolic link to nothing, which could lead outside the working directory`);
+    }
   }
   return abs;
 }

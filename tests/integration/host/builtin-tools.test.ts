@@ -8,7 +8,6 @@
  */
 import fs from 'node:fs';
 import http from 'node:http';
-import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunSpec } from '../../../shared/protocol/runner';
 import type { ScriptedResponse, Thread, Tool, ToolCall, ToolOutput } from '../../../shared/thread/schema';
