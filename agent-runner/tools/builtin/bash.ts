@@ -1,7 +1,8 @@
 /**
  * The `bash` built-in tool: `bash -c <command>` in the working directory, in its own process
  * group (detached) with a minimal environment (PATH, HOME, LANG: no API keys), killed as a
- * group on timeout or when the run is cancelled. Result `structuredContent`:
+ * group on timeout, when the run is cancelled, when the command ends (background jobs
+ * it left) and when the runner exits. Result `structuredContent`:
  * `{kind:'bash', command, exitCode, signal?, stdout, stderr, timedOut, truncated}`.
  */
 import { spawn } from 'node:child_process';
@@ -15,6 +16,18 @@ export const MAX_BASH_TIMEOUT_MS = 600_000;
 export const MAX_BASH_OUTPUT_CHARS = 30_000;
 /** After the group is killed, how long to wait for the pipes to close before answering (ms). */
 const CLOSE_GRACE_MS = 2_000;
+
+/** Process groups of commands still running: killed when the runner exits, so none is orphaned. */
+const liveGroups = new Set<number>();
+process.on('exit', () => {
+  for (const pid of liveGroups) {
+    try {
+      process.kill(-pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+});
 
 /** The terminal result of one command. */
 export interface BashResult {
@@ -40,6 +53,7 @@ export function runBash(command: string, cwd: string, timeoutMs: number, signal:
     let timedOut = false;
     let settled = false;
     const child = spawn('bash', ['-c', command], { cwd, env: minimalEnv(), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    if (child.pid) liveGroups.add(child.pid);
     const take = (which: 'stdout' | 'stderr') => (chunk: Buffer) => {
       const room = MAX_BASH_OUTPUT_CHARS - out[which].length;
       if (room <= 0) return void (out.truncated = true);
@@ -66,6 +80,9 @@ export function runBash(command: string, cwd: string, timeoutMs: number, signal:
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      // What the command left running in its group (`server &`) ends with it: nothing is orphaned.
+      killGroup();
+      if (child.pid) liveGroups.delete(child.pid);
       signal.removeEventListener('abort', onAbort);
       resolve({ kind: 'bash', command, exitCode, ...(sig ? { signal: sig } : {}), ...out, timedOut, truncated: out.truncated });
     };

@@ -169,6 +169,14 @@ describe('bash in a runner process', () => {
     await waitFor(() => !alive(bg), 5_000, 'the background sleep to die');
   });
 
+  it('a background job the command leaves is killed when the command ends', async () => {
+    fs.mkdirSync(dir('cwd'), { recursive: true });
+    const [out] = await toolStep([{ name: 'bash', arguments: { command: 'sleep 1000 > /dev/null 2>&1 & echo $! > bg.pid; echo done' } }]);
+    expect(out.structuredContent).toMatchObject({ kind: 'bash', exitCode: 0, stdout: 'done\n', timedOut: false });
+    const bg = Number(fs.readFileSync(dir('cwd', 'bg.pid'), 'utf8'));
+    await waitFor(() => !alive(bg), 5_000, 'the background sleep to die');
+  });
+
   it('cancelling the run kills the command and its process group', async () => {
     fs.mkdirSync(dir('cwd'), { recursive: true });
     const run = start(thread({ calls: [{ name: 'bash', arguments: { command: 'sleep 1000 & echo $! > bg.pid; echo $$ > sh.pid; sleep 1000' } }] }), 'tool');
