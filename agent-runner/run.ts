@@ -55,7 +55,7 @@ function unknownProvider(model: ModelConfig, providers: ProviderConfig[]): Provi
  * versions migrated, validated), its templates rendered. Errors say what is wrong without any absolute path; the agent
  * loop puts `threadPath` before them.
  */
-async function loadAgentThread(workspaceDir: string, threadPath: string): Promise<Thread> {
+async function loadAgentThread(home: string, workspaceDir: string, threadPath: string): Promise<Thread> {
   const { parseThreadText, ThreadFileError } = await import('../shared/thread/thread-text');
   let text: string;
   try {
@@ -73,7 +73,8 @@ async function loadAgentThread(workspaceDir: string, threadPath: string): Promis
   // Its templates, as the host renders a thread before a run (main/core/templates.ts).
   const { renderThread } = await import('../shared/template/thread-render');
   const { workspaceFileReader } = await import('../shared/template/files.node.js');
-  const r = await renderThread(thread, { read: workspaceFileReader(workspaceDir), workingDirectory: workspaceDir, now: new Date() });
+  const { threadWorkingDirectory } = await import('../shared/thread/working-directory.node.js');
+  const r = await renderThread(thread, { read: workspaceFileReader(workspaceDir), workingDirectory: threadWorkingDirectory(thread, home, workspaceDir), now: new Date() });
   return r.thread;
 }
 
@@ -98,7 +99,7 @@ export function startRun(spec: RunSpec, post: (m: RunnerToHost) => void, opts: R
         executors: [...(opts.executors ?? []), functionToolExecutor, agentToolExecutor, createBuiltinExecutor(spec)],
         previewFor: (tool, call, thread) => builtinPreview(tool, call, thread, spec),
         providerIds: ['scripted', ...spec.providers.map((p) => p.id)],
-        loadThread: (p) => loadAgentThread(spec.workspaceDir, p),
+        loadThread: (p) => loadAgentThread(spec.home, spec.workspaceDir, p),
         waitForInput: (nodeId) =>
           new Promise((resolve, reject) => {
             waiters.set(nodeId, resolve);

@@ -213,6 +213,11 @@ describe('approval, questions and the other built-in tools', () => {
     expect(toolNodes(bashHeld)[0].attrs?.preview).toEqual({ kind: 'bash', command: 'touch ran', cwd: dir('cwd') });
     expect(fs.existsSync(dir('cwd', 'ran'))).toBe(false);
 
+    // Step mode holds every call; a file change shows its diff there too.
+    const step = start(thread({ script }), 'step');
+    await step.exited();
+    expect(toolNodes(step)[0]).toMatchObject({ status: 'awaiting_input', attrs: { preview: { kind: 'file_change', path: 'src/a.txt' } } });
+
     const allowed = start(thread({ script, react: true, allowTools: ['edit'] }), 'react');
     await allowed.exited();
     expect(toolNodes(allowed)[0].status).toBe('completed');
