@@ -10,7 +10,7 @@ import type { RunMode } from '../../shared/thread/schema';
 import { DEFAULT_MAX_TURNS } from '../../shared/thread/defaults';
 import { stopNote } from '../../shared/protocol/stop-reason';
 import { needsApproval as mcpNeedsApproval } from '../../shared/protocol/mcp';
-import { BUILTIN_TOOLS, builtinNameOf } from '../tools/builtin/schemas';
+import { BUILTIN_TOOLS, builtinNameOf } from '../../shared/thread/builtin-tools';
 import { toAssistantMessage, type LlmCallResult, type Provider } from '../providers/types';
 import type { ToolExecutor, NestedLlmCall } from '../tools/types';
 import type { RunTree } from './tree';

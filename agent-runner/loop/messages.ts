@@ -1,7 +1,7 @@
 /** Helpers over a thread's messages and tools for the agent loop. */
 import type { Thread, Tool } from '../../shared/thread/schema';
 import type { ToolSpec } from '../providers/types';
-import { BUILTIN_TOOLS, builtinNameOf } from '../tools/builtin/schemas';
+import { BUILTIN_TOOLS, builtinNameOf } from '../../shared/thread/builtin-tools';
 
 export { pendingToolCalls } from '../../shared/thread/tool-calls';
 

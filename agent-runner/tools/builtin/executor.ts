@@ -1,5 +1,5 @@
 /**
- * The executor of `builtin` thread tools (builtin/schemas.ts lists them): runs them in the
+ * The executor of `builtin` thread tools (shared/thread/builtin-tools.ts lists them): runs them in the
  * run's own process, in the thread's working directory (created on first use), and computes
  * the preview an approval card shows before a held call runs.
  */
@@ -8,7 +8,7 @@ import type { Thread, Tool, ToolCall, ToolOutput } from '../../../shared/thread/
 import { toolErrorOutput } from '../../../shared/thread/tool-output';
 import { threadWorkingDirectory } from '../../../shared/thread/working-directory.node.js';
 import type { ToolContext, ToolExecutor } from '../types';
-import { BUILTIN_TOOLS, builtinNameOf } from './schemas';
+import { BUILTIN_TOOLS, builtinNameOf } from '../../../shared/thread/builtin-tools';
 import { globTool, grepTool, lsTool, readTool } from './files-read';
 import { fileChangePreview, fileChangeTool } from './files-write';
 import { bashTool } from './bash';

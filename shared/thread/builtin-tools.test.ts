@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { validateArguments } from '../../../shared/json/json-schema';
-import { parseThreadText } from '../../../shared/thread/thread-text';
-import { BUILTIN_TOOLS, builtinNameOf } from './schemas';
+import { validateArguments } from '../json/json-schema';
+import { parseThreadText } from './thread-text';
+import { BUILTIN_TOOLS, builtinNameOf } from './builtin-tools';
 
 /** One valid call per tool: its schema accepts it and refuses it without its required fields. */
 const SAMPLES: Record<string, Record<string, unknown>> = {
