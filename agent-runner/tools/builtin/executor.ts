@@ -14,6 +14,7 @@ import { fileChangePreview, fileChangeTool } from './files-write';
 import { bashTool } from './bash';
 import { webFetchTool } from './web-fetch';
 import { askUserQuestionTool, sleepTool, todoWriteTool } from './session-tools';
+import { normalizeArguments } from './arguments';
 
 /** Where the run is: the Stepwise home and the workspace folder (RunSpec). */
 export interface BuiltinPlace {
@@ -64,7 +65,7 @@ export function createBuiltinExecutor(place: BuiltinPlace): ToolExecutor {
       const name = tool.type === 'builtin' ? builtinNameOf(tool) : undefined;
       if (!name) return toolErrorOutput(`Unknown built-in tool "${tool.name}". Built-in tools: ${Object.keys(BUILTIN_TOOLS).join(', ')}.`);
       if (ctx.signal.aborted) return toolErrorOutput(`${name}: cancelled before it started.`);
-      return run(name, call.arguments, ctx, place);
+      return run(name, normalizeArguments(name, call.arguments), ctx, place);
     },
   };
 }
@@ -78,7 +79,7 @@ export function createBuiltinExecutor(place: BuiltinPlace): ToolExecutor {
 export async function builtinPreview(tool: Tool, call: ToolCall, thread: Thread, place: BuiltinPlace): Promise<Record<string, unknown> | undefined> {
   if (tool.type !== 'builtin') return undefined;
   const name = builtinNameOf(tool);
-  const args = call.arguments;
+  const args = name ? normalizeArguments(name, call.arguments) : call.arguments;
   if (name === 'web_fetch') return { kind: 'web_fetch', url: String(args.url ?? '') };
   if (name !== 'bash' && name !== 'write' && name !== 'edit' && name !== 'apply_patch') return undefined;
   const cwd = await workingDirectory(thread, place);
