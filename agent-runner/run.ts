@@ -16,7 +16,8 @@ import { RunEmitter, type EmitterOptions } from './emit/emitter';
 import { RunTree } from './loop/tree';
 import { AgentLoop } from './loop/agent-loop';
 import { createScriptedProvider } from './providers/scripted';
-import { agentToolExecutor, builtinToolExecutor, functionToolExecutor } from './tools/local-executors';
+import { agentToolExecutor, functionToolExecutor } from './tools/local-executors';
+import { builtinPreview, createBuiltinExecutor } from './tools/builtin/executor';
 import { recordedCalls } from './recorded-run';
 import type { LoopResult } from './loop/agent-loop';
 import { withCost } from '../shared/protocol/prices';
@@ -56,7 +57,7 @@ function unknownProvider(model: ModelConfig, providers: ProviderConfig[]): Provi
  * versions migrated, validated), its templates rendered. Errors say what is wrong without any absolute path; the agent
  * loop puts `threadPath` before them.
  */
-async function loadAgentThread(workspaceDir: string, threadPath: string): Promise<Thread> {
+async function loadAgentThread(home: string, workspaceDir: string, threadPath: string): Promise<Thread> {
   const { parseThreadText, ThreadFileError } = await import('../shared/thread/thread-text');
   let text: string;
   try {
@@ -74,7 +75,8 @@ async function loadAgentThread(workspaceDir: string, threadPath: string): Promis
   // Its templates, as the host renders a thread before a run (main/core/templates.ts).
   const { renderThread } = await import('../shared/template/thread-render');
   const { workspaceFileReader } = await import('../shared/template/files.node.js');
-  const r = await renderThread(thread, { read: workspaceFileReader(workspaceDir), workingDirectory: workspaceDir, now: new Date() });
+  const { threadWorkingDirectory } = await import('../shared/thread/working-directory.node.js');
+  const r = await renderThread(thread, { read: workspaceFileReader(workspaceDir), workingDirectory: threadWorkingDirectory(thread, home, workspaceDir), now: new Date() });
   return r.thread;
 }
 
@@ -96,9 +98,10 @@ export function startRun(spec: RunSpec, post: (m: RunnerToHost) => void, opts: R
         tree,
         signal: controller.signal,
         providerFor,
-        executors: [...(opts.executors ?? []), functionToolExecutor, agentToolExecutor, builtinToolExecutor],
+        executors: [...(opts.executors ?? []), functionToolExecutor, agentToolExecutor, createBuiltinExecutor(spec)],
+        previewFor: (tool, call, thread) => builtinPreview(tool, call, thread, spec),
         providerIds: ['scripted', ...spec.providers.map((p) => p.id)],
-        loadThread: (p) => loadAgentThread(spec.workspaceDir, p),
+        loadThread: (p) => loadAgentThread(spec.home, spec.workspaceDir, p),
         waitForInput: (nodeId) =>
           new Promise((resolve, reject) => {
             waiters.set(nodeId, resolve);

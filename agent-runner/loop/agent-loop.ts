@@ -10,6 +10,7 @@ import type { RunMode } from '../../shared/thread/schema';
 import { DEFAULT_MAX_TURNS } from '../../shared/thread/defaults';
 import { stopNote } from '../../shared/protocol/stop-reason';
 import { needsApproval as mcpNeedsApproval } from '../../shared/protocol/mcp';
+import { BUILTIN_TOOLS, builtinNameOf } from '../../shared/thread/builtin-tools';
 import { toAssistantMessage, type LlmCallResult, type Provider } from '../providers/types';
 import type { ToolExecutor, NestedLlmCall } from '../tools/types';
 import type { RunTree } from './tree';
@@ -39,6 +40,8 @@ export interface LoopDeps {
   recorded?: RecordedCalls;
   /** `usage` of a call to `model` with its cost added when the model's price is known. */
   withCost?(model: ModelConfig, usage: Usage): Usage;
+  /** What the approval card of a held call shows (`attrs.preview`: a diff, a command), if anything. */
+  previewFor?(tool: Tool, call: ToolCall, thread: Thread): Promise<Record<string, unknown> | undefined>;
 }
 
 export interface LoopResult {
@@ -53,12 +56,18 @@ export interface LoopResult {
 /**
  * True when ReAct mode must stop at this tool and wait for the user: tools marked so, function
  * tools (their result is typed by the user), and MCP tools by their annotations (see
- * shared/protocol/mcp.ts needsApproval: destructiveHint stops unless the thread allows it).
+ * shared/protocol/mcp.ts needsApproval: destructiveHint stops unless the thread allows it), and
+ * the built-in tools that change files, run commands or reach the network unless the thread's
+ * `settings.allowTools` names them.
  */
 export function needsApproval(tool: Tool | undefined, thread: Thread): boolean {
   if (!tool) return true;
   if (tool.type === 'mcp') return mcpNeedsApproval(tool, thread);
   if (tool.requiresApproval) return true;
+  if (tool.type === 'builtin') {
+    const name = builtinNameOf(tool);
+    return !!name && BUILTIN_TOOLS[name].approval && !(thread.settings?.allowTools ?? []).includes(name);
+  }
   return tool.type === 'function';
 }
 
@@ -209,16 +218,20 @@ export class AgentLoop {
   private async handleToolCalls(mode: RunMode, assistant: AssistantMessage, llmNodeId: string, reuse?: (toolCallId: string) => ToolOutput | undefined): Promise<boolean> {
     const { tree } = this.deps;
     const calls = assistant.toolCalls ?? [];
-    const waitOn = (c: ToolCall) =>
-      tree.open({ kind: 'tool', name: c.name, parentId: llmNodeId, toolCallId: c.id, input: c.arguments, status: 'awaiting_input' });
+    const byName = (c: ToolCall) => this.thread.context.tools.find((t) => t.name === c.name);
+    const waitOn = async (c: ToolCall) => {
+      const id = tree.open({ kind: 'tool', name: c.name, parentId: llmNodeId, toolCallId: c.id, input: c.arguments, status: 'awaiting_input' });
+      const tool = byName(c);
+      const preview = tool && (await this.deps.previewFor?.(tool, c, this.thread).catch(() => undefined));
+      if (preview) tree.update(id, { attrs: { preview } });
+    };
     if (mode === 'step') {
-      calls.forEach(waitOn);
+      await Promise.all(calls.map(waitOn));
       return true;
     }
-    const byName = (c: ToolCall) => this.thread.context.tools.find((t) => t.name === c.name);
     const auto = calls.filter((c) => !needsApproval(byName(c), this.thread));
     const held = calls.filter((c) => needsApproval(byName(c), this.thread));
-    held.forEach(waitOn);
+    await Promise.all(held.map(waitOn));
     const host = this.toolHost();
     await Promise.all(
       auto.map(async (c) => {

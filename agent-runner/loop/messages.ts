@@ -1,6 +1,7 @@
 /** Helpers over a thread's messages and tools for the agent loop. */
 import type { Thread, Tool } from '../../shared/thread/schema';
 import type { ToolSpec } from '../providers/types';
+import { BUILTIN_TOOLS, builtinNameOf } from '../../shared/thread/builtin-tools';
 
 export { pendingToolCalls } from '../../shared/thread/tool-calls';
 
@@ -13,13 +14,24 @@ export function findTool(thread: Thread, name: string): Tool | undefined {
 export function toolSpecs(tools: Tool[]): ToolSpec[] {
   return tools.map((t) => {
     const parameters =
-      t.type === 'mcp' ? t.inputSchema : t.type === 'function' ? t.parameters : (t.parameters ?? defaultParameters(t.type));
+      t.type === 'mcp' ? t.inputSchema : t.type === 'function' ? t.parameters : (t.parameters ?? toolParameters(t));
     const spec: ToolSpec = { name: t.name, parameters };
-    if (t.description) spec.description = t.description;
+    const description = t.description ?? (t.type === 'builtin' ? builtinDef(t)?.description : undefined);
+    if (description) spec.description = description;
     if (t.type === 'function' && t.custom) spec.custom = t.custom;
     if (t.type === 'function' && t.strict !== undefined) spec.strict = t.strict;
     return spec;
   });
+}
+
+function builtinDef(t: Tool) {
+  const name = t.type === 'builtin' ? builtinNameOf(t) : undefined;
+  return name ? BUILTIN_TOOLS[name] : undefined;
+}
+
+/** The JSON Schema an agent or built-in tool without its own `parameters` takes. */
+export function toolParameters(t: Tool): Record<string, unknown> {
+  return builtinDef(t)?.parameters ?? defaultParameters(t.type);
 }
 
 /** The JSON Schema a tool without its own takes (agent tools: `{ input: string }`). */

@@ -7,7 +7,7 @@ import type { Thread, Tool, ToolCall, ToolOutput } from '../../shared/thread/sch
 import type { ToolContext, ToolExecutor, NestedLlmCall } from '../tools/types';
 import type { LlmCallResult } from '../providers/types';
 import type { RunTree } from './tree';
-import { defaultParameters } from './messages';
+import { toolParameters } from './messages';
 import { toolErrorOutput } from '../../shared/thread/tool-output';
 
 /** What the loop provides for nested work caused by a tool. */
@@ -48,7 +48,7 @@ export async function executeToolCall(host: ToolHost, call: ToolCall, parentId: 
  */
 async function checkArguments(tool: Tool, call: ToolCall): Promise<ToolOutput | undefined> {
   if (tool.type !== 'agent' && tool.type !== 'builtin') return undefined;
-  const schema = tool.parameters ?? defaultParameters(tool.type);
+  const schema = tool.parameters ?? toolParameters(tool);
   const { validateArguments } = await import('../../shared/json/json-schema');
   const problems = validateArguments(schema, call.arguments);
   if (!problems?.length) return undefined;

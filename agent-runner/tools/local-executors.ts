@@ -1,6 +1,7 @@
 /**
  * Executors for the tools that need no server: function tools (their result is typed by the
  * user, so running one explains that) and agent tools (another thread run as a nested agent).
+ * Built-in tools: builtin/executor.ts.
  */
 import type { Tool, ToolCall, ToolOutput } from '../../shared/thread/schema';
 import { toolErrorOutput, toolOutput } from '../../shared/thread/tool-output';
@@ -23,13 +24,5 @@ export const agentToolExecutor: ToolExecutor = {
     const userText = typeof args.input === 'string' ? args.input : JSON.stringify(call.arguments);
     const r = await ctx.nestedAgent(tool.threadPath, userText);
     return toolOutput(r.text, r.isError);
-  },
-};
-
-/** Built-in tools: none are defined yet; a clear error names the tool. */
-export const builtinToolExecutor: ToolExecutor = {
-  handles: (tool: Tool) => tool.type === 'builtin',
-  async execute(tool: Tool): Promise<ToolOutput> {
-    return toolErrorOutput(`Unknown built-in tool "${tool.name}".`);
   },
 };

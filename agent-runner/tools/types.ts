@@ -57,4 +57,6 @@ export interface ToolExecutor {
 export type InputRequest =
   | { kind: 'elicitation'; message: string; schema: unknown }
   /** A server's sampling/createMessage `params`, to approve (possibly edited) or reject. */
-  | { kind: 'sampling'; server: string; params: Record<string, unknown> };
+  | { kind: 'sampling'; server: string; params: Record<string, unknown> }
+  /** The `ask_user_question` built-in tool; answered with `{ kind: 'answers', answers: { [id]: text } }`. */
+  | { kind: 'question'; questions: { id: string; question: string; options?: string[] }[] };

@@ -8,6 +8,7 @@ import type { Thread } from '../../shared/thread/schema';
 import type { FrozenRenders } from '../../shared/template/frozen';
 import { PlaceError, renderThread, type ThreadRender } from '../../shared/template/thread-render';
 import { workspaceFileReader } from '../../shared/template/files.node.js';
+import { threadWorkingDirectory } from '../../shared/thread/working-directory.node.js';
 import { readRun } from './journal/run-files';
 import { HostError } from './errors';
 
@@ -41,7 +42,7 @@ export async function renderForRun(thread: Thread, o: HostRenderOptions): Promis
   try {
     return await renderThread(thread, {
       read: workspaceFileReader(o.workspaceDir),
-      workingDirectory: o.workspaceDir,
+      workingDirectory: threadWorkingDirectory(thread, o.home, o.workspaceDir),
       now: new Date(),
       frozen,
       fresh: o.fresh,

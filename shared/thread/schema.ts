@@ -424,6 +424,17 @@ export const ThreadSchema = Type.Object({
      * or reject before the model runs — the human in the loop the MCP spec asks clients for.
      */
     reviewSampling: Type.Optional(Type.Boolean()),
+    /**
+     * The thread's working directory for built-in tools and `current_working_directory`:
+     * absolute, or relative to the workspace. Absent = `<home>/work/<threadId>`
+     * (shared/thread/working-directory.ts).
+     */
+    cwd: Type.Optional(Type.String({ minLength: 1 })),
+    /**
+     * Built-in tools (by name: write, edit, apply_patch, bash, web_fetch) that ReAct runs without
+     * stopping for approval in this thread.
+     */
+    allowTools: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
   })),
   runRefs: Type.Array(RunRefSchema),
   /** Set on a branch ("Branch from here"): the point of the source thread it starts from. */

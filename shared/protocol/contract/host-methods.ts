@@ -228,7 +228,7 @@ export const HOST_METHODS = {
   'run.input': method(
     T.Object({ runId: NonEmpty, nodeId: NonEmpty, value: T.Unknown() }),
     Ok,
-    'Answer a node waiting in `awaiting_input` (an MCP elicitation): accept with content, decline or cancel.',
+    'Answer a node waiting in `awaiting_input`: an MCP elicitation (accept with content, decline or cancel), a sampling review, or an `ask_user_question` (`{kind:"answers", answers:{[id]: text}}`).',
   ),
   'run.list': method(T.Object({ threadId: NonEmpty }), T.Array(RunRefSchema), 'A thread’s runs, stored and live, oldest first.'),
   'run.get': method(T.Object({ threadId: NonEmpty, runId: NonEmpty }), RunRecordSchema, 'One run record, live or stored.'),

@@ -120,4 +120,14 @@ describe('templates in runs', () => {
     expect(err.code).toBe('template_error');
     expect(err.message).toMatch(/^systemPrompt, line 1, column \d+: @include\("\.\.\/settings\/providers\.json"\): refused path .*'\.\.' would leave the workspace/);
   });
+
+  it('current_working_directory is the thread working directory: <home>/work/<thread id>, or settings.cwd', async () => {
+    const thread = templatedThread();
+    thread.context.systemPrompt = 'cwd={{ current_working_directory }}';
+    const { home, conn, edit } = await setup(thread);
+    const render = async () => ((await conn.request('thread.render', { threadId: thread.id, place: 'systemPrompt', fresh: true })) as HostResult<'thread.render'>).places[0].text[0];
+    expect(await render()).toBe(`cwd=${path.join(home, 'work', thread.id)}`);
+    await edit([{ op: 'add', path: ['settings'], value: { cwd: 'proj' } }]);
+    expect(await render()).toBe(`cwd=${path.join(home, 'workspace', 'proj')}`);
+  });
 });

@@ -9,7 +9,7 @@ import type { TemplateVariable } from '../../ui/template-extension';
 
 const BUILTIN_VALUES: Record<(typeof BUILTIN_VARIABLES)[number], (t: Thread) => string> = {
   current_date: () => "today's date when the run starts (set current_date to iso-date, readable-date or local-date-time for a format)",
-  current_working_directory: () => 'the workspace folder',
+  current_working_directory: (t) => t.settings?.cwd ?? 'the thread’s working directory (<home>/work/<thread id> unless set)',
   thread_title: (t) => t.title,
 };
 
