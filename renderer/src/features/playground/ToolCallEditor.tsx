@@ -12,6 +12,7 @@ import { TemplatePreview } from './TemplatePreview';
 import { removeToolCall } from './tool-call-edits';
 import { applyTyping, mergeJson } from '../../state/text-merge';
 import { original } from 'immer';
+import { ToolResultBody } from '../../ui/ToolResults';
 
 /** Tool call card inside an assistant message. */
 export function ToolCallEditor({ thread, mi, ci, call, readOnly }: { thread: Thread; mi: number; ci: number; call: ToolCall; readOnly: boolean }) {
@@ -92,6 +93,7 @@ export function ToolCallEditor({ thread, mi, ci, call, readOnly }: { thread: Thr
         <PromptEditor label={`Result of ${name}`} value={text} readOnly={readOnly} placeholder="Tool result text"
           onChange={(t, before) => setOutput(t, out?.isError ?? false, before)} />
         <TemplatePreview threadId={thread.id} place={`tool:${call.id}`} label={`result of ${name}`} source={text} version={version} />
+        {out?.structuredContent !== undefined && <ToolResultBody structured={out.structuredContent} compact />}
         {out?.content.filter((p) => p.type === 'image').map((p, k) => <ImagePreview key={k} part={p as { mimeType: string; data: string }} />)}
         {out && (
           <Checkbox size="xs" label="Mark as error" checked={out.isError} disabled={readOnly} onChange={(e) => setOutput(text, e.currentTarget.checked)} />
