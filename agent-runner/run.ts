@@ -17,6 +17,7 @@ import { RunTree } from './loop/tree';
 import { AgentLoop } from './loop/agent-loop';
 import { createScriptedProvider } from './providers/scripted';
 import { agentToolExecutor, builtinToolExecutor, functionToolExecutor } from './tools/local-executors';
+import { skillToolExecutor } from './tools/skill-tool';
 import { recordedCalls } from './recorded-run';
 import type { LoopResult } from './loop/agent-loop';
 
@@ -94,7 +95,7 @@ export function startRun(spec: RunSpec, post: (m: RunnerToHost) => void, opts: R
         tree,
         signal: controller.signal,
         providerFor,
-        executors: [...(opts.executors ?? []), functionToolExecutor, agentToolExecutor, builtinToolExecutor],
+        executors: [...(opts.executors ?? []), functionToolExecutor, agentToolExecutor, skillToolExecutor(spec.skills), builtinToolExecutor],
         providerIds: ['scripted', ...spec.providers.map((p) => p.id)],
         loadThread: (p) => loadAgentThread(spec.workspaceDir, p),
         waitForInput: (nodeId) =>

@@ -340,6 +340,11 @@ export const ThreadSchema = Type.Object({
      * or reject before the model runs — the human in the loop the MCP spec asks clients for.
      */
     reviewSampling: Type.Optional(Type.Boolean()),
+    /**
+     * Names of the skills enabled for this thread (folders with a SKILL.md, found by the host:
+     * main/core/skills/discover.ts); the `skill` tool loads them and `available_skills` lists them.
+     */
+    skills: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
   })),
   runRefs: Type.Array(RunRefSchema),
   /** Set on a branch ("Branch from here"): the point of the source thread it starts from. */
