@@ -50,7 +50,7 @@ export function TerminalView({ result, maxChars }: { result: BashResult; maxChar
   return (
     <Stack gap={2}>
       <Group gap={6}>
-        <Badge size="xs" variant="light" color={result.exitCode === 0 ? 'teal' : 'red'}>{exit}</Badge>
+        <Badge size="xs" variant="light" color={result.exitCode === 0 ? 'teal' : 'red'} aria-label={`exit status: ${exit}`}>{exit}</Badge>
         {result.timedOut && <Badge size="xs" variant="light" color="orange">timed out</Badge>}
         {result.truncated && <Badge size="xs" variant="light" color="gray">output truncated</Badge>}
       </Group>

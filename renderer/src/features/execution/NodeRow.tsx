@@ -142,7 +142,7 @@ export const NodeRow = memo(function NodeRow(p: RowProps) {
         )}
         {live && lastLog && <div className="sw-row-xs sw-row-dim" aria-label="latest log line">{truncate(lastLog, 300)}</div>}
         {out && <div className={`sw-row-xs sw-row-mono sw-row-pre${error ? ' sw-row-error' : ''}`}>→ {truncate(out, 400)}</div>}
-        {drawn && <div onClick={(e) => e.stopPropagation()}><ToolResultBody structured={structured} compact /></div>}
+        {drawn && <ToolResultBody structured={structured} compact />}
         {node?.error && <div className="sw-row-xs sw-row-error">{node.error.message}</div>}
         {status === 'awaiting_input' && node?.attrs?.preview !== undefined && <ApprovalPreviewView preview={node.attrs.preview} />}
         {questions && <QuestionForm runId={p.runId} nodeId={p.nodeId} questions={questions} />}
