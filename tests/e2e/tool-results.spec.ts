@@ -79,7 +79,7 @@ test('file diffs, the bash terminal and the todo list in the playground', async 
   await expect(diff.locator('[data-kind="add"]')).toHaveText(['2+  return a + b;']);
   await expect(diff.locator('[data-kind="context"]')).toHaveCount(2);
   // Added and removed lines are coloured apart.
-  const bg = (kind: string) => diff.locator(`[data-kind="${kind}"]`).first().evaluate((el) => getComputedStyle(el).backgroundColor);
+  const bg = (kind: string) => diff.locator(`[data-kind="${kind}"]`).first().evaluate((el) => (globalThis as unknown as { getComputedStyle(e: unknown): { backgroundColor: string } }).getComputedStyle(el).backgroundColor);
   expect(await bg('add')).not.toBe(await bg('del'));
   expect(await bg('add')).not.toBe('rgba(0, 0, 0, 0)');
   await expect(edit).toContainText('+1');
