@@ -27,6 +27,7 @@ function writeThread(serve: ServeProcess): { runId: string } {
     { id: 'call-edit', name: 'edit', arguments: { path: 'math.js', old_string: 'return a - b;', new_string: 'return a + b;' }, output: out('Edited math.js', FILE_CHANGE) },
     { id: 'call-bash', name: 'bash', arguments: { command: 'node --test' }, output: out('exit 1', BASH) },
     { id: 'call-todo', name: 'todo_write', arguments: { todos: TODO.items }, output: out('3 todos', TODO) },
+    { id: 'call-held', name: 'bash', arguments: { command: 'rm -rf build' } },
   ];
   const thread = {
     version: 1,
@@ -58,7 +59,7 @@ function writeThread(serve: ServeProcess): { runId: string } {
       { id: 'llm', runId, parentId: 'root', kind: 'llm', name: 'scripted', status: 'completed', startedAt: t0, endedAt: t0 + 50, output: { text: 'On it.' } },
       node('n-edit', 'edit', { status: 'completed', endedAt: t0 + 200, input: calls[0].arguments, output: calls[0].output, toolCallId: 'call-edit' }),
       node('n-bash', 'bash', { status: 'completed', endedAt: t0 + 300, input: calls[1].arguments, output: calls[1].output, toolCallId: 'call-bash' }),
-      node('n-held-bash', 'bash', { status: 'awaiting_input', input: { command: 'rm -rf build' }, attrs: { preview: { kind: 'bash', command: 'rm -rf build', cwd: '~/project' } } }),
+      node('n-held-bash', 'bash', { status: 'awaiting_input', toolCallId: 'call-held', input: { command: 'rm -rf build' }, attrs: { preview: { kind: 'bash', command: 'rm -rf build', cwd: '~/project' } } }),
       node('n-held-edit', 'edit', { status: 'awaiting_input', input: {}, attrs: { preview: { kind: 'file_change', path: 'math.js', diff: DIFF } } }),
       node('n-ask', 'ask_user_question', { status: 'awaiting_input', input: { questions: QUESTION.questions }, attrs: { inputRequest: QUESTION } }),
     ],
@@ -85,7 +86,7 @@ test('file diffs, the bash terminal and the todo list in the playground', async 
   await expect(edit).toContainText('+1');
   await expect(edit).toContainText('changed');
 
-  const bash = page.getByLabel('tool call bash', { exact: true });
+  const bash = page.getByLabel('tool call bash 1', { exact: true });
   const term = bash.getByRole('log', { name: 'Terminal: node --test' });
   await expect(term).toContainText('$ node --test');
   await expect(term.getByLabel('stdout')).toHaveText('# pass 1\n# fail 1\n');
@@ -115,6 +116,10 @@ test('a stored run shows results in its rows and Detail, held calls their previe
   const heldBash = tree.getByRole('treeitem', { name: 'tool bash, awaiting input' });
   await expect(heldBash.getByLabel('Proposed command')).toHaveText('$ rm -rf build');
   await expect(heldBash).toContainText('~/project');
+  // The playground's card of the held call shows it too, next to Run tool.
+  const card = page.getByLabel('tool call bash 2', { exact: true });
+  await expect(card.getByLabel('Proposed command')).toHaveText('$ rm -rf build');
+  await expect(card.getByRole('button', { name: 'Run tool' })).toBeVisible();
   const heldEdit = tree.getByRole('treeitem', { name: 'tool edit, awaiting input' });
   await expect(heldEdit.getByRole('figure', { name: 'Proposed diff of math.js' }).locator('[data-kind="add"]')).toHaveText(['2+  return a + b;']);
 

@@ -12,7 +12,8 @@ import { TemplatePreview } from './TemplatePreview';
 import { removeToolCall } from './tool-call-edits';
 import { applyTyping, mergeJson } from '../../state/text-merge';
 import { original } from 'immer';
-import { ToolResultBody } from '../../ui/ToolResults';
+import { ApprovalPreviewView, ToolResultBody } from '../../ui/ToolResults';
+import { useHeldPreview } from './use-held-preview';
 
 /** Tool call card inside an assistant message. */
 export function ToolCallEditor({ thread, mi, ci, call, readOnly }: { thread: Thread; mi: number; ci: number; call: ToolCall; readOnly: boolean }) {
@@ -30,6 +31,7 @@ export function ToolCallEditor({ thread, mi, ci, call, readOnly }: { thread: Thr
   const calls = (thread.context.messages[mi] as { toolCalls?: { name: string }[] }).toolCalls ?? [];
   const same = calls.filter((c) => c.name === call.name).length;
   const name = same > 1 ? `${call.name} ${calls.slice(0, ci + 1).filter((c) => c.name === call.name).length}` : call.name;
+  const preview = useHeldPreview(call.id, !out);
   const text = out?.content.filter((p) => p.type === 'text').map((p) => (p as { text: string }).text).join('\n') ?? '';
   const messageId = thread.context.messages[mi].id;
   // By ids, not by this card's indices: another window's delete may have arrived before this
@@ -88,6 +90,7 @@ export function ToolCallEditor({ thread, mi, ci, call, readOnly }: { thread: Thr
             c.arguments = mergeJson(base, v, original(c)!.arguments) as Record<string, unknown>;
             delete c.rawArguments;
           }, `args.${call.id}`)} />
+        {preview !== undefined && <ApprovalPreviewView preview={preview} />}
         {call.rawArguments && <Text size="xs" c="orange">The model's raw arguments did not parse: <Text span ff="monospace">{call.rawArguments.slice(0, 200)}</Text></Text>}
         <Text size="xs" c="dimmed">Result {out ? '' : last ? '— type one, or Run tool' : '— type one'}</Text>
         <PromptEditor label={`Result of ${name}`} value={text} readOnly={readOnly} placeholder="Tool result text"
