@@ -37,9 +37,14 @@ describe('example: Fix a failing test', () => {
     expect(thread.settings?.autoRunTools).toBe(true);
     const calls = (thread.model.script ?? []).map((r) => r.toolCalls?.map((c) => c.name) ?? []);
     expect(calls).toEqual([['read'], ['edit'], ['bash'], []]);
+    // Seeded with its project, which is the thread's working directory (relative to the workspace).
+    expect((thread.settings as { cwd?: string } | undefined)?.cwd).toBe('fix-a-test'); // settings.cwd: the working-directory setting of the built-in tools (branch x-tools)
     const ws = new WorkspaceStore(tmp('workspace'));
     const seeded = await ws.seedExamples(EXAMPLES);
     expect(seeded.map((e) => e.title)).toContain('Fix a failing test');
+    expect(await readFile(tmp('workspace', 'fix-a-test', 'math.mjs'), 'utf8')).toBe(await readFile(path.join(PROJECT, 'math.mjs'), 'utf8'));
+    // The project holds no .json file the workspace would list as a (broken) thread.
+    expect((await ws.list()).filter((e) => e.kind === 'thread').map((e) => e.title).sort()).toEqual(seeded.map((e) => e.title).sort());
   });
 
   it('fixes the shipped project: node --test fails as shipped and passes after the scripted edit', async () => {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { add, multiply } from '../math.js';
+import { add, multiply } from '../math.mjs';
 
 test('add sums two numbers', () => {
   assert.equal(add(2, 3), 5);
