@@ -18,6 +18,7 @@ import { AgentLoop } from './loop/agent-loop';
 import { createScriptedProvider } from './providers/scripted';
 import { agentToolExecutor, functionToolExecutor } from './tools/local-executors';
 import { builtinPreview, createBuiltinExecutor } from './tools/builtin/executor';
+import { skillToolExecutor } from './tools/skill-tool';
 import { recordedCalls } from './recorded-run';
 import type { LoopResult } from './loop/agent-loop';
 import { withCost } from '../shared/protocol/prices';
@@ -98,7 +99,7 @@ export function startRun(spec: RunSpec, post: (m: RunnerToHost) => void, opts: R
         tree,
         signal: controller.signal,
         providerFor,
-        executors: [...(opts.executors ?? []), functionToolExecutor, agentToolExecutor, createBuiltinExecutor(spec)],
+        executors: [...(opts.executors ?? []), functionToolExecutor, agentToolExecutor, skillToolExecutor(spec.skills), createBuiltinExecutor(spec)],
         previewFor: (tool, call, thread) => builtinPreview(tool, call, thread, spec),
         providerIds: ['scripted', ...spec.providers.map((p) => p.id)],
         loadThread: (p) => loadAgentThread(spec.home, spec.workspaceDir, p),

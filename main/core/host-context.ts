@@ -11,6 +11,7 @@ import type { RunSupervisor } from './supervisor/run-supervisor';
 import type { RunController } from './runs';
 import type { KeyCodec } from './settings/providers';
 import type { EvalService } from './eval/eval-service';
+import type { SkillRoot } from './skills/discover';
 
 /**
  * The configured MCP servers as the `mcp.servers` / `mcp.tools` / `mcp.test` requests see them:
@@ -68,6 +69,8 @@ export interface HostContext {
   workspace: WorkspaceService;
   /** Encrypts literal API keys in providers.json (desktop: safeStorage). */
   keys?: KeyCodec;
+  /** The folders searched for skills (`settings.skills`, a run's enabled skills). */
+  skillRoots?: SkillRoot[];
   /** Datasets and batches (set once the core is built: batches run on the core itself). */
   evals?: EvalService;
 }

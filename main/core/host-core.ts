@@ -26,6 +26,7 @@ import { listingKey, watchWorkspace } from './workspace/workspace-watch';
 import { HANDLERS, dispatch } from './handlers';
 import { forClient, HostError, withoutHostPaths, withoutPrivatePaths } from './errors';
 import type { ClientState, HostContext, McpServerCatalog, WorkspaceService } from './host-context';
+import { skillRoots } from './skills/discover';
 import { releaseIfUnheld } from './store/thread-holders';
 import { EvalService } from './eval/eval-service';
 
@@ -46,6 +47,8 @@ export interface HostCoreOptions {
   workspace?: WorkspaceService;
   /** Encrypts literal API keys in providers.json (the desktop shell passes safeStorage). */
   keys?: KeyCodec;
+  /** The user's home folder, searched for `~/.claude/skills`, `~/.agents/skills`, `~/.codex/skills` (default os.homedir()). */
+  userHome?: string;
   /** Thread file I/O (default: threads/thread-file.ts). */
   threadIO?: ThreadIO;
   limits?: Partial<FrameLimits>;
@@ -165,6 +168,7 @@ export async function createHostCore(options: HostCoreOptions = {}): Promise<Hos
       exit: (runId, exit) => late.runs.exited(runId, exit),
     },
   });
+  const roots = skillRoots(home, options.userHome ?? os.homedir());
   const runs = (late.runs = new RunController({
     home,
     workspaceDir,
@@ -174,11 +178,12 @@ export async function createHostCore(options: HostCoreOptions = {}): Promise<Hos
     journal,
     mcp: Boolean(options.mcpRelay),
     keys: options.keys,
+    skillRoots: roots,
     log,
   }));
   runs.notePending(pending);
 
-  const ctx: HostContext = { home, workspaceDir, threads, bridge, supervisor, runs, clients, mcp: options.mcp, workspace, keys: options.keys };
+  const ctx: HostContext = { home, workspaceDir, threads, bridge, supervisor, runs, clients, mcp: options.mcp, workspace, keys: options.keys, skillRoots: roots };
   // Every answer's error goes through forClient: no absolute path reaches a client.
   const folders = { workspaceDir, home, userHome: os.homedir() };
   const clean = (err: unknown) => forClient(withoutHostPaths(home, err), folders);

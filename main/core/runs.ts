@@ -25,6 +25,7 @@ import { providersForRun, type KeyCodec } from './settings/providers';
 import { HostError } from './errors';
 import { runProblem } from '../../shared/thread/tool-calls';
 import { renderForRun } from './templates';
+import { runSkills, type SkillRoot } from './skills/discover';
 import { timeTravelStart } from './time-travel';
 import { DEFAULT_MAX_TURNS } from '../../shared/thread/defaults';
 
@@ -87,6 +88,8 @@ export interface RunControllerDeps {
   mcp: boolean;
   /** Opens API keys encrypted in providers.json. */
   keys?: KeyCodec;
+  /** The folders searched for the thread's enabled skills (none searched when absent). */
+  skillRoots?: SkillRoot[];
   log: (level: 'info' | 'warn' | 'error', message: string) => void;
 }
 
@@ -108,7 +111,8 @@ export class RunController {
     if (problem) throw new HostError(problem.code, problem.message);
     // Templates first: an error stops the run before a runner starts or a model is called.
     // A tool step sends nothing to a model: its places are not rendered (nor frozen).
-    const rendered = p.mode === 'tool' ? undefined : await renderForRun(from?.thread ?? thread, { home: this.deps.home, workspaceDir: this.deps.workspaceDir, scenario: p.scenario, fresh: p.fresh });
+    const skills = await runSkills(this.deps.skillRoots ?? [], thread.settings?.skills ?? []);
+    const rendered = p.mode === 'tool' ? undefined : await renderForRun(from?.thread ?? thread, { home: this.deps.home, workspaceDir: this.deps.workspaceDir, scenario: p.scenario, fresh: p.fresh, skills });
     const providers = await providersForRun(this.deps.home, thread.model.provider, this.deps.keys);
     if (bridge.liveRuns(p.threadId).length) throw new HostError('thread_running', `thread ${p.threadId} already has a run running`);
     const runId = randomUUID();
@@ -124,6 +128,7 @@ export class RunController {
     };
     if (p.maxTurns !== undefined) spec.maxTurns = p.maxTurns;
     if (p.toolCallIds) spec.toolCallIds = p.toolCallIds;
+    if (skills.length) spec.skills = skills;
     if (p.fromRun) {
       spec.fromRun = p.fromRun;
       // The played-back calls are turns too: the cap leaves call `fromCall` at least one live turn.

@@ -34,6 +34,8 @@ export interface HostRenderOptions {
   fresh?: boolean;
   /** One place key only. */
   only?: string;
+  /** The thread's enabled skills that were found (main/core/skills/discover.ts `runSkills`): `available_skills`. */
+  skills?: readonly { name: string; description: string }[];
 }
 
 /** Renders `thread` as its next run would send it. Throws HostError `template_error` naming place, line and column. */
@@ -48,6 +50,7 @@ export async function renderForRun(thread: Thread, o: HostRenderOptions): Promis
       fresh: o.fresh,
       only: o.only,
       scenario: o.scenario,
+      skills: o.skills,
     });
   } catch (err) {
     if (err instanceof PlaceError) throw new TemplateHostError(err);

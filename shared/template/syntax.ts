@@ -28,7 +28,7 @@ export function hasTemplateSyntax(text: string): boolean {
 export const BLOCK_TAGS = ['if', 'elif', 'else', 'endif', 'for', 'endfor', 'set', 'raw', 'endraw'] as const;
 
 /** Names the renderer provides besides the thread's variables. */
-export const BUILTIN_VARIABLES = ['current_date', 'current_working_directory', 'thread_title'] as const;
+export const BUILTIN_VARIABLES = ['current_date', 'current_working_directory', 'thread_title', 'available_skills'] as const;
 
 /** Formats of `current_date` (LLM Space's): pick one by giving the variable `current_date` that value. */
 export const CURRENT_DATE_FORMATS = ['readable-date', 'iso-date', 'local-date-time'] as const;

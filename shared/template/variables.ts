@@ -1,12 +1,14 @@
 /**
  * The values a thread's templates see (docs/architecture.md#templates): its variables by type
  * (`text`; `json`, parsed; `file`, the contents of a workspace file), overridden by the picked
- * scenario's, and the built-ins `current_date`, `current_working_directory` and `thread_title`
+ * scenario's, and the built-ins `current_date`, `current_working_directory`, `thread_title` and
+ * `available_skills` (the thread's enabled skills, one `- name: description` line each)
  * (a variable of the same name wins; a `current_date` whose value is a format name picks the format).
  */
 import type { Thread } from '../thread/schema';
 import { CURRENT_DATE_FORMATS, type CurrentDateFormat } from './syntax';
 import type { FileLookup } from './render';
+import { availableSkillsText } from '../skills/skill-info';
 
 /** Where variables come from for one render. */
 export interface VariableSources {
@@ -15,6 +17,8 @@ export interface VariableSources {
   /** Value of `current_working_directory`. */
   workingDirectory: string;
   now: Date;
+  /** The thread's enabled skills that were found (value of `available_skills`). */
+  skills?: readonly { name: string; description: string }[];
 }
 
 /** What the variables resolve to before any file is read: file variables are named by path. */
@@ -62,6 +66,7 @@ export function resolveVariables(thread: Thread, src: VariableSources): Resolved
   const values: Record<string, unknown> = {
     current_working_directory: src.workingDirectory,
     thread_title: thread.title,
+    available_skills: availableSkillsText(src.skills ?? []),
     current_date: formatCurrentDate('readable-date', src.now),
   };
   const problems: Record<string, string> = {};
@@ -83,7 +88,9 @@ export function resolveVariables(thread: Thread, src: VariableSources): Resolved
       values[name] = text;
     }
   }
-  const inputs = JSON.stringify({ variables: own, types });
+  // The skills are inputs too: enabling one re-renders the places that list them.
+  const skills = src.skills?.length ? src.skills.map((s) => ({ name: s.name, description: s.description })) : undefined;
+  const inputs = JSON.stringify({ variables: own, types, ...(skills ? { skills } : {}) });
   return { values, problems, files, inputs, ...(picked ? { scenario: picked } : {}) };
 }
 

@@ -435,6 +435,11 @@ export const ThreadSchema = Type.Object({
      * stopping for approval in this thread.
      */
     allowTools: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
+    /**
+     * Names of the skills enabled for this thread (folders with a SKILL.md, found by the host:
+     * main/core/skills/discover.ts); the `skill` tool loads them and `available_skills` lists them.
+     */
+    skills: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
   })),
   runRefs: Type.Array(RunRefSchema),
   /** Set on a branch ("Branch from here"): the point of the source thread it starts from. */

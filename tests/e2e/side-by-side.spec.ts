@@ -37,7 +37,7 @@ test('settings and messages side by side, each scrolling on its own; the choice 
   // virtualised: the last message is mounted once its scroll area nears the end.
   const scroller = list.locator('[data-message-scroller]');
   await expect(async () => {
-    await scroller.evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
+    await scroller.evaluate((el) => { const e = el as unknown as { scrollTop: number; scrollHeight: number }; e.scrollTop = e.scrollHeight; });
     await expect(list.getByText('Message number 39.', { exact: true })).toBeVisible({ timeout: 1000 });
   }).toPass({ timeout: 20_000 });
   await expect(list.getByText('Message number 39.', { exact: true })).toBeInViewport();

@@ -7,10 +7,12 @@
  * stderr), an unknown scenario or place, or a file that does not load.
  */
 import path from 'node:path';
+import os from 'node:os';
 import type { Command } from 'commander';
 import { defaultHome } from '../../core/host-core';
 import { loadThreadFile } from '../../core/threads/thread-file';
 import { renderForRun, TemplateHostError } from '../../core/templates';
+import { runSkills, skillRoots } from '../../core/skills/discover';
 import { placeKey, parsePlaceKey } from '../../../shared/template/frozen';
 import { placesOf } from '../../../shared/template/thread-render';
 
@@ -41,7 +43,8 @@ export async function renderThreadFile(file: string, o: RenderOptions, out: (s: 
     return 2;
   }
   try {
-    const r = await renderForRun(thread, { home, workspaceDir: path.join(home, 'workspace'), scenario: o.scenario, fresh: o.fresh, only: o.place });
+    const skills = await runSkills(skillRoots(home, os.homedir()), thread.settings?.skills ?? []);
+    const r = await renderForRun(thread, { home, workspaceDir: path.join(home, 'workspace'), scenario: o.scenario, fresh: o.fresh, only: o.place, skills });
     const rendered = placesOf(r.thread).map((p) => ({ key: placeKey(p.place), text: p.texts.map((t) => t.get()).join('\n') }));
     if (o.place !== undefined) out(rendered.find((p) => p.key === o.place)?.text ?? '');
     else out(rendered.map((p) => `== ${p.key} ==\n${p.text}\n`).join('\n'));

@@ -4,6 +4,7 @@ import type { HostContext } from '../host-context';
 import type { DomainHandlers } from './types';
 import { releaseIfUnheld } from '../store/thread-holders';
 import { renderForRun, TemplateHostError } from '../templates';
+import { runSkills } from '../skills/discover';
 import { branchThread } from '../branches';
 
 function relPath(ctx: HostContext, file: string): string {
@@ -37,7 +38,8 @@ export const threadHandlers: DomainHandlers<'thread'> = {
   'thread.render': async (ctx, _client, p) => {
     const { thread } = ctx.threads.get(p.threadId);
     try {
-      const r = await renderForRun(thread, { home: ctx.home, workspaceDir: ctx.workspaceDir, scenario: p.scenario, fresh: p.fresh, only: p.place });
+      const skills = await runSkills(ctx.skillRoots ?? [], thread.settings?.skills ?? []);
+      const r = await renderForRun(thread, { home: ctx.home, workspaceDir: ctx.workspaceDir, scenario: p.scenario, fresh: p.fresh, only: p.place, skills });
       const places = Object.entries(r.renders.places).map(([place, f]) => ({ place, text: f.text, frozen: r.reused.includes(place) }));
       return r.scenario ? { places, scenario: r.scenario } : { places };
     } catch (err) {

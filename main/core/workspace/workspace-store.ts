@@ -7,7 +7,7 @@
  * overwritten by `write`. Errors name workspace-relative paths only (see `workspaceFailure`).
  */
 import path from 'node:path';
-import { mkdir, readdir, rename as fsRename, rm, stat } from 'node:fs/promises';
+import { cp, mkdir, readdir, rename as fsRename, rm, stat } from 'node:fs/promises';
 import type { WorkspaceEntry } from '../../../shared/protocol/host-api';
 import { THREAD_VERSION, type Thread } from '../../../shared/thread/schema';
 import { newId } from '../../../shared/thread/ids';
@@ -282,11 +282,17 @@ export class WorkspaceStore {
 
   /**
    * Copies the example threads (`*.json` in `fromDir`) into an empty workspace, each with a fresh
-   * id. Does nothing when the workspace already holds anything. Returns the created entries.
+   * id, and the example projects (its sub-folders, such as `fix-a-test`, the working directory
+   * of "Fix a failing test") as they are. Does nothing when the workspace already holds
+   * anything. Returns the created thread entries.
    */
   async seedExamples(fromDir: string): Promise<WorkspaceEntry[]> {
     if ((await this.list()).length > 0) return [];
-    const names = (await readdir(fromDir)).filter((n) => n.toLowerCase().endsWith(EXT)).sort();
+    const all = await readdir(fromDir, { withFileTypes: true });
+    for (const d of all.filter((e) => e.isDirectory())) {
+      await cp(path.join(fromDir, d.name), path.join(this.rootDir, d.name), { recursive: true, force: false, errorOnExist: false });
+    }
+    const names = all.filter((e) => e.isFile() && e.name.toLowerCase().endsWith(EXT)).map((e) => e.name).sort();
     const created: WorkspaceEntry[] = [];
     for (const n of names) {
       const thread = await loadThreadFile(path.join(fromDir, n), { title: n.slice(0, -EXT.length) });

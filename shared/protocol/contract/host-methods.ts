@@ -13,6 +13,7 @@ import { literals, method, type MethodTypes } from './define';
 import { ModelPriceSchema } from './runner-channel';
 import { EVAL_METHODS } from './eval-methods';
 import { FrozenRendersSchema } from '../../template/frozen';
+import { SkillInfoSchema } from '../../skills/skill-info';
 
 const NonEmpty = T.String({ minLength: 1 });
 const Path = T.String({ minLength: 1, maxLength: 4096 });
@@ -266,6 +267,7 @@ export const HOST_METHODS = {
     T.Object({ ok: T.Boolean(), message: T.String(), models: T.Optional(T.Integer({ minimum: 0 })) }),
     'Connect to a provider with its key and list its models (`GET /models`); says what failed. The key never leaves the host.',
   ),
+  'settings.skills': method(None, T.Array(SkillInfoSchema), 'Skills found in <home>/skills, ~/.claude/skills, ~/.agents/skills and ~/.codex/skills (folders holding a SKILL.md), in that order.'),
   'settings.providerModels': method(T.Object({ id: NonEmpty }), T.Array(T.String()), 'The model ids a provider lists on `GET /models`, sorted.'),
   'settings.removeProvider': method(T.Object({ id: NonEmpty }), T.Array(ProviderInfoSchema), 'Remove an added provider (or reset a built-in one).'),
   'mcp.servers': method(None, T.Array(McpServerInfoSchema), 'The configured MCP servers and their status.'),

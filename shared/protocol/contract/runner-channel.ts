@@ -6,6 +6,7 @@
  * belongs to: main/core/bridge/validate.ts). shared/protocol/runner.ts derives its types here.
  */
 import { Type as T, type Static } from '@sinclair/typebox';
+import { RunSkillSchema } from '../../skills/skill-info';
 import { RunModeSchema, ThreadSchema } from '../../thread/schema';
 import { PROTOCOL_VERSION, RUNNER_ENVELOPES } from '../envelopes';
 import { literals, unionOf, type MessageOf } from './define';
@@ -88,6 +89,11 @@ export const RunSpecSchema = T.Object({
    * the rest runs live (docs/architecture.md#branches-and-time-travel).
    */
   fromRun: T.Optional(T.Object({ runId: RunId, fromCall: T.Integer({ minimum: 1 }) })),
+  /**
+   * The thread's enabled skills the host found, with their folders: the `skill` tool reads
+   * these and nothing else (the runner never searches home folders).
+   */
+  skills: T.Optional(T.Array(RunSkillSchema)),
 });
 export type RunSpec = Static<typeof RunSpecSchema>;
 

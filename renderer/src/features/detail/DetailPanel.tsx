@@ -132,7 +132,7 @@ function NodeDetail({ runId, nodeId }: { runId: string; nodeId: string }) {
           {(n?.usage?.cacheReadTokens || n?.usage?.reasoningTokens) ? <Table.Tr><Table.Td c="dimmed">cache read</Table.Td><Table.Td>{n?.usage?.cacheReadTokens ?? 0}</Table.Td><Table.Td c="dimmed">reasoning</Table.Td><Table.Td>{n?.usage?.reasoningTokens ?? 0}</Table.Td></Table.Tr> : null}
         </Table.Tbody>
       </Table>
-      <Accordion multiple defaultValue={['input', 'reply', 'result', 'log']} variant="contained" chevronPosition="left">
+      <Accordion multiple defaultValue={['input', 'reply', 'result', 'log', 'view', 'preview']} variant="contained" chevronPosition="left">
         {sections.map((s) => (
           <Accordion.Item key={s.value} value={s.value}>
             <Accordion.Control><Text size="xs" fw={600}>{s.label}</Text></Accordion.Control>

@@ -1,5 +1,7 @@
 /**
- * Detail sections of a tool node beyond its arguments and result: the log it wrote (MCP
+ * Detail sections of a tool node beyond its arguments and result: a built-in tool's result
+ * drawn as what it is (file diffs, terminal, todo list) or, while held for approval, what it
+ * would do (`attrs.preview`); the log it wrote (MCP
  * `notifications/message`, and Stepwise's own lines such as waiting for another run's turn on
  * a server), the result's `structuredContent`, and the call's MCP protocol log (every
  * JSON-RPC message it caused, `attrs.mcpLog`).
@@ -8,6 +10,8 @@ import { Badge, Group, Stack, Text } from '@mantine/core';
 import type { McpLogEntry } from '../../../../shared/protocol/mcp';
 import { JsonEditor } from '../../ui/editors';
 import { toJson } from '../../ui/format';
+import { ApprovalPreviewView, ToolResultBody } from '../../ui/ToolResults';
+import { approvalPreview, toolResultView } from '../../ui/tool-results';
 
 /** One line of a tool node's `attrs.logs` (agent-runner/loop/tool-call.ts). */
 export interface ToolLogLine {
@@ -50,6 +54,12 @@ export function toolSections(attrs: Record<string, unknown> | undefined, output:
     });
   }
   const structured = (output as { structuredContent?: unknown } | undefined)?.structuredContent;
+  const view = toolResultView(structured);
+  if (view) {
+    const label = view.kind === 'files' ? `Changes (${view.changes.length} file${view.changes.length === 1 ? '' : 's'})` : view.kind === 'bash' ? 'Terminal' : 'Todo list';
+    out.push({ value: 'view', label, body: <ToolResultBody structured={structured} /> });
+  }
+  if (!output && approvalPreview(attrs?.preview)) out.push({ value: 'preview', label: 'Waiting for approval', body: <ApprovalPreviewView preview={attrs!.preview} /> });
   if (structured !== undefined) {
     out.push({ value: 'structured', label: 'Structured content', body: <JsonEditor label="Structured content" value={toJson(structured)} readOnly maxHeight={300} /> });
   }

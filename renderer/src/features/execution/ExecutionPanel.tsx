@@ -1,11 +1,13 @@
 /** Right panel: the shown run's execution tree over the detail of the selected node and the run history. */
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useAtomValue } from 'jotai';
 import { Badge, Button, Group, Select, Stack, Tabs, Text } from '@mantine/core';
 import { Group as PanelGroup, Panel, Separator, useDefaultLayout } from 'react-resizable-panels';
 import { compareRequestAtom } from '../../state/overlays';
 import { useApp } from '../../state/context';
-import { useSession, useThreadMeta } from '../../state/hooks';
+import { useSession, useThread, useThreadMeta } from '../../state/hooks';
+import { latestTodo } from '../../ui/tool-results';
+import { TodoView } from '../../ui/ToolResults';
 import { StatusBadge } from '../../ui/status';
 import { ExecutionTree } from './ExecutionTree';
 import { DetailPanel } from '../detail/DetailPanel';
@@ -25,6 +27,9 @@ export function ExecutionPanel() {
   const meta = useThreadMeta();
   const undone = !!shown && !!meta?.undoneRuns.includes(shown);
   const [tab, setTab] = useState<string>('detail');
+  const thread = useThread();
+  // The agent's newest todo list (todo_write returns the whole list each time).
+  const todo = useMemo(() => (thread ? latestTodo(thread.context.messages) : null), [thread]);
   // The palette's Compare runs shows Run history (where the runs are ticked).
   const compareRequest = useAtomValue(compareRequestAtom);
   useEffect(() => {
@@ -56,6 +61,12 @@ export function ExecutionPanel() {
               Undone: this run's result is no longer in the thread. The run itself stays here and in Run history
               {meta?.canRedo ? '; Redo brings its result back.' : '.'}
             </Text>
+          )}
+          {todo && (
+            <details open aria-label="Agent's todo list">
+              <summary><Text span size="xs" fw={600}>Todo list</Text></summary>
+              <TodoView items={todo} label="Agent's todo list" />
+            </details>
           )}
           {shown ? <ExecutionTree key={shown} runId={shown} /> : (
             <Text size="sm" c="dimmed">No run shown — Run the thread, or open a past run from Run history.</Text>

@@ -16,8 +16,11 @@ import { serverToolLine } from '../../../../shared/thread/server-tools';
 import { formatCost, usageLine } from '../../../../shared/protocol/usage';
 import { ElicitationForm, type ElicitationRequest } from './ElicitationForm';
 import { SamplingReview, type SamplingRequest } from './SamplingReview';
+import { QuestionForm } from './QuestionForm';
 import { logText } from '../detail/tool-sections';
 import { useJumpToMessage } from './use-jump-to-message';
+import { ApprovalPreviewView, ToolResultBody } from '../../ui/ToolResults';
+import { questionsOf, toolResultView } from '../../ui/tool-results';
 import './node-row.css';
 
 /** What a row can ask of its tree; one stable object per tree, so memoised rows skip re-rendering. */
@@ -86,7 +89,11 @@ export const NodeRow = memo(function NodeRow(p: RowProps) {
       : finalCalls
         ? finalCalls.map((c) => `${c.name} ${JSON.stringify(c.arguments)}`)
         : Object.values(view?.toolArgs ?? {});
-  const out = p.kind === 'tool' ? resultText(node?.output) : '';
+  const structured = p.kind === 'tool' ? (node?.output as { structuredContent?: unknown } | undefined)?.structuredContent : undefined;
+  // A built-in tool's result (diff, terminal, todo list) is drawn as such instead of its text.
+  const drawn = structured !== undefined && toolResultView(structured) !== null;
+  const out = p.kind === 'tool' && !drawn ? resultText(node?.output) : '';
+  const questions = status === 'awaiting_input' ? questionsOf(node?.attrs?.inputRequest) ?? questionsOf(node?.input) : null;
   // Tool activity the provider ran itself (web search, code execution, MCP connector): shown, never run here.
   const serverTools = isLlm ? ((node?.output as { serverTools?: ({ type: string } & Record<string, unknown>)[] } | undefined)?.serverTools ?? []) : [];
   const llmCalls = isLlm ? Object.keys(view?.toolArgs ?? {}).length : 0;
@@ -145,7 +152,10 @@ export const NodeRow = memo(function NodeRow(p: RowProps) {
         )}
         {live && lastLog && <div className="sw-row-xs sw-row-dim" aria-label="latest log line">{truncate(lastLog, 300)}</div>}
         {out && <div className={`sw-row-xs sw-row-mono sw-row-pre${error ? ' sw-row-error' : ''}`}>→ {truncate(out, 400)}</div>}
+        {drawn && <ToolResultBody structured={structured} compact />}
         {node?.error && <div className="sw-row-xs sw-row-error">{node.error.message}</div>}
+        {status === 'awaiting_input' && node?.attrs?.preview !== undefined && <ApprovalPreviewView preview={node.attrs.preview} />}
+        {questions && <QuestionForm runId={p.runId} nodeId={p.nodeId} questions={questions} />}
         {status === 'awaiting_input' && (node?.attrs?.inputRequest as ElicitationRequest | undefined)?.kind === 'elicitation' && (
           <ElicitationForm runId={p.runId} nodeId={p.nodeId} request={node!.attrs!.inputRequest as ElicitationRequest} />
         )}

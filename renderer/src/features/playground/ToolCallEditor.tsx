@@ -13,6 +13,8 @@ import { removeToolCall } from './tool-call-edits';
 import { applyTyping, mergeJson } from '../../state/text-merge';
 import { original } from 'immer';
 import { useFieldHighlight } from './find-context';
+import { ApprovalPreviewView, ToolResultBody } from '../../ui/ToolResults';
+import { useHeldPreview } from './use-held-preview';
 
 /** Tool call card inside an assistant message. */
 export function ToolCallEditor({ thread, mi, ci, call, readOnly }: { thread: Thread; mi: number; ci: number; call: ToolCall; readOnly: boolean }) {
@@ -30,6 +32,7 @@ export function ToolCallEditor({ thread, mi, ci, call, readOnly }: { thread: Thr
   const calls = (thread.context.messages[mi] as { toolCalls?: { name: string }[] }).toolCalls ?? [];
   const same = calls.filter((c) => c.name === call.name).length;
   const name = same > 1 ? `${call.name} ${calls.slice(0, ci + 1).filter((c) => c.name === call.name).length}` : call.name;
+  const preview = useHeldPreview(call.id, !out);
   const text = out?.content.filter((p) => p.type === 'text').map((p) => (p as { text: string }).text).join('\n') ?? '';
   const messageId = thread.context.messages[mi].id;
   const argsHighlight = useFieldHighlight(messageId, `args:${call.id}`);
@@ -90,6 +93,7 @@ export function ToolCallEditor({ thread, mi, ci, call, readOnly }: { thread: Thr
             c.arguments = mergeJson(base, v, original(c)!.arguments) as Record<string, unknown>;
             delete c.rawArguments;
           }, `args.${call.id}`)} />
+        {preview !== undefined && <ApprovalPreviewView preview={preview} />}
         {call.custom
           ? <Text size="xs" aria-label={`Free-form input of ${name}`}>Free-form input (custom tool): <Text span ff="monospace" style={{ whiteSpace: 'pre-wrap' }}>{call.rawArguments ?? ''}</Text></Text>
           : call.rawArguments && <Text size="xs" c="orange">The model's raw arguments did not parse: <Text span ff="monospace">{call.rawArguments.slice(0, 200)}</Text></Text>}
@@ -97,6 +101,7 @@ export function ToolCallEditor({ thread, mi, ci, call, readOnly }: { thread: Thr
         <PromptEditor label={`Result of ${name}`} value={text} readOnly={readOnly} placeholder="Tool result text"
           onChange={(t, before) => setOutput(t, out?.isError ?? false, before)} highlight={resultHighlight} />
         <TemplatePreview threadId={thread.id} place={`tool:${call.id}`} label={`result of ${name}`} source={text} version={version} />
+        {out?.structuredContent !== undefined && <ToolResultBody structured={out.structuredContent} compact />}
         {out?.content.filter((p) => p.type === 'image').map((p, k) => <ImagePreview key={k} part={p as { mimeType: string; data: string }} />)}
         {out && (
           <Checkbox size="xs" label="Mark as error" checked={out.isError} disabled={readOnly} onChange={(e) => setOutput(text, e.currentTarget.checked)} />

@@ -1,4 +1,4 @@
-/** The thread's tools: function tools (JSON Schema editor), agent tools, MCP import. */
+/** The thread's tools: function tools (JSON Schema editor), agent tools, MCP import, enabled skills. */
 import { useEffect, useState } from 'react';
 import { useAtomValue } from 'jotai';
 import { Badge, Button, Checkbox, Group, Modal, Paper, Select, Stack, Text, TextInput, ActionIcon, Collapse, Loader } from '@mantine/core';
@@ -9,6 +9,7 @@ import { useApp } from '../../state/context';
 import { useSession } from '../../state/hooks';
 import { removeAt } from '../../state/array-edits';
 import { JsonField } from './JsonField';
+import { SkillsField } from './SkillsField';
 import { schemaProblems } from './schema-check';
 import { ErrorNotice, errorProps, type ErrorNoticeProps } from '../../ui/ErrorNotice';
 
@@ -87,6 +88,7 @@ export function ToolsSection({ thread, readOnly }: { thread: Thread; readOnly: b
           </Button>
         </Group>
       )}
+      <SkillsField thread={thread} readOnly={readOnly} />
       {importing && <McpImport existing={tools} onClose={() => setImporting(false)} onAdd={(ts) => session.edit((d) => void d.context.tools.push(...ts))} />}
     </Stack>
   );

@@ -11,6 +11,7 @@ const BUILTIN_VALUES: Record<(typeof BUILTIN_VARIABLES)[number], (t: Thread) => 
   current_date: () => "today's date when the run starts (set current_date to iso-date, readable-date or local-date-time for a format)",
   current_working_directory: (t) => t.settings?.cwd ?? 'the thread’s working directory (<home>/work/<thread id> unless set)',
   thread_title: (t) => t.title,
+  available_skills: (t) => (t.settings?.skills?.length ? `the enabled skills, one "- name: description" line each (${t.settings.skills.join(', ')})` : 'the enabled skills (none enabled)'),
 };
 
 /** The variables of `thread` with the picked scenario applied, then the built-ins it does not redefine. */
