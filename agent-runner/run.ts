@@ -19,7 +19,6 @@ import { createScriptedProvider } from './providers/scripted';
 import { agentToolExecutor, functionToolExecutor } from './tools/local-executors';
 import { builtinPreview, createBuiltinExecutor } from './tools/builtin/executor';
 import { skillToolExecutor } from './tools/skill-tool';
-import { recordedCalls } from './recorded-run';
 import type { LoopResult } from './loop/agent-loop';
 import { withCost } from '../shared/protocol/prices';
 import { runUsage } from '../shared/protocol/usage';
@@ -92,7 +91,10 @@ export function startRun(spec: RunSpec, post: (m: RunnerToHost) => void, opts: R
 
   const rootId = tree.open({ kind: 'run', name: spec.mode === 'tool' ? 'tool step' : spec.mode === 'react' ? 'react' : 'step', input: { mode: spec.mode, threadId: spec.threadId, toolCallIds: spec.toolCallIds, ...(spec.fromRun ? { fromRun: spec.fromRun } : {}) } });
   const done = (async () => {
-    const recorded = await recordedCalls(spec);
+    // Only a time-travel or replay run reads recordings: loaded then, so an ordinary run's
+    // process never loads the provider SDKs it does not use (tests/integration/desktop/runner-start.test.ts).
+    const replays = spec.thread.model.provider === 'replay' || spec.providers.some((p) => p.id === spec.thread.model.provider && p.api === 'replay');
+    const recorded = spec.fromRun || replays ? await (await import('./recorded-run')).recordedCalls(spec) : undefined;
     if (recorded && 'message' in recorded) return finishRun({ status: 'error', messages: [], toolOutputs: [], finalText: '', error: recorded });
     const loop = new AgentLoop(
       {

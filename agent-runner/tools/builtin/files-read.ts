@@ -5,7 +5,6 @@
  */
 import { lstat, readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { glob as tinyglob } from 'tinyglobby';
 import type { ToolOutput } from '../../../shared/thread/schema';
 import { toolErrorOutput, toolOutput } from '../../../shared/thread/tool-output';
 import { fsProblem, resolveToolPath, shownPath } from './confine';
@@ -63,6 +62,8 @@ export async function lsTool(cwd: string, a: Args): Promise<ToolOutput> {
 
 /** Files under `base` matching `pattern`, relative to `base`, sorted; symbolic links not followed out. */
 async function globFiles(base: string, pattern: string): Promise<string[]> {
+  // Loaded on first use: an ordinary run's process never loads it.
+  const { glob: tinyglob } = await import('tinyglobby');
   const found = await tinyglob(pattern, { cwd: base, dot: false, followSymbolicLinks: false, onlyFiles: true, ignore: ['**/node_modules/**', '**/.git/**'] });
   return found.sort();
 }

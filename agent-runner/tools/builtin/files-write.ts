@@ -8,7 +8,7 @@
  */
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { applyPatch, createTwoFilesPatch, parsePatch } from 'diff';
+import type * as DiffLib from 'diff';
 import type { ToolOutput } from '../../../shared/thread/schema';
 import { toolErrorOutput, toolOutput } from '../../../shared/thread/tool-output';
 import { fsProblem, resolveToolPath, shownPath } from './confine';
@@ -44,8 +44,15 @@ async function current(abs: string, given: string): Promise<string | null> {
   return readFile(abs, 'utf8');
 }
 
+/** The `diff` package, loaded on the first file tool call (an ordinary run never loads it). */
+let diffLib: typeof DiffLib | undefined;
+async function loadDiff(): Promise<typeof DiffLib> {
+  diffLib ??= await import('diff');
+  return diffLib;
+}
+
 function change(shown: string, before: string | null, after: string): FileChange {
-  const diff = createTwoFilesPatch(before === null ? '/dev/null' : `a/${shown}`, `b/${shown}`, before ?? '', after);
+  const diff = diffLib!.createTwoFilesPatch(before === null ? '/dev/null' : `a/${shown}`, `b/${shown}`, before ?? '', after);
   return { kind: 'file_change', path: shown, before, after, diff };
 }
 
@@ -77,6 +84,7 @@ async function planEdit(cwd: string, a: Args): Promise<Plan> {
 const stripPrefix = (name: string | undefined): string | undefined => (name === undefined || name === '/dev/null' ? undefined : name.replace(/^[ab]\//, '').replace(/\t.*$/, ''));
 
 async function planPatch(cwd: string, a: Args): Promise<Plan> {
+  const { applyPatch, parsePatch } = await loadDiff();
   let parsed: ReturnType<typeof parsePatch>;
   try {
     parsed = parsePatch(s(a.patch));
@@ -114,6 +122,7 @@ function structured(plan: Plan): unknown {
 /** Runs `write`, `edit` or `apply_patch` (`name`) in `cwd`. */
 export async function fileChangeTool(name: string, cwd: string, a: Args): Promise<ToolOutput> {
   let plan: Plan;
+  await loadDiff();
   try {
     plan = await PLANNERS[name](cwd, a);
   } catch (err) {
@@ -137,6 +146,7 @@ export async function fileChangeTool(name: string, cwd: string, a: Args): Promis
  * when the call would fail. Writes nothing.
  */
 export async function fileChangePreview(name: string, cwd: string, a: Args): Promise<Record<string, unknown>> {
+  await loadDiff();
   try {
     const plan = await PLANNERS[name](cwd, a);
     const brief = plan.map(({ change: c }) => ({ kind: 'file_change', path: c.path, diff: c.diff }));

@@ -102,7 +102,9 @@ describe('the offer to give repeated ids new ids', () => {
     expect(text).toContain('Message id "m1" is used by message 1 and message 2.');
     expect(text).toContain('Tool call id "call_0" is used by tool call 1 of message 3 and tool call 1 of message 5.');
     expect(document.body.textContent).toContain('repeated ids — read-only');
-    // Read-only: no way to add, move or delete messages, no run.
+    // Read-only: no way to add, move or delete messages, no run (the playground's sections mount
+    // one per task: wait for the messages section before looking for its buttons).
+    await until(() => document.querySelector('section[aria-label^="Messages ("]'), 'the messages section');
     expect(button('Add user message')).toBeUndefined();
     expect(document.querySelector('[aria-label="Delete message 2"]')).toBeNull();
     expect(button('Continue')!.disabled).toBe(true);
@@ -114,7 +116,7 @@ describe('the offer to give repeated ids new ids', () => {
     expect(fixed.context.messages.map((m) => m.id)).toEqual(['m1', 'm1-2', 'a1', 'u2', 'a2']);
     expect(fixed.context.messages[2]).toMatchObject({ toolCalls: [{ id: 'call_0', arguments: { n: 1 }, output: { content: [{ text: 'ONE' }] } }] });
     expect(fixed.context.messages[4]).toMatchObject({ toolCalls: [{ id: 'call_0-2', arguments: { n: 2 }, output: { content: [{ text: 'TWO' }] } }] });
-    expect(button('Add user message')).toBeDefined(); // editable again, and it can run
+    await until(() => button('Add user message'), 'the thread editable again'); // and it can run
     expect(button('Continue')!.disabled).toBe(false);
     expect(document.body.textContent).not.toContain('repeated ids — read-only');
 
