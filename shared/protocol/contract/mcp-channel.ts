@@ -8,6 +8,7 @@ import { ToolOutputSchema } from '../../thread/schema';
 import { McpServerInfoSchema, McpToolInfoSchema } from './host-methods';
 import { literals, method, unionOf, type MessageOf, type MethodTypes } from './define';
 import { WireErrorSchema } from './errors';
+import { MCP_HOST_RESOURCE_METHODS } from './mcp-resources';
 
 const CallId = T.String({ minLength: 1, maxLength: 200 });
 const RunId = T.String({ minLength: 1, maxLength: 200 });
@@ -137,6 +138,7 @@ export const MCP_HOST_METHODS = {
     T.Object({ stderr: T.String(), messages: T.Array(McpLogEntrySchema) }),
     'Recent stderr of a stdio server and its protocol log, newest last.',
   ),
+  ...MCP_HOST_RESOURCE_METHODS,
 };
 export type McpHostMethods = MethodTypes<typeof MCP_HOST_METHODS>;
 export type McpHostMethod = keyof McpHostMethods;
@@ -168,6 +170,8 @@ export const MCP_HOST_TO_HOST = {
   runner: T.Object({ type: T.Literal('runner'), runId: RunId, msg: McpToRunnerSchema }),
   /** A server's tool list changed (`notifications/tools/list_changed`). */
   tools_changed: T.Object({ type: T.Literal('tools_changed'), server: T.String() }),
+  /** A subscribed resource changed (`notifications/resources/updated`); read it again to see how. */
+  resource_updated: T.Object({ type: T.Literal('resource_updated'), server: T.String(), uri: T.String() }),
   /** A server's connection status changed (connecting, connected, error with its reason, disconnected). */
   server_status: T.Object({ type: T.Literal('server_status'), server: McpServerInfoSchema }),
   /** The PIDs of the stdio servers running now (the host ends them if the mcp-host is killed). */
