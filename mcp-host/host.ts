@@ -352,6 +352,6 @@ export class McpHost {
       release();
       this.calls.delete(key);
     }
-    this.toRunner(runId, { type: 'result', callId: msg.callId, output: result.output, mcpLog: result.mcpLog });
+    this.toRunner(runId, { type: 'result', callId: msg.callId, output: result.output, mcpLog: result.mcpLog, ...(result.outputProblems.length ? { outputProblems: result.outputProblems } : {}) });
   }
 }

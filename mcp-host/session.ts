@@ -344,6 +344,15 @@ export class ServerSession {
     return this.tools.map(toToolInfo);
   }
 
+  /** A tool's `outputSchema` (listing the tools if not cached); undefined when it has none or the list fails. */
+  async outputSchemaOf(tool: string): Promise<Record<string, unknown> | undefined> {
+    try {
+      return (await this.listTools()).find((t) => t.name === tool)?.outputSchema;
+    } catch {
+      return undefined;
+    }
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     const c = this.client;

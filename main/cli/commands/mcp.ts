@@ -99,6 +99,7 @@ export function registerMcp(program: Command): void {
         const r = await svc.callTool(server, tool, args, { roots, timeoutMs: o.timeout });
         if (o.json) process.stdout.write(JSON.stringify(r, null, 2) + '\n');
         else printOutput(r.output);
+        if (!o.json && r.outputProblems.length) process.stdout.write(`structuredContent does not match the tool's outputSchema:\n${r.outputProblems.map((p) => `  ${p}\n`).join('')}`);
         return r.output.isError ? 1 : 0;
       }),
     );

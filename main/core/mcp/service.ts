@@ -9,7 +9,7 @@ import type { Port } from '../../../shared/protocol/runner';
 import type { McpServerInfo, McpToolInfo } from '../../../shared/protocol/host-api';
 import { APP_EXECUTABLE_ENV, type McpHostMethods, type McpLogEntry, type McpServerConfig, type McpToRunner, type RunnerToHostMcpControl, type RunnerToMcp } from '../../../shared/protocol/mcp';
 import { RUNNER_TO_HOST_MCP_CONTROL, RUNNER_TO_MCP } from '../../../shared/protocol/contract/mcp-channel';
-import type { MCP_HOST_RESOURCE_METHODS } from '../../../shared/protocol/contract/mcp-resources';
+import type { McpResourceMethod } from '../../../shared/protocol/contract/mcp-resources';
 import { messageGate, type GateOptions, type MessageGate } from '../../../shared/protocol/contract/gate';
 import type { ToolOutput } from '../../../shared/thread/schema';
 import type { ChildLink, ProcessSpawner } from '../process/types';
@@ -45,13 +45,12 @@ export interface McpServiceOptions {
   appExecutable?: string;
 }
 
-/** The mcp-host methods on resources, templates, prompts and completions. */
-export type McpResourceMethod = keyof typeof MCP_HOST_RESOURCE_METHODS;
-
 /** What one direct call (CLI) returns. */
 export interface McpCallResult {
   output: ToolOutput;
   mcpLog: McpLogEntry[];
+  /** How the result's structuredContent breaks the tool's outputSchema (empty: it conforms). */
+  outputProblems: string[];
   progress: { progress: number; total?: number; message?: string }[];
   logs: { level: string; logger?: string; data: unknown }[];
 }
@@ -268,7 +267,7 @@ export class McpService implements McpRelay {
           this.supervisor.sendRunner(runId, { type: 'server_request_result', requestId: m.requestId, result, error });
         } else if (m.type === 'result' && m.callId === callId) {
           detach();
-          resolve({ output: m.output, mcpLog: m.mcpLog, progress, logs });
+          resolve({ output: m.output, mcpLog: m.mcpLog, outputProblems: m.outputProblems ?? [], progress, logs });
         }
       });
       opts.signal?.addEventListener('abort', () => this.supervisor.sendRunner(runId, { type: 'cancel', callId, reason: 'cancelled' }), { once: true });

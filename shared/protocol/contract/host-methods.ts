@@ -10,6 +10,7 @@ import { BranchOfSchema, RunModeSchema, RunRefSchema, ThreadSchema } from '../..
 import { ExecNodeSchema, NodeStatusSchema } from '../nodes';
 import { PatchSchema } from '../envelopes';
 import { literals, method, type MethodTypes } from './define';
+import { HOST_MCP_RESOURCE_METHODS } from './mcp-resources';
 import { ModelPriceSchema } from './runner-channel';
 import { EVAL_METHODS } from './eval-methods';
 import { FrozenRendersSchema } from '../../template/frozen';
@@ -262,6 +263,7 @@ export const HOST_METHODS = {
     T.Object({ added: T.Array(T.String()), notes: T.Array(T.String()) }),
     'Add the servers of a Claude Desktop, Cursor or VS Code config file (a path on the host).',
   ),
+  ...HOST_MCP_RESOURCE_METHODS,
   ...EVAL_METHODS,
 };
 

@@ -109,7 +109,14 @@ export const MCP_TO_RUNNER = {
     params: T.Record(T.String(), T.Unknown()),
   }),
   /** The call's end; failures come back as `isError` output. */
-  result: T.Object({ type: T.Literal('result'), callId: CallId, output: ToolOutputSchema, mcpLog: T.Array(McpLogEntrySchema) }),
+  result: T.Object({
+    type: T.Literal('result'),
+    callId: CallId,
+    output: ToolOutputSchema,
+    mcpLog: T.Array(McpLogEntrySchema),
+    /** How `output.structuredContent` breaks the tool's `outputSchema`, one line per problem (absent or empty: it conforms). */
+    outputProblems: T.Optional(T.Array(T.String())),
+  }),
 };
 export const McpToRunnerSchema = unionOf(MCP_TO_RUNNER);
 export type McpToRunner = MessageOf<typeof MCP_TO_RUNNER>;

@@ -125,3 +125,21 @@ export const MCP_HOST_RESOURCE_METHODS = {
   prompts: method(MCP_RESOURCE_SHAPES.prompts.params, MCP_RESOURCE_SHAPES.prompts.result, 'One page of a server’s prompts (`prompts/list`).'),
   getPrompt: method(MCP_RESOURCE_SHAPES.getPrompt.params, MCP_RESOURCE_SHAPES.getPrompt.result, 'Get a prompt with its arguments filled (`prompts/get`).'),
 };
+
+/** The mcp-host methods on resources, templates, prompts and completions. */
+export type McpResourceMethod = keyof typeof MCP_HOST_RESOURCE_METHODS;
+
+/** The same methods in the client ↔ host table (host-methods.ts), as `mcp.<name>`. */
+export const HOST_MCP_RESOURCE_METHODS = {
+  'mcp.resources': MCP_HOST_RESOURCE_METHODS.resources,
+  'mcp.templates': MCP_HOST_RESOURCE_METHODS.templates,
+  'mcp.readResource': MCP_HOST_RESOURCE_METHODS.readResource,
+  'mcp.subscribe': method(
+    MCP_RESOURCE_SHAPES.subscribe.params,
+    MCP_RESOURCE_SHAPES.subscribe.result,
+    'Subscribe to (or, with `subscribe: false`, unsubscribe from) one resource; each update is pushed to every client as `mcp_resource_updated`.',
+  ),
+  'mcp.complete': MCP_HOST_RESOURCE_METHODS.complete,
+  'mcp.prompts': MCP_HOST_RESOURCE_METHODS.prompts,
+  'mcp.getPrompt': MCP_HOST_RESOURCE_METHODS.getPrompt,
+};
