@@ -11,7 +11,7 @@ import type { LlmRequest, Provider } from './types';
 import type { ImagePart } from '../../shared/thread/schema';
 import { BaseHandler } from './live';
 import { createSdkProvider, typedErrorEvent, type SdkProviderOptions, type WireApi } from './sdk-provider';
-import { NO_TOOL_OUTPUT, partText } from './content';
+import { NO_TOOL_OUTPUT, partText, userParts } from './content';
 import { protocolError, streamErrorEvent } from './errors';
 import { anthropicControls } from './request-params';
 
@@ -34,7 +34,7 @@ export function buildAnthropicRequest(req: LlmRequest): Record<string, unknown> 
   };
   for (const m of req.messages) {
     if (m.role === 'user') {
-      push('user', m.content.map((p) => (p.type === 'text' ? { type: 'text', text: p.text } : imageBlock(p))).filter((b) => b.type !== 'text' || b.text));
+      push('user', userParts(m).map((p) => (p.type === 'text' ? { type: 'text', text: p.text } : imageBlock(p))).filter((b) => b.type !== 'text' || b.text));
       continue;
     }
     const blocks: Block[] = [];

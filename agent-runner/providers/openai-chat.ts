@@ -10,7 +10,7 @@ import OpenAI from 'openai';
 import type { LlmRequest, Provider } from './types';
 import { BaseHandler } from './live';
 import { createSdkProvider, type SdkClient, type SdkProviderOptions, type WireApi } from './sdk-provider';
-import { dataUrl, toolOutputParts } from './content';
+import { dataUrl, toolOutputParts, userParts } from './content';
 import { streamErrorEvent } from './errors';
 import { chatControls } from './request-params';
 
@@ -30,12 +30,13 @@ export function buildChatRequest(req: LlmRequest, official: boolean): Record<str
   if (req.systemPrompt) messages.push({ role: 'system', content: req.systemPrompt });
   for (const m of req.messages) {
     if (m.role === 'user') {
-      const hasImage = m.content.some((p) => p.type === 'image');
+      const parts = userParts(m);
+      const hasImage = parts.some((p) => p.type === 'image');
       messages.push({
         role: 'user',
         content: hasImage
-          ? m.content.map((p) => (p.type === 'text' ? { type: 'text', text: p.text } : { type: 'image_url', image_url: { url: dataUrl(p) } }))
-          : m.content.map((p) => (p.type === 'text' ? p.text : '')).join(''),
+          ? parts.map((p) => (p.type === 'text' ? { type: 'text', text: p.text } : { type: 'image_url', image_url: { url: dataUrl(p) } }))
+          : parts.map((p) => (p.type === 'text' ? p.text : '')).join(''),
       });
       continue;
     }
