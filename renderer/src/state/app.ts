@@ -73,6 +73,8 @@ export class AppState {
   readonly brokenEntryAtom: PrimitiveAtom<WorkspaceEntry | null> = atom<WorkspaceEntry | null>(null);
   /** MCP server statuses as the host pushed them (`mcp_server_status`), each with the push's sequence number. */
   readonly mcpStatusAtom: PrimitiveAtom<McpStatusLog> = atom<McpStatusLog>({ seq: 0, latest: {} });
+  /** Subscribed MCP resources' updates as the host pushed them (`mcp_resource_updated`): count per `server uri`. */
+  readonly mcpResourceUpdatesAtom: PrimitiveAtom<Record<string, number>> = atom<Record<string, number>>({});
   /** Editors whose text does not parse yet (keyed by field): runs wait until they do. */
   readonly invalidFieldsAtom: PrimitiveAtom<ReadonlySet<string>> = atom<ReadonlySet<string>>(new Set<string>());
 
@@ -161,6 +163,9 @@ export class AppState {
         return;
       case 'mcp_server_status':
         this.store.set(this.mcpStatusAtom, (log) => ({ seq: log.seq + 1, latest: { ...log.latest, [push.server.name]: { info: push.server, seq: log.seq + 1 } } }));
+        return;
+      case 'mcp_resource_updated':
+        this.store.set(this.mcpResourceUpdatesAtom, (m) => ({ ...m, [`${push.server} ${push.uri}`]: (m[`${push.server} ${push.uri}`] ?? 0) + 1 }));
         return;
       case 'notice':
         if (push.level === 'error') this.store.set(this.errorAtom, { title: 'The host reported an error', message: push.message });

@@ -62,7 +62,7 @@ export type McpPrompt = Static<typeof McpPromptSchema>;
 /** One message of a got prompt: `content` is one MCP content block (text, image, audio, resource, resource_link). */
 export const McpPromptMessageSchema = T.Object({
   role: literals('user', 'assistant'),
-  content: T.Object({ type: T.String() }, { additionalProperties: true }),
+  content: T.Unsafe<{ type: string; [field: string]: unknown }>(T.Object({ type: T.String() }, { additionalProperties: true })),
 });
 export type McpPromptMessage = Static<typeof McpPromptMessageSchema>;
 

@@ -16,6 +16,7 @@ import { ToolCallEditor } from './ToolCallEditor';
 import { TemplatePreview } from './TemplatePreview';
 import { AddToolCall } from './AddToolCall';
 import { AddImageButton, ImagePreview } from './images';
+import { ResourceView } from '../mcp/ResourceView';
 import { branchFrom, runFromMessage } from '../../state/branching';
 
 /** Convert a message to the other role, keeping what that role can hold. */
@@ -109,6 +110,9 @@ export function MessageCard({ thread, index, readOnly }: { thread: Thread; index
             + reply text
           </Anchor>
         )}
+        {m.role === 'user' && m.content.map((p, k) => p.type === 'resource' && (
+          <ResourceView key={k} resource={p.resource} onRemove={readOnly ? undefined : () => session.edit((d) => void d.context.messages.find((x) => x.id === m.id)?.content.splice(k, 1))} />
+        ))}
         {m.role === 'user' && m.content.map((p, k) => p.type === 'image' && (
           <ImagePreview key={k} part={p} onRemove={readOnly ? undefined : () => session.edit((d) => void d.context.messages.find((x) => x.id === m.id)?.content.splice(k, 1))} />
         ))}

@@ -20,6 +20,8 @@ import { DuplicateIdsNotice } from './DuplicateIdsNotice';
 import { FileGoneNotice } from '../workspace/FileGoneNotice';
 import { BranchLinks } from './BranchLinks';
 import { PlaygroundBody } from './PlaygroundBody';
+import { McpBrowser } from '../mcp/McpBrowser';
+import { useState } from 'react';
 
 function Section({ title, children }: { title: string; children: React.ReactNode }) {
   return (
@@ -36,6 +38,7 @@ export function Playground() {
   const session = useSession();
   const thread = useThread();
   const meta = useThreadMeta();
+  const [browsing, setBrowsing] = useState(false);
   if (!session || !thread || !meta) return <StartPanel />;
   const editable = !app.host.presentational && !meta.runningRunId;
   // Repeated message or tool call ids: read-only until they get new ids (DuplicateIdsNotice).
@@ -79,12 +82,14 @@ export function Playground() {
               <Group gap={6}>
                 <Button size="compact-xs" variant="light" onClick={() => addMessage('user')}>Add user message</Button>
                 <Button size="compact-xs" variant="subtle" onClick={() => addMessage('assistant')}>Add assistant message</Button>
+                <Button size="compact-xs" variant="subtle" onClick={() => setBrowsing(true)}>MCP resources and prompts</Button>
               </Group>
             )}
           </Section>
         }
       />
       </TemplateVariablesContext.Provider>
+      {browsing && <McpBrowser readOnly={readOnly} onClose={() => setBrowsing(false)} />}
     </Stack>
   );
 }
