@@ -6,7 +6,7 @@
 import type { Command } from 'commander';
 import { UriTemplate } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
 import type { McpService } from '../../core/mcp/service';
-import type { McpPromptMessage, McpResourceContents } from '../../../shared/protocol/contract/mcp-resources';
+import type { McpPrompt, McpPromptMessage, McpResource, McpResourceContents, McpResourceTemplate } from '../../../shared/protocol/contract/mcp-resources';
 import { ExitError, onServer, parseStringMap, type HomeOpts } from './mcp-common';
 
 /** Most pages `resources`, `templates` and `prompts` follow (a server whose cursors never end is cut there). */
@@ -46,16 +46,25 @@ function messageLines(m: McpPromptMessage): string[] {
   return [`[${m.role}] [${c.type}${c.mimeType ? ` ${c.mimeType}` : ''}]`];
 }
 
+/** What each paged list holds, and the key of its items in the answer. */
+type Lists = { resources: McpResource; templates: McpResourceTemplate; prompts: McpPrompt };
+const LIST_KEY = { resources: 'resources', templates: 'resourceTemplates', prompts: 'prompts' } as const;
+
+/** Every page of list `method` on `server`. */
+function listAll<M extends keyof Lists>(svc: McpService, method: M, server: string): Promise<Lists[M][]> {
+  return allPages(async (cursor) => {
+    const r = (await svc.resourceRequest(method, { server, cursor })) as unknown as Record<string, unknown> & { nextCursor?: string };
+    return { items: r[LIST_KEY[method]] as Lists[M][], nextCursor: r.nextCursor };
+  });
+}
+
 /** Registers the resource and prompt subcommands through `serverCommand` (a subcommand on one `<server>`). */
 export function registerMcpResources(serverCommand: (name: string, description: string) => Command): void {
   serverCommand('resources', "List a server's resources (every page).")
     .option('--json', 'print JSON')
     .action(
       onServer(async (svc: McpService, server, o: Json) => {
-        const all = await allPages(async (cursor) => {
-          const r = await svc.resourceRequest('resources', { server, cursor });
-          return { items: r.resources, nextCursor: r.nextCursor };
-        });
+        const all = await listAll(svc, 'resources', server);
         print(o, all, () => all.map((r) => `${r.uri}\t${r.name}${r.mimeType ? `\t${r.mimeType}` : ''}`));
         return 0;
       }),
@@ -65,10 +74,7 @@ export function registerMcpResources(serverCommand: (name: string, description: 
     .option('--json', 'print JSON')
     .action(
       onServer(async (svc: McpService, server, o: Json) => {
-        const all = await allPages(async (cursor) => {
-          const r = await svc.resourceRequest('templates', { server, cursor });
-          return { items: r.resourceTemplates, nextCursor: r.nextCursor };
-        });
+        const all = await listAll(svc, 'templates', server);
         print(o, all, () => all.map((t) => `${t.uriTemplate}\t${t.name}`));
         return 0;
       }),
@@ -103,10 +109,7 @@ export function registerMcpResources(serverCommand: (name: string, description: 
     .option('--json', 'print JSON')
     .action(
       onServer(async (svc: McpService, server, o: Json) => {
-        const all = await allPages(async (cursor) => {
-          const r = await svc.resourceRequest('prompts', { server, cursor });
-          return { items: r.prompts, nextCursor: r.nextCursor };
-        });
+        const all = await listAll(svc, 'prompts', server);
         print(o, all, () => all.map((p) => `${p.name}(${(p.arguments ?? []).map((a) => `${a.name}${a.required ? '*' : ''}`).join(', ')})${p.description ? `\t${p.description.split('\n')[0]}` : ''}`));
         return 0;
       }),
@@ -119,10 +122,7 @@ export function registerMcpResources(serverCommand: (name: string, description: 
     .action((server: string, name: string, o: Json & { args: string }) =>
       onServer(async (svc: McpService, srv, opts: Json & { args: string }) => {
         const args = parseStringMap(opts.args, 'args');
-        const prompts = await allPages(async (cursor) => {
-          const r = await svc.resourceRequest('prompts', { server: srv, cursor });
-          return { items: r.prompts, nextCursor: r.nextCursor };
-        });
+        const prompts = await listAll(svc, 'prompts', srv);
         const prompt = prompts.find((p) => p.name === name);
         if (!prompt) throw new ExitError(`server "${srv}" has no prompt "${name}" (it has: ${prompts.map((p) => p.name).join(', ') || 'none'})`, 2);
         const missing = (prompt.arguments ?? []).filter((a) => a.required && !(a.name in args)).map((a) => `"${a.name}"`);

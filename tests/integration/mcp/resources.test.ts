@@ -7,7 +7,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { UriTemplate } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
 import type { McpService } from '../../../main/core/mcp/service';
-import { EVERYTHING, makeHome, startEverythingHttp, startService } from './harness';
+import { everythingEntry, makeHome, startService } from './harness';
 import { cleanups } from '../../support/cleanups';
 
 const PAGED = path.resolve('tests/support/mcp-servers/paged.mjs');
@@ -16,12 +16,7 @@ const defer = cleanups('file');
 describe.each(['stdio', 'http'] as const)('server-everything over %s: resources and prompts', (transport) => {
   let svc: McpService;
   beforeAll(async () => {
-    let entry: Record<string, unknown> = { command: process.execPath, args: [EVERYTHING, 'stdio'] };
-    if (transport === 'http') {
-      const s = await startEverythingHttp('streamableHttp');
-      defer(() => s.child.kill());
-      entry = { type: 'http', url: s.url };
-    }
+    const entry = await everythingEntry(transport, defer);
     svc = startService(makeHome({ ev: entry }));
     defer(() => svc.close());
   });

@@ -7,7 +7,7 @@
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { McpService } from '../../../main/core/mcp/service';
-import { EVERYTHING, harness, makeHome, startEverythingHttp, startService } from './harness';
+import { everythingEntry, harness, makeHome, startService } from './harness';
 import { cleanups } from '../../support/cleanups';
 
 const STRUCTURED = path.resolve('tests/support/mcp-servers/structured.mjs');
@@ -16,12 +16,7 @@ const defer = cleanups('file');
 describe.each(['stdio', 'http'] as const)('server-everything over %s: tool results', (transport) => {
   let h: Awaited<ReturnType<typeof harness>>;
   beforeAll(async () => {
-    let entry: Record<string, unknown> = { command: process.execPath, args: [EVERYTHING, 'stdio'] };
-    if (transport === 'http') {
-      const s = await startEverythingHttp('streamableHttp');
-      defer(() => s.child.kill());
-      entry = { type: 'http', url: s.url };
-    }
+    const entry = await everythingEntry(transport, defer);
     const svc: McpService = startService(makeHome({ ev: entry }));
     defer(() => svc.close());
     h = await harness(svc, 'ev');
