@@ -3,12 +3,13 @@
  * progress and stands still while a server request waits on a model or a person (call-clock.ts), cancel (`notifications/cancelled` via the abort signal), and the result converted
  * into the thread's `ToolOutput` with every content kind kept. Failures become `isError` output.
  */
-import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema, ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { MCP_DEFAULT_TIMEOUT_MS, type McpLogEntry } from '../shared/protocol/mcp';
 import type { ToolOutput, ToolResultPart } from '../shared/thread/schema';
 import { toolErrorOutput } from '../shared/thread/tool-output';
 import { ConnectError, type ServerSession } from './session';
 import { CallClock } from './call-clock';
+import { outputProblems } from './output-check';
 
 /** The largest timer Node accepts (about 24.8 days): effectively no SDK timeout. */
 const NO_SDK_TIMEOUT_MS = 2 ** 31 - 1;
@@ -23,8 +24,18 @@ export interface CallRequest {
   onProgress(progress: number, total?: number, message?: string): void;
 }
 
+/**
+ * What one call gives back: the output, the call's protocol log, and the problems of its
+ * `structuredContent` against the tool's `outputSchema` (output-check.ts; empty when none).
+ */
+export interface CallOutcome {
+  output: ToolOutput;
+  mcpLog: McpLogEntry[];
+  outputProblems: string[];
+}
+
 /** Runs one call; never rejects. */
-export async function runCall(session: ServerSession, req: CallRequest): Promise<{ output: ToolOutput; mcpLog: McpLogEntry[] }> {
+export async function runCall(session: ServerSession, req: CallRequest): Promise<CallOutcome> {
   const mcpLog: McpLogEntry[] = [];
   const local = new AbortController();
   const onOuterAbort = () => local.abort(req.signal.reason ?? new Error('cancelled'));
@@ -43,6 +54,7 @@ export async function runCall(session: ServerSession, req: CallRequest): Promise
     hold: () => clock.hold(),
   });
   const stderrBefore = session.stderr().length;
+  let result: CallToolResult;
   try {
     const fresh = !session.isConnected();
     await session.setRoots(req.roots);
@@ -50,24 +62,27 @@ export async function runCall(session: ServerSession, req: CallRequest): Promise
     await session.settleRoots(fresh);
     if (local.signal.aborted) throw local.signal.reason;
     clock.touch();
-    const result = (await client.callTool({ name: req.tool, arguments: req.arguments }, undefined, {
+    // `tools/call` as a plain request: the SDK's `callTool` throws when structuredContent does not
+    // match the outputSchema, losing the result; it is checked below instead, and kept.
+    result = (await client.request({ method: 'tools/call', params: { name: req.tool, arguments: req.arguments } }, CallToolResultSchema, {
       signal: local.signal,
       // The call's own clock (CallClock) times it out; the SDK's must never fire first.
       timeout: NO_SDK_TIMEOUT_MS,
       // Asks the server for progress; the session reports it (and touches the clock).
       onprogress: () => {},
     })) as CallToolResult;
-    return { output: toToolOutput(result), mcpLog };
   } catch (err) {
     // The SDK turns an abort reason into a RequestTimeout McpError: report the reason itself.
     const cause = local.signal.aborted ? local.signal.reason : err;
     const cancelled = req.signal.aborted;
-    return { output: toolErrorOutput(describeCallError(session, req.tool, cause, cancelled, timeout, session.stderr().slice(stderrBefore))), mcpLog };
+    return { output: toolErrorOutput(describeCallError(session, req.tool, cause, cancelled, timeout, session.stderr().slice(stderrBefore))), mcpLog, outputProblems: [] };
   } finally {
     clock.stop();
     end();
     req.signal.removeEventListener('abort', onOuterAbort);
   }
+  // After the call has ended, so a first `tools/list` to learn the schema is not in the call's log.
+  return { output: toToolOutput(result), mcpLog, outputProblems: outputProblems(await session.outputSchemaOf(req.tool), result) };
 }
 
 function describeCallError(session: ServerSession, tool: string, err: unknown, cancelled: boolean, timeout: number, stderr: string): string {

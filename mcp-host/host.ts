@@ -14,6 +14,7 @@ import { toWireError, type WireError } from '../shared/protocol/contract/errors'
 import { toolErrorOutput } from '../shared/thread/tool-output';
 import { ServerSession, ConnectError } from './session';
 import { runCall } from './call';
+import { complete, getPrompt, listPrompts, listResources, listTemplates, readResource, subscribe } from './resources';
 
 /** A request the mcp-host refuses, with the stable code the host's caller sees. */
 class RequestError extends Error {
@@ -168,6 +169,13 @@ export class McpHost {
       const s = this.session(p.server);
       return { stderr: s.stderr(), messages: s.messages() };
     },
+    resources: async (p) => listResources(this.session(p.server), p),
+    templates: async (p) => listTemplates(this.session(p.server), p),
+    readResource: async (p) => readResource(this.session(p.server), p),
+    subscribe: async (p) => subscribe(this.session(p.server), p),
+    complete: async (p) => complete(this.session(p.server), p),
+    prompts: async (p) => listPrompts(this.session(p.server), p),
+    getPrompt: async (p) => getPrompt(this.session(p.server), p),
   };
 
   private session(name: string): ServerSession {
@@ -201,6 +209,9 @@ export class McpHost {
           if (c) this.toRunner(c.runId, { type: 'log', callId: c.callId, level, logger, data });
         },
         toolsChanged: () => this.port.post({ type: 'tools_changed', server: name }),
+        resourceUpdated: (uri) => {
+          if (this.sessions.get(name) === session) this.port.post({ type: 'resource_updated', server: name, uri });
+        },
         statusChanged: (info) => {
           if (this.sessions.get(name) === session) this.port.post({ type: 'server_status', server: info });
         },
@@ -341,6 +352,6 @@ export class McpHost {
       release();
       this.calls.delete(key);
     }
-    this.toRunner(runId, { type: 'result', callId: msg.callId, output: result.output, mcpLog: result.mcpLog });
+    this.toRunner(runId, { type: 'result', callId: msg.callId, output: result.output, mcpLog: result.mcpLog, ...(result.outputProblems.length ? { outputProblems: result.outputProblems } : {}) });
   }
 }

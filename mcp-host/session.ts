@@ -13,6 +13,7 @@ import {
   ListRootsRequestSchema,
   LoggingMessageNotificationSchema,
   ToolListChangedNotificationSchema,
+  ResourceUpdatedNotificationSchema,
   McpError,
   ErrorCode,
   type JSONRPCMessage,
@@ -54,6 +55,8 @@ export interface SessionHooks {
   serverRequest(callId: string, kind: 'sampling' | 'elicitation', params: Record<string, unknown>, signal: AbortSignal): Promise<unknown>;
   log(callId: string | undefined, level: string, logger: string | undefined, data: unknown): void;
   toolsChanged(): void;
+  /** A subscribed resource changed (`notifications/resources/updated`). */
+  resourceUpdated?(uri: string): void;
   /** The session's status changed (connecting, connected, error with its reason, disconnected). */
   statusChanged?(info: McpServerInfo): void;
 }
@@ -85,6 +88,8 @@ export class ServerSession {
   private readonly unplaced = new Map<string | number, McpLogEntry>();
   /** One run's calls at a time (run-turns.ts), so server requests reach the right run. */
   readonly turns = new RunTurns();
+  /** Resource URIs subscribed (resources.ts), subscribed again after a reconnect. */
+  readonly subscriptions = new Set<string>();
 
   constructor(
     readonly name: string,
@@ -162,6 +167,8 @@ export class ServerSession {
     client.onerror = (err) => this.onTransportError(err);
     this.client = client;
     this.setStatus('connected');
+    // A reconnect keeps the subscriptions made on the previous connection.
+    for (const uri of this.subscriptions) client.subscribeResource({ uri }).catch(() => {});
     return client;
   }
 
@@ -184,6 +191,7 @@ export class ServerSession {
       this.tools = undefined;
       this.hooks.toolsChanged();
     });
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => this.hooks.resourceUpdated?.(n.params.uri));
   }
 
   /** A stdio line that is not JSON-RPC: fail the calls in flight (their answer may be lost). */
@@ -334,6 +342,15 @@ export class ServerSession {
       this.tools = all;
     }
     return this.tools.map(toToolInfo);
+  }
+
+  /** A tool's `outputSchema` (listing the tools if not cached); undefined when it has none or the list fails. */
+  async outputSchemaOf(tool: string): Promise<Record<string, unknown> | undefined> {
+    try {
+      return (await this.listTools()).find((t) => t.name === tool)?.outputSchema;
+    } catch {
+      return undefined;
+    }
   }
 
   async close(): Promise<void> {

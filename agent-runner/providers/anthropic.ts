@@ -8,10 +8,10 @@
  */
 import Anthropic from '@anthropic-ai/sdk';
 import type { LlmRequest, Provider } from './types';
-import type { DocumentPart, ImagePart, ImageUrlPart, UserMessage } from '../../shared/thread/schema';
+import type { DocumentPart, ImagePart, ImageUrlPart } from '../../shared/thread/schema';
 import { BaseHandler } from './live';
 import { createSdkProvider, typedErrorEvent, type SdkProviderOptions, type WireApi } from './sdk-provider';
-import { NO_TOOL_OUTPUT, partText } from './content';
+import { NO_TOOL_OUTPUT, partText, userParts } from './content';
 import { protocolError, refusalError, streamErrorEvent } from './errors';
 import { anthropicControls } from './request-params';
 
@@ -31,7 +31,7 @@ function documentBlock(p: DocumentPart): Block {
 }
 
 /** One part of a user message as a block, with its `cache_control`. */
-function userBlock(p: UserMessage['content'][number]): Block {
+function userBlock(p: ReturnType<typeof userParts>[number]): Block {
   const block = p.type === 'text' ? { type: 'text', text: p.text } : p.type === 'document' ? documentBlock(p) : imageBlock(p);
   return p.cacheControl ? { ...block, cache_control: p.cacheControl } : block;
 }
@@ -48,7 +48,7 @@ export function buildAnthropicRequest(req: LlmRequest): Record<string, unknown> 
   };
   for (const m of req.messages) {
     if (m.role === 'user') {
-      push('user', m.content.map(userBlock).filter((b) => b.type !== 'text' || b.text));
+      push('user', userParts(m).map(userBlock).filter((b) => b.type !== 'text' || b.text));
       continue;
     }
     const blocks: Block[] = [];

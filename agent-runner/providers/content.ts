@@ -3,7 +3,7 @@
  * result to text and images, data URLs, and the placeholder sent for a tool call that has no
  * result yet.
  */
-import type { DocumentPart, ImagePart, ImageUrlPart, Message, ToolCall, ToolResultPart } from '../../shared/thread/schema';
+import type { DocumentPart, ImagePart, ImageUrlPart, Message, ToolCall, ToolResultPart, UserMessage } from '../../shared/thread/schema';
 
 /** Text sent for a tool call that has no output (it was never run): the APIs require one. */
 export const NO_TOOL_OUTPUT = '(no result: this tool call was not run)';
@@ -30,6 +30,22 @@ export function partText(p: ToolResultPart): string {
   }
 }
 
+/**
+ * A user message's parts as the APIs take them: an attached MCP resource with text becomes a
+ * text part headed by its URI, one with an image blob an image, any other blob a line naming
+ * its URI, type and size (the APIs have no part for it).
+ */
+export function userParts(m: UserMessage): Exclude<UserMessage['content'][number], { type: 'resource' }>[] {
+  return m.content.map((p): Exclude<UserMessage['content'][number], { type: 'resource' }> => {
+    if (p.type !== 'resource') return p;
+    const r = p.resource;
+    if (r.text !== undefined) return { type: 'text', text: `[resource ${r.uri}${r.mimeType ? ` ${r.mimeType}` : ''}]\n${r.text}` };
+    if (r.blob && r.mimeType?.startsWith('image/')) return { type: 'image', mimeType: r.mimeType, data: r.blob };
+    const bytes = Math.floor(((r.blob ?? '').replace(/=+$/, '').length * 3) / 4);
+    return { type: 'text', text: `[resource ${r.uri}${r.mimeType ? ` ${r.mimeType}` : ''}, ${bytes} bytes of binary content not shown]` };
+  });
+}
+
 /** A tool call's output split into text (non-image parts joined by newlines) and images. */
 export function toolOutputParts(call: ToolCall): { text: string; images: ImagePart[]; isError: boolean } {
   const out = call.output;
@@ -45,7 +61,7 @@ export function toolOutputParts(call: ToolCall): { text: string; images: ImagePa
  * tool results, the results' text (they are what the model answers next); else its text.
  */
 export function messageText(m: Message): string {
-  if (m.role === 'user') return m.content.map((p) => (p.type === 'text' ? p.text : '')).join('');
+  if (m.role === 'user') return userParts(m).map((p) => (p.type === 'text' ? p.text : '')).join('');
   const outputs = (m.toolCalls ?? []).filter((c) => c.output);
   if (outputs.length) {
     return outputs

@@ -10,7 +10,7 @@ import OpenAI from 'openai';
 import type { LlmRequest, Provider } from './types';
 import { BaseHandler } from './live';
 import { createSdkProvider, type SdkClient, type SdkProviderOptions, type WireApi } from './sdk-provider';
-import { dataUrl, imageUrlOf, openAiDocument, toolOutputParts } from './content';
+import { dataUrl, imageUrlOf, openAiDocument, toolOutputParts, userParts } from './content';
 import { refusalError, streamErrorEvent } from './errors';
 import { chatControls } from './request-params';
 
@@ -30,14 +30,15 @@ export function buildChatRequest(req: LlmRequest, official: boolean): Record<str
   if (req.systemPrompt) messages.push({ role: 'system', content: req.systemPrompt });
   for (const m of req.messages) {
     if (m.role === 'user') {
-      const hasImage = m.content.some((p) => p.type !== 'text');
+      const parts = userParts(m);
+      const hasImage = parts.some((p) => p.type !== 'text');
       messages.push({
         role: 'user',
         content: hasImage
-          ? m.content.map((p) =>
+          ? parts.map((p) =>
               p.type === 'text' ? { type: 'text', text: p.text } : p.type === 'document' ? openAiDocument(p, 'chat') : { type: 'image_url', image_url: { url: imageUrlOf(p), ...(p.detail ? { detail: p.detail } : {}) } },
             )
-          : m.content.map((p) => (p.type === 'text' ? p.text : '')).join(''),
+          : parts.map((p) => (p.type === 'text' ? p.text : '')).join(''),
       });
       continue;
     }

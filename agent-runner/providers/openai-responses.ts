@@ -9,7 +9,7 @@ import type OpenAI from 'openai';
 import type { LlmRequest, Provider } from './types';
 import { BaseHandler } from './live';
 import { createSdkProvider, typedErrorEvent, type SdkProviderOptions, type WireApi } from './sdk-provider';
-import { dataUrl, imageUrlOf, openAiDocument, toolOutputParts } from './content';
+import { dataUrl, imageUrlOf, openAiDocument, toolOutputParts, userParts } from './content';
 import { refusalError, streamErrorEvent } from './errors';
 import { OPENAI_CLIENT } from './openai-chat';
 import { responsesControls } from './request-params';
@@ -23,7 +23,7 @@ export function buildResponsesRequest(req: LlmRequest): Record<string, unknown> 
     if (m.role === 'user') {
       input.push({
         role: 'user',
-        content: m.content.map((p) =>
+        content: userParts(m).map((p) =>
           p.type === 'text' ? { type: 'input_text', text: p.text } : p.type === 'document' ? openAiDocument(p, 'responses') : { type: 'input_image', image_url: imageUrlOf(p), detail: p.detail ?? 'auto' },
         ),
       });

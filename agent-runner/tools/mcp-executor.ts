@@ -85,7 +85,7 @@ export class McpToolExecutor implements ToolExecutor {
             void this.answerServerRequest(tool, m, ctx);
             break;
           case 'result':
-            ctx.setAttrs({ mcpLog: m.mcpLog });
+            ctx.setAttrs({ mcpLog: m.mcpLog, ...(m.outputProblems?.length ? { outputProblems: m.outputProblems } : {}) });
             finish(m.output);
             break;
         }

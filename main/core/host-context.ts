@@ -5,6 +5,8 @@
  */
 import type { McpServerInfo, McpToolInfo, WorkspaceEntry } from '../../shared/protocol/host-api';
 import type { Thread } from '../../shared/thread/schema';
+import type { McpHostMethods } from '../../shared/protocol/mcp';
+import type { McpResourceMethod } from '../../shared/protocol/contract/mcp-resources';
 import type { ThreadStore } from './store/thread-store';
 import type { BridgeClient, StreamBridge } from './bridge/stream-bridge';
 import type { RunSupervisor } from './supervisor/run-supervisor';
@@ -24,6 +26,10 @@ export interface McpServerCatalog {
   test(server: string): Promise<{ ok: boolean; message: string; stderr?: string }>;
   /** Calls `listener` each time a server's connection status changes; returns the unsubscribe. */
   onStatus?(listener: (info: McpServerInfo) => void): () => void;
+  /** Resources, templates, prompts and completions (shared/protocol/contract/mcp-resources.ts). */
+  resourceRequest?<M extends McpResourceMethod>(method: M, params: McpHostMethods[M]['params']): Promise<McpHostMethods[M]['result']>;
+  /** Calls `listener` each time a subscribed resource changes; returns the unsubscribe. */
+  onResourceUpdated?(listener: (server: string, uri: string) => void): () => void;
 }
 
 /**

@@ -193,6 +193,7 @@ export async function createHostCore(options: HostCoreOptions = {}): Promise<Hos
     const server = info.error === undefined ? info : { ...info, error: withoutPrivatePaths(info.error, folders) };
     bridge.broadcast({ type: 'mcp_server_status', server });
   });
+  const offMcpResource = options.mcp?.onResourceUpdated?.((server, uri) => bridge.broadcast({ type: 'mcp_resource_updated', server, uri }));
 
   const stopWorkspaceWatch = options.watchWorkspace ? followWorkspace(workspace, ctx, options.watchWorkspace, log) : () => {};
 
@@ -225,6 +226,7 @@ export async function createHostCore(options: HostCoreOptions = {}): Promise<Hos
       ctx.evals?.cancelAll();
       stopWorkspaceWatch();
       offMcpStatus?.();
+      offMcpResource?.();
       await supervisor.stopAll();
       await bridge.idle(); // results applied, run files written
       await journal.flush();

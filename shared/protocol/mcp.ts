@@ -60,6 +60,7 @@ export function toMcpTool(server: string, tool: McpToolInfo, name = tool.name): 
     inputSchema: tool.inputSchema ?? { type: 'object' },
   };
   if (tool.description) out.description = tool.description;
+  if (tool.outputSchema) out.outputSchema = tool.outputSchema;
   const a = tool.annotations;
   if (a && typeof a === 'object') {
     const ann: NonNullable<McpTool['annotations']> = {};

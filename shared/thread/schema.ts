@@ -148,10 +148,15 @@ export const ToolCallSchema = Type.Object({
 });
 export type ToolCall = Static<typeof ToolCallSchema>;
 
+/**
+ * A user message: text, images, and MCP resources attached to it (embedded, as read from a
+ * server); providers send a resource's text as text and an image blob as an image
+ * (agent-runner/providers/content.ts `userParts`).
+ */
 export const UserMessageSchema = Type.Object({
   id: Id,
   role: Type.Literal('user'),
-  content: Type.Array(Type.Union([TextPartSchema, ImagePartSchema, ImageUrlPartSchema, DocumentPartSchema])),
+  content: Type.Array(Type.Union([TextPartSchema, ImagePartSchema, ImageUrlPartSchema, DocumentPartSchema, ResourcePartSchema])),
 });
 export type UserMessage = Static<typeof UserMessageSchema>;
 
@@ -237,6 +242,8 @@ export const McpToolSchema = Type.Object({
   /** The tool's name on that server. */
   toolName: Type.String({ minLength: 1 }),
   inputSchema: JsonSchemaObject,
+  /** The JSON Schema the tool's `structuredContent` conforms to, as the server listed it. */
+  outputSchema: Type.Optional(JsonSchemaObject),
   annotations: Type.Optional(ToolAnnotationsSchema),
 });
 export const BuiltinToolSchema = Type.Object({

@@ -1,80 +1,18 @@
 /**
  * `stepwise mcp`: list servers, list a server's tools, call a tool, test a connection, import
- * another client's MCP file. Exit codes: 0 ok, 1 tool error (`isError` result),
+ * another client's MCP file; list and read resources and templates, list and get prompts
+ * (mcp-resources.ts). Exit codes: 0 ok, 1 tool error (`isError` result) or the server's own
+ * JSON-RPC error to a request (an unknown resource URI, a prompt argument it refuses),
  * 2 bad input (bad JSON, unknown server, broken config entry, a settings/mcp.json that cannot
  * be read or parsed; `list` lists broken entries with their error and exits 2),
  * 3 connection failure.
  */
-import os from 'node:os';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { McpService } from '../../core/mcp/service';
 import { importMcpServers } from '../../core/mcp/import';
-import { loadMcpConfig, type LoadedMcpConfig } from '../../core/mcp/config';
-import { NodeSpawner } from '../../core/process/node-spawner';
-import { mcpHostEntry } from '../../core/process/entries';
+import { checkServer, ExitError, homeOf, onServer, parseJsonObject, withService, type HomeOpts } from './mcp-common';
+import { registerMcpResources } from './mcp-resources';
 import type { ToolOutput } from '../../../shared/thread/schema';
-
-interface HomeOpts {
-  home?: string;
-  json?: boolean;
-}
-
-function homeOf(o: HomeOpts): string {
-  return path.resolve(o.home || process.env.STEPWISE_HOME || path.join(os.homedir(), '.stepwise'));
-}
-
-class ExitError extends Error {
-  constructor(
-    message: string,
-    readonly code: number,
-  ) {
-    super(message);
-  }
-}
-
-/**
- * Reads settings/mcp.json, then opens the service, runs `fn`, always stops the mcp-host; maps
- * errors to exit codes. A settings file that cannot be read or parsed is bad input (exit 2),
- * told before any server is started; other unexpected errors are connection failures (exit 3).
- */
-async function withService(o: HomeOpts, fn: (svc: McpService, config: LoadedMcpConfig) => Promise<number>): Promise<void> {
-  let config: LoadedMcpConfig;
-  try {
-    config = await loadMcpConfig(homeOf(o));
-  } catch (err) {
-    process.stderr.write(`stepwise mcp: ${(err as Error).message}\n`);
-    process.exitCode = 2;
-    return;
-  }
-  const svc = new McpService({ home: homeOf(o), spawner: new NodeSpawner({ stdout: 'pipe' }), entry: mcpHostEntry() });
-  let code: number;
-  try {
-    code = await fn(svc, config);
-  } catch (err) {
-    const e = err instanceof ExitError ? err : new ExitError((err as Error).message, 3);
-    process.stderr.write(`stepwise mcp: ${e.message}\n`);
-    code = e.code;
-  } finally {
-    await svc.close().catch(() => {});
-  }
-  process.exitCode = code;
-}
-
-/** Rejects (exit 2) for a server that is not configured or whose entry is broken. */
-function checkServer(c: LoadedMcpConfig, server: string): void {
-  if (c.errors[server]) throw new ExitError(c.errors[server], 2);
-  if (!c.servers[server]) throw new ExitError(`no MCP server "${server}" in ${c.file} (configured: ${Object.keys(c.servers).join(', ') || 'none'})`, 2);
-}
-
-/** The action of a subcommand on one configured `<server>`: checked first (exit 2), then `run` ({@link withService}). */
-function onServer<O extends HomeOpts>(run: (svc: McpService, server: string, o: O) => Promise<number>): (server: string, o: O) => Promise<void> {
-  return (server, o) =>
-    withService(o, async (svc, config) => {
-      checkServer(config, server);
-      return run(svc, server, o);
-    });
-}
 
 function printOutput(out: ToolOutput): void {
   for (const p of out.content) {
@@ -91,7 +29,7 @@ const LIST_PROBE_MS = 5000;
 
 /** Registers `stepwise mcp`. */
 export function registerMcp(program: Command): void {
-  const mcp = program.command('mcp').description('MCP servers from settings/mcp.json: list, tools, call, test, import.');
+  const mcp = program.command('mcp').description('MCP servers from settings/mcp.json: list, tools, call, test, import, resources, read, templates, prompts, prompt.');
   const homeOpt = ['--home <dir>', 'Stepwise home (default $STEPWISE_HOME or ~/.stepwise)'] as const;
 
   mcp
@@ -118,6 +56,7 @@ export function registerMcp(program: Command): void {
 
   /** A subcommand on one configured `<server>`. */
   const serverCommand = (name: string, description: string) => mcp.command(name).description(description).argument('<server>').option(...homeOpt);
+  registerMcpResources(serverCommand);
 
   serverCommand('tools', "List a server's tools (connects to it).")
     .option('--json', 'print JSON (names, schemas, annotations)')
@@ -151,21 +90,16 @@ export function registerMcp(program: Command): void {
     .option('--json', 'print the whole result as JSON (every content part, structuredContent, protocol log)')
     .action((server: string, tool: string, o: HomeOpts & { args: string; root?: string[]; timeout?: number }) =>
       withService(o, async (svc, config) => {
-        let args: unknown;
-        try {
-          args = JSON.parse(o.args);
-        } catch (err) {
-          throw new ExitError(`--args is not valid JSON: ${(err as Error).message}`, 2);
-        }
-        if (!args || typeof args !== 'object' || Array.isArray(args)) throw new ExitError('--args must be a JSON object', 2);
+        const args = parseJsonObject(o.args, 'args');
         if (o.timeout !== undefined && !(o.timeout > 0)) throw new ExitError('--timeout must be a positive number of milliseconds', 2);
         checkServer(config, server);
         const tools = await svc.tools(server); // connection failures surface here (exit 3)
         if (!tools.some((t) => t.name === tool)) throw new ExitError(`server "${server}" has no tool "${tool}" (it has: ${tools.map((t) => t.name).join(', ')})`, 2);
         const roots = o.root?.map((r) => path.resolve(r));
-        const r = await svc.callTool(server, tool, args as Record<string, unknown>, { roots, timeoutMs: o.timeout });
+        const r = await svc.callTool(server, tool, args, { roots, timeoutMs: o.timeout });
         if (o.json) process.stdout.write(JSON.stringify(r, null, 2) + '\n');
         else printOutput(r.output);
+        if (!o.json && r.outputProblems.length) process.stdout.write(`structuredContent does not match the tool's outputSchema:\n${r.outputProblems.map((p) => `  ${p}\n`).join('')}`);
         return r.output.isError ? 1 : 0;
       }),
     );

@@ -24,7 +24,21 @@ function needMcp(ctx: HostContext): McpServerCatalog {
   return ctx.mcp;
 }
 
+/** The catalog's resource requests, or `mcp_unavailable` when it has none. */
+function resources(ctx: HostContext): Required<Pick<McpServerCatalog, 'resourceRequest'>> {
+  const mcp = needMcp(ctx);
+  if (!mcp.resourceRequest) throw new HostError('mcp_unavailable', 'MCP resources and prompts are not available in this host');
+  return { resourceRequest: mcp.resourceRequest.bind(mcp) };
+}
+
 export const mcpHandlers: DomainHandlers<'mcp'> = {
+  'mcp.resources': async (ctx, _client, p) => coded(resources(ctx).resourceRequest('resources', p), 'mcp_error'),
+  'mcp.templates': async (ctx, _client, p) => coded(resources(ctx).resourceRequest('templates', p), 'mcp_error'),
+  'mcp.readResource': async (ctx, _client, p) => coded(resources(ctx).resourceRequest('readResource', p), 'mcp_error'),
+  'mcp.subscribe': async (ctx, _client, p) => coded(resources(ctx).resourceRequest('subscribe', p), 'mcp_error'),
+  'mcp.complete': async (ctx, _client, p) => coded(resources(ctx).resourceRequest('complete', p), 'mcp_error'),
+  'mcp.prompts': async (ctx, _client, p) => coded(resources(ctx).resourceRequest('prompts', p), 'mcp_error'),
+  'mcp.getPrompt': async (ctx, _client, p) => coded(resources(ctx).resourceRequest('getPrompt', p), 'mcp_error'),
   'mcp.servers': async (ctx) => coded(needMcp(ctx).servers(), 'mcp_error'),
   'mcp.tools': async (ctx, _client, p) => coded(needMcp(ctx).tools(p.server), 'mcp_error'),
   'mcp.test': async (ctx, _client, p) => coded(needMcp(ctx).test(p.server), 'mcp_error'),

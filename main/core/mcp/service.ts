@@ -7,8 +7,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Port } from '../../../shared/protocol/runner';
 import type { McpServerInfo, McpToolInfo } from '../../../shared/protocol/host-api';
-import { APP_EXECUTABLE_ENV, type McpLogEntry, type McpServerConfig, type McpToRunner, type RunnerToHostMcpControl, type RunnerToMcp } from '../../../shared/protocol/mcp';
+import { APP_EXECUTABLE_ENV, type McpHostMethods, type McpLogEntry, type McpServerConfig, type McpToRunner, type RunnerToHostMcpControl, type RunnerToMcp } from '../../../shared/protocol/mcp';
 import { RUNNER_TO_HOST_MCP_CONTROL, RUNNER_TO_MCP } from '../../../shared/protocol/contract/mcp-channel';
+import type { McpResourceMethod } from '../../../shared/protocol/contract/mcp-resources';
 import { messageGate, type GateOptions, type MessageGate } from '../../../shared/protocol/contract/gate';
 import type { ToolOutput } from '../../../shared/thread/schema';
 import type { ChildLink, ProcessSpawner } from '../process/types';
@@ -48,6 +49,8 @@ export interface McpServiceOptions {
 export interface McpCallResult {
   output: ToolOutput;
   mcpLog: McpLogEntry[];
+  /** How the result's structuredContent breaks the tool's outputSchema (empty: it conforms). */
+  outputProblems: string[];
   progress: { progress: number; total?: number; message?: string }[];
   logs: { level: string; logger?: string; data: unknown }[];
 }
@@ -73,6 +76,7 @@ export class McpService implements McpRelay {
   /** What a run may send on its `mcp` channel when its ports are brokered (RUNNER_TO_HOST_MCP_CONTROL). */
   private readonly fromRunControl: MessageGate<RunnerToHostMcpControl>;
   private readonly statusListeners = new Set<(info: McpServerInfo) => void>();
+  private readonly resourceListeners = new Set<(server: string, uri: string) => void>();
 
   constructor(private readonly opts: McpServiceOptions) {
     this.supervisor = new McpSupervisor({
@@ -82,6 +86,9 @@ export class McpService implements McpRelay {
       onToolsChanged: opts.onToolsChanged,
       onServerStatus: (info) => {
         for (const l of this.statusListeners) l(info);
+      },
+      onResourceUpdated: (server, uri) => {
+        for (const l of this.resourceListeners) l(server, uri);
       },
       backoffMs: opts.backoffMs,
       gate: opts.gate,
@@ -189,6 +196,23 @@ export class McpService implements McpRelay {
     return this.supervisor.request('test', { server });
   }
 
+  /** Calls `listener` each time a subscribed resource changes (`notifications/resources/updated`); returns the unsubscribe. */
+  onResourceUpdated(listener: (server: string, uri: string) => void): () => void {
+    this.resourceListeners.add(listener);
+    return () => this.resourceListeners.delete(listener);
+  }
+
+  /**
+   * A resource, template, prompt or completion request to a configured server (connecting if
+   * needed; shapes in shared/protocol/contract/mcp-resources.ts). Rejects `not_found` /
+   * `bad_config` for a server that is not configured, `connect_failed` with the diagnosis,
+   * `mcp_error` with the server's own JSON-RPC error.
+   */
+  async resourceRequest<M extends McpResourceMethod>(method: M, params: McpHostMethods[M]['params']): Promise<McpHostMethods[M]['result']> {
+    await this.known(params.server);
+    return this.supervisor.request(method, params);
+  }
+
   /** A stdio server's captured stderr and the server's recent protocol log. */
   async serverLog(server: string): Promise<{ stderr: string; messages: McpLogEntry[] }> {
     await this.known(server);
@@ -243,7 +267,7 @@ export class McpService implements McpRelay {
           this.supervisor.sendRunner(runId, { type: 'server_request_result', requestId: m.requestId, result, error });
         } else if (m.type === 'result' && m.callId === callId) {
           detach();
-          resolve({ output: m.output, mcpLog: m.mcpLog, progress, logs });
+          resolve({ output: m.output, mcpLog: m.mcpLog, outputProblems: m.outputProblems ?? [], progress, logs });
         }
       });
       opts.signal?.addEventListener('abort', () => this.supervisor.sendRunner(runId, { type: 'cancel', callId, reason: 'cancelled' }), { once: true });

@@ -28,6 +28,8 @@ export interface McpSupervisorOptions {
   onToolsChanged?: (server: string) => void;
   /** A server's connection status changed (the mcp-host's `server_status`). */
   onServerStatus?: (info: McpServerInfo) => void;
+  /** A subscribed resource changed (the mcp-host's `resource_updated`). */
+  onResourceUpdated?: (server: string, uri: string) => void;
   env?: Record<string, string | undefined>;
   /** Where messages from the mcp-host that break the contract are logged (default stderr). */
   gate?: GateOptions;
@@ -189,6 +191,8 @@ export class McpSupervisor {
       this.opts.onToolsChanged?.(m.server);
     } else if (m.type === 'server_status') {
       this.opts.onServerStatus?.(m.server);
+    } else if (m.type === 'resource_updated') {
+      this.opts.onResourceUpdated?.(m.server, m.uri);
     } else if (m.type === 'server_pids') {
       this.serverPids = m.pids;
     }

@@ -81,6 +81,8 @@ export class AppState {
   readonly evalOpenAtom: PrimitiveAtom<boolean> = atom(false);
   /** The latest `eval_progress` of each batch, by batch id (the Evaluate view's progress bars). */
   readonly evalProgressAtom: PrimitiveAtom<Readonly<Record<string, EvalProgress>>> = atom<Readonly<Record<string, EvalProgress>>>({});
+  /** Subscribed MCP resources' updates as the host pushed them (`mcp_resource_updated`): count per `server uri`. */
+  readonly mcpResourceUpdatesAtom: PrimitiveAtom<Record<string, number>> = atom<Record<string, number>>({});
   /** Editors whose text does not parse yet (keyed by field): runs wait until they do. */
   readonly invalidFieldsAtom: PrimitiveAtom<ReadonlySet<string>> = atom<ReadonlySet<string>>(new Set<string>());
 
@@ -172,6 +174,9 @@ export class AppState {
         return;
       case 'eval_progress':
         this.store.set(this.evalProgressAtom, { ...this.store.get(this.evalProgressAtom), [push.batchId]: push });
+        return;
+      case 'mcp_resource_updated':
+        this.store.set(this.mcpResourceUpdatesAtom, (m) => ({ ...m, [`${push.server} ${push.uri}`]: (m[`${push.server} ${push.uri}`] ?? 0) + 1 }));
         return;
       case 'notice':
         if (push.level === 'error') this.store.set(this.errorAtom, { title: 'The host reported an error', message: push.message });

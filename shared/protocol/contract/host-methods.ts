@@ -10,6 +10,7 @@ import { BranchOfSchema, RunModeSchema, RunRefSchema, ThreadSchema } from '../..
 import { ExecNodeSchema, NodeStatusSchema } from '../nodes';
 import { PatchSchema } from '../envelopes';
 import { literals, method, type MethodTypes } from './define';
+import { HOST_MCP_RESOURCE_METHODS } from './mcp-resources';
 import { ModelPriceSchema } from './runner-channel';
 import { EVAL_METHODS } from './eval-methods';
 import { FrozenRendersSchema } from '../../template/frozen';
@@ -284,6 +285,7 @@ export const HOST_METHODS = {
     T.Object({ format: literals('claude-desktop', 'claude-code', 'cursor', 'vscode'), added: T.Array(T.String()), notes: T.Array(T.String()) }),
     'Add the servers of a Claude Desktop, Claude Code, Cursor or VS Code config file (a path on the host), expanding its variables as that client does.',
   ),
+  ...HOST_MCP_RESOURCE_METHODS,
   ...EVAL_METHODS,
 };
 

@@ -28,6 +28,8 @@ export const HOST_EVENTS = {
   }),
   /** An MCP server's connection status changed (connecting, connected, error with the reason). */
   mcp_server_status: T.Object({ type: T.Literal('mcp_server_status'), server: McpServerInfoSchema }),
+  /** A subscribed MCP resource changed (`notifications/resources/updated`): read it again to see how. */
+  mcp_resource_updated: T.Object({ type: T.Literal('mcp_resource_updated'), server: T.String(), uri: T.String() }),
   /** Something a person should read (a repaired journal, a settings file that does not load). */
   notice: T.Object({
     type: T.Literal('notice'),

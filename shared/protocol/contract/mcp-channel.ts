@@ -8,6 +8,7 @@ import { ToolOutputSchema } from '../../thread/schema';
 import { McpServerInfoSchema, McpToolInfoSchema } from './host-methods';
 import { literals, method, unionOf, type MessageOf, type MethodTypes } from './define';
 import { WireErrorSchema } from './errors';
+import { MCP_HOST_RESOURCE_METHODS } from './mcp-resources';
 
 const CallId = T.String({ minLength: 1, maxLength: 200 });
 const RunId = T.String({ minLength: 1, maxLength: 200 });
@@ -108,7 +109,14 @@ export const MCP_TO_RUNNER = {
     params: T.Record(T.String(), T.Unknown()),
   }),
   /** The call's end; failures come back as `isError` output. */
-  result: T.Object({ type: T.Literal('result'), callId: CallId, output: ToolOutputSchema, mcpLog: T.Array(McpLogEntrySchema) }),
+  result: T.Object({
+    type: T.Literal('result'),
+    callId: CallId,
+    output: ToolOutputSchema,
+    mcpLog: T.Array(McpLogEntrySchema),
+    /** How `output.structuredContent` breaks the tool's `outputSchema`, one line per problem (absent or empty: it conforms). */
+    outputProblems: T.Optional(T.Array(T.String())),
+  }),
 };
 export const McpToRunnerSchema = unionOf(MCP_TO_RUNNER);
 export type McpToRunner = MessageOf<typeof MCP_TO_RUNNER>;
@@ -137,6 +145,7 @@ export const MCP_HOST_METHODS = {
     T.Object({ stderr: T.String(), messages: T.Array(McpLogEntrySchema) }),
     'Recent stderr of a stdio server and its protocol log, newest last.',
   ),
+  ...MCP_HOST_RESOURCE_METHODS,
 };
 export type McpHostMethods = MethodTypes<typeof MCP_HOST_METHODS>;
 export type McpHostMethod = keyof McpHostMethods;
@@ -168,6 +177,8 @@ export const MCP_HOST_TO_HOST = {
   runner: T.Object({ type: T.Literal('runner'), runId: RunId, msg: McpToRunnerSchema }),
   /** A server's tool list changed (`notifications/tools/list_changed`). */
   tools_changed: T.Object({ type: T.Literal('tools_changed'), server: T.String() }),
+  /** A subscribed resource changed (`notifications/resources/updated`); read it again to see how. */
+  resource_updated: T.Object({ type: T.Literal('resource_updated'), server: T.String(), uri: T.String() }),
   /** A server's connection status changed (connecting, connected, error with its reason, disconnected). */
   server_status: T.Object({ type: T.Literal('server_status'), server: McpServerInfoSchema }),
   /** The PIDs of the stdio servers running now (the host ends them if the mcp-host is killed). */

@@ -151,3 +151,14 @@ export async function startEverythingHttp(transport: keyof typeof EVERYTHING_HTT
   });
   return { url: `http://127.0.0.1:${port}${endpoint}`, child };
 }
+
+/**
+ * The settings/mcp.json entry of server-everything over `transport` (stdio: a child the
+ * mcp-host starts; http: one started here over Streamable HTTP, stopped by `defer`).
+ */
+export async function everythingEntry(transport: 'stdio' | 'http', defer: (step: () => unknown) => void): Promise<Record<string, unknown>> {
+  if (transport === 'stdio') return { command: process.execPath, args: [EVERYTHING, 'stdio'] };
+  const s = await startEverythingHttp('streamableHttp');
+  defer(() => s.child.kill());
+  return { type: 'http', url: s.url };
+}

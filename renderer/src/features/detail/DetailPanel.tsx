@@ -20,6 +20,7 @@ import { useThread } from '../../state/hooks';
 import { jumpTo, messageJumpAtom } from '../../state/message-jump';
 import { messageForNode } from '../execution/node-message';
 import { addedMessageIds, runNodes } from '../execution/use-jump-to-message';
+import { ResourceView, type ResourceContentsLike } from '../mcp/ResourceView';
 import { shortRunId } from '../runs/compare';
 import { runStopOf, stopNote } from '../../../../shared/protocol/stop-reason';
 import { RunNodeActions } from './RunNodeActions';
@@ -86,7 +87,7 @@ function NodeDetail({ runId, nodeId }: { runId: string; nodeId: string }) {
   // The cost the runner computed (a run node's is the sum of its calls), else the configured prices.
   const cost = n?.usage?.costUsd ?? costOf(n?.model, n?.usage, providers);
   const stop = n?.kind === 'run' ? runStopOf(n.attrs) : undefined;
-  const out = n?.output as { content?: { type: string; text?: string; mimeType?: string; data?: string }[] } | undefined;
+  const out = n?.output as { content?: { type: string; text?: string; mimeType?: string; data?: string; resource?: ResourceContentsLike }[] } | undefined;
   const sections: { value: string; label: string; body: React.ReactNode }[] = [];
   if (n?.input !== undefined) sections.push({ value: 'input', label: n.kind === 'tool' ? 'Arguments' : 'Input / prompt', body: <JsonEditor label="Node input" value={toJson(n.input)} readOnly maxHeight={300} /> });
   if (view.text) sections.push({ value: 'reply', label: 'Reply', body: <Text size="sm" style={{ whiteSpace: 'pre-wrap' }}>{view.text}</Text> });
@@ -96,7 +97,9 @@ function NodeDetail({ runId, nodeId }: { runId: string; nodeId: string }) {
   if (Object.keys(view.toolArgs).length && n?.kind !== 'tool') sections.push({ value: 'calls', label: 'Tool calls (streamed arguments)', body: <JsonEditor label="Streamed tool arguments" value={toJson(Object.values(view.args))} readOnly maxHeight={240} /> });
   if (out?.content) sections.push({ value: 'result', label: 'Result', body: (
     <Stack gap={4}>
-      {out.content.map((p, i) => p.type === 'image' && p.data ? <ImagePreview key={i} part={{ mimeType: p.mimeType ?? 'image/png', data: p.data }} /> : <Text key={i} size="sm" ff="monospace" style={{ whiteSpace: 'pre-wrap' }}>{p.type === 'text' ? p.text : toJson(p)}</Text>)}
+      {out.content.map((p, i) => p.type === 'image' && p.data ? <ImagePreview key={i} part={{ mimeType: p.mimeType ?? 'image/png', data: p.data }} />
+        : p.type === 'resource' && p.resource ? <ResourceView key={i} resource={p.resource} />
+        : <Text key={i} size="sm" ff="monospace" style={{ whiteSpace: 'pre-wrap' }}>{p.type === 'text' ? p.text : toJson(p)}</Text>)}
     </Stack>
   ) });
   if (n?.kind === 'tool') sections.push(...toolSections(n.attrs, n.output, n.startedAt));

@@ -63,6 +63,19 @@ export function toolSections(attrs: Record<string, unknown> | undefined, output:
   if (structured !== undefined) {
     out.push({ value: 'structured', label: 'Structured content', body: <JsonEditor label="Structured content" value={toJson(structured)} readOnly maxHeight={300} /> });
   }
+  // The mcp-host's check of structuredContent against the tool's outputSchema (mcp-host/output-check.ts).
+  const problems = Array.isArray(attrs?.outputProblems) ? (attrs.outputProblems as string[]) : [];
+  if (problems.length) {
+    out.push({
+      value: 'outputSchema',
+      label: `Output schema problems (${problems.length})`,
+      body: (
+        <Stack gap={0} aria-label="Output schema problems">
+          {problems.map((p) => <Text key={p} size="xs" c="red" ff="monospace">{p}</Text>)}
+        </Stack>
+      ),
+    });
+  }
   const mcpLog = Array.isArray(attrs?.mcpLog) ? (attrs.mcpLog as McpLogEntry[]) : [];
   if (mcpLog.length) {
     out.push({

@@ -18,6 +18,7 @@ import { ToolCallEditor } from './ToolCallEditor';
 import { TemplatePreview } from './TemplatePreview';
 import { AddToolCall } from './AddToolCall';
 import { AddImageButton, ImagePreview } from './images';
+import { ResourceView } from '../mcp/ResourceView';
 import { branchFrom, runFromMessage } from '../../state/branching';
 import { DocumentPreview } from './documents';
 import { useFieldHighlight } from './find-context';
@@ -125,6 +126,7 @@ export function MessageCard({ thread, index, readOnly }: { thread: Thread; index
           const onRemove = readOnly ? undefined : () => session.edit((d) => void d.context.messages.find((x) => x.id === m.id)?.content.splice(k, 1));
           if (p.type === 'image') return <ImagePreview key={k} part={p} onRemove={onRemove} />;
           if (p.type === 'document') return <DocumentPreview key={k} part={p} onRemove={onRemove} />;
+          if (p.type === 'resource') return <ResourceView key={k} resource={p.resource} onRemove={onRemove} />;
           return null;
         })}
         {m.role === 'user' && !readOnly && (

@@ -28,6 +28,7 @@ import { DuplicateIdsNotice } from './DuplicateIdsNotice';
 import { FileGoneNotice } from '../workspace/FileGoneNotice';
 import { BranchLinks } from './BranchLinks';
 import { PlaygroundBody } from './PlaygroundBody';
+import { McpBrowser } from '../mcp/McpBrowser';
 
 function Section({ title, children }: { title: string; children: React.ReactNode }) {
   return (
@@ -44,7 +45,7 @@ function Section({ title, children }: { title: string; children: React.ReactNode
  * Memoised: the header's state (running badge, a mounted Mantine part settling) renders the
  * playground again without rendering all of this again.
  */
-const ThreadContent = memo(function ThreadContent({ session, thread, version, readOnly, scrollRef, find, queue }: {
+const ThreadContent = memo(function ThreadContent({ session, thread, version, readOnly, scrollRef, find, queue, onBrowse }: {
   session: ThreadSession;
   thread: Thread;
   version: number;
@@ -52,6 +53,8 @@ const ThreadContent = memo(function ThreadContent({ session, thread, version, re
   scrollRef: RefObject<HTMLDivElement | null>;
   find: FindState;
   queue: WakeQueue;
+  /** Opens the MCP resources and prompts browser. */
+  onBrowse: () => void;
 }) {
   const shown = useSectionsShown(queue, 4);
   const addMessage = (role: 'user' | 'assistant') =>
@@ -77,6 +80,7 @@ const ThreadContent = memo(function ThreadContent({ session, thread, version, re
           <Group gap={6}>
             <Button size="compact-xs" variant="light" onClick={() => addMessage('user')}>Add user message</Button>
             <Button size="compact-xs" variant="subtle" onClick={() => addMessage('assistant')}>Add assistant message</Button>
+            <Button size="compact-xs" variant="subtle" onClick={onBrowse}>MCP resources and prompts</Button>
           </Group>
         )}
       </Section>}
@@ -99,6 +103,8 @@ export function Playground() {
   // text at once and never blocks the page while a dozen editors are made.
   const [queue] = useState(() => new WakeQueue());
   const region = useMemo<EditorRegion>(() => ({ active: true, schedule: (key, make) => queue.add(key, make, WAKE_PRIORITY.editor) }), [queue]);
+  const [browsing, setBrowsing] = useState(false);
+  const browse = useCallback(() => setBrowsing(true), []);
   if (!session || !thread || !meta) return <StartPanel />;
   const editable = !app.host.presentational && !meta.runningRunId;
   // Repeated message or tool call ids: read-only until they get new ids (DuplicateIdsNotice).
@@ -129,9 +135,10 @@ export function Playground() {
       </Stack>
       <EditorRegionContext.Provider value={region}>
         <TemplateVariablesContext.Provider value={templateVariables(thread)}>
-          <ThreadContent key={session.id} session={session} thread={thread} version={meta.version} readOnly={readOnly} scrollRef={scrollRef} find={find} queue={queue} />
+          <ThreadContent key={session.id} session={session} thread={thread} version={meta.version} readOnly={readOnly} scrollRef={scrollRef} find={find} queue={queue} onBrowse={browse} />
         </TemplateVariablesContext.Provider>
       </EditorRegionContext.Provider>
+      {browsing && <McpBrowser readOnly={readOnly} onClose={() => setBrowsing(false)} />}
     </Stack>
   );
 }

@@ -8,6 +8,7 @@ import { PromptEditor } from '../../ui/editors';
 import { JsonField } from './JsonField';
 import { checkAgainstSchema, toolSchema } from './schema-check';
 import { ImagePreview } from './images';
+import { ToolResultExtras } from './ToolResultExtras';
 import { TemplatePreview } from './TemplatePreview';
 import { removeToolCall } from './tool-call-edits';
 import { applyTyping, mergeJson } from '../../state/text-merge';
@@ -103,6 +104,7 @@ export function ToolCallEditor({ thread, mi, ci, call, readOnly }: { thread: Thr
         <TemplatePreview threadId={thread.id} place={`tool:${call.id}`} label={`result of ${name}`} source={text} version={version} />
         {out?.structuredContent !== undefined && <ToolResultBody structured={out.structuredContent} compact />}
         {out?.content.filter((p) => p.type === 'image').map((p, k) => <ImagePreview key={k} part={p as { mimeType: string; data: string }} />)}
+        {out && <ToolResultExtras name={name} tool={tool} output={out} />}
         {out && (
           <Checkbox size="xs" label="Mark as error" checked={out.isError} disabled={readOnly} onChange={(e) => setOutput(text, e.currentTarget.checked)} />
         )}

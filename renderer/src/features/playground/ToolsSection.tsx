@@ -138,6 +138,7 @@ function McpImport({ existing, onClose, onAdd }: { existing: Tool[]; onClose: ()
           <Button disabled={picked.length === 0} onClick={() => {
             onAdd((tools ?? []).filter((t) => picked.includes(t.name)).map((t): Tool => ({
               type: 'mcp', name: t.name, description: t.description, server: server!, toolName: t.name, inputSchema: t.inputSchema,
+              ...(t.outputSchema ? { outputSchema: t.outputSchema } : {}),
               annotations: t.annotations as Extract<Tool, { type: 'mcp' }>['annotations'],
               requiresApproval: t.annotations?.destructiveHint === true ? true : undefined,
             })));
