@@ -7,6 +7,7 @@
 import { pathToFileURL } from 'node:url';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { auth as sdkAuth, UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import {
   CreateMessageRequestSchema,
   ElicitRequestSchema,
@@ -18,10 +19,11 @@ import {
   type JSONRPCMessage,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { McpLogEntry, McpServerConfig } from '../shared/protocol/mcp';
+import type { McpLogEntry, McpLogFilter, McpOAuthCredentials, McpServerConfig } from '../shared/protocol/mcp';
 import type { McpServerInfo, McpToolInfo } from '../shared/protocol/host-api';
 import { openTransport } from './transport';
-import { CallAttributor, logEntry, MCP_LOG_RING } from './protocol-log';
+import { CallAttributor, filterLog, logEntry, MCP_LOG_RING } from './protocol-log';
+import { OAuthSession } from './oauth';
 import { diagnoseBeforeConnect, diagnoseConnect, type Diagnosis } from './diagnose';
 import { RunTurns } from './run-turns';
 
@@ -54,8 +56,18 @@ export interface SessionHooks {
   serverRequest(callId: string, kind: 'sampling' | 'elicitation', params: Record<string, unknown>, signal: AbortSignal): Promise<unknown>;
   log(callId: string | undefined, level: string, logger: string | undefined, data: unknown): void;
   toolsChanged(): void;
-  /** The session's status changed (connecting, connected, error with its reason, disconnected). */
+  /** The session's status changed (connecting, connected, error with its reason, disconnected, an OAuth step). */
   statusChanged?(info: McpServerInfo): void;
+  /** A remote server's OAuth credentials changed (the host stores them). */
+  authSaved?(credentials: McpOAuthCredentials): void;
+  /** One protocol log entry, as it is recorded. */
+  logged?(entry: McpLogEntry): void;
+}
+
+/** OAuth context of a session: the callback URL the host serves and the credentials it stored. */
+export interface SessionAuth {
+  redirectUrl?: string;
+  credentials?: McpOAuthCredentials;
 }
 
 /** Thrown for a failed connect; `diagnosis` says why. */
@@ -85,16 +97,25 @@ export class ServerSession {
   private readonly unplaced = new Map<string | number, McpLogEntry>();
   /** One run's calls at a time (run-turns.ts), so server requests reach the right run. */
   readonly turns = new RunTurns();
+  /** OAuth for a remote server (created on its first connect). */
+  private oauth?: OAuthSession;
+  /** What `initialize` answered on the last connection. */
+  private initialized?: Pick<McpServerInfo, 'serverInfo' | 'capabilities' | 'instructions'>;
 
   constructor(
     readonly name: string,
     readonly config: McpServerConfig,
     private readonly hooks: SessionHooks,
+    private readonly auth: SessionAuth = {},
   ) {}
 
   info(): McpServerInfo {
     const i: McpServerInfo = { name: this.name, transport: this.config.transport, status: this.status };
     if (this.lastError && this.status === 'error') i.error = this.lastError;
+    const auth = this.oauth?.status();
+    if (auth) i.auth = auth;
+    if (this.initialized) Object.assign(i, this.initialized);
+    if (this.roots.length) i.roots = [...this.roots];
     return i;
   }
 
@@ -111,8 +132,9 @@ export class ServerSession {
     return this.stderrBuf;
   }
 
-  messages(): McpLogEntry[] {
-    return [...this.log];
+  /** The protocol log (every message in and out, the last {@link MCP_LOG_RING}), filtered by `filter`. */
+  messages(filter?: McpLogFilter): McpLogEntry[] {
+    return filter ? filterLog(this.log, filter) : [...this.log];
   }
 
   /** The connected client, connecting first if needed (lazily, once at a time). */
@@ -140,12 +162,14 @@ export class ServerSession {
     this.installHandlers(client);
     const stderrStart = this.stderrBuf.length;
     const connectTimeout = Math.min(CONNECT_TIMEOUT_MS, this.config.timeoutMs ?? CONNECT_TIMEOUT_MS);
+    const oauth = this.oauthSession();
     try {
-      const transport = openTransport(this.config, { stderr: (c) => this.appendStderr(c), message: (dir, msg) => this.record(dir, msg) });
+      const transport = openTransport(this.config, { stderr: (c) => this.appendStderr(c), message: (dir, msg) => this.record(dir, msg) }, oauth);
       await client.connect(transport, { timeout: connectTimeout });
     } catch (err) {
       await client.close().catch(() => {});
-      const d = diagnoseConnect(this.name, this.config, err, connectTimeout, this.stderrBuf.slice(stderrStart));
+      const refused = oauth ? this.authFailure(oauth, err) : undefined;
+      const d = refused ?? diagnoseConnect(this.name, this.config, err, connectTimeout, this.stderrBuf.slice(stderrStart));
       this.setStatus('error', d.message);
       throw new ConnectError(d);
     }
@@ -161,8 +185,79 @@ export class ServerSession {
     };
     client.onerror = (err) => this.onTransportError(err);
     this.client = client;
+    const v = client.getServerVersion();
+    this.initialized = {
+      ...(v ? { serverInfo: { name: v.name, version: v.version, ...(v.title ? { title: v.title } : {}) } } : {}),
+      capabilities: (client.getServerCapabilities() ?? {}) as Record<string, unknown>,
+      ...(client.getInstructions() ? { instructions: client.getInstructions() } : {}),
+    };
+    if (oauth?.status() && oauth.status()!.step !== 'connected') oauth.setStatus('connected', 'done');
     this.setStatus('connected');
     return client;
+  }
+
+  /** The OAuth provider of a remote server (Streamable HTTP, SSE), made once. */
+  private oauthSession(): OAuthSession | undefined {
+    if (this.config.transport !== 'http' && this.config.transport !== 'sse') return undefined;
+    this.oauth ??= new OAuthSession(this.name, this.config.oauth ?? {}, this.auth.redirectUrl, this.auth.credentials, {
+      saved: (c) => this.hooks.authSaved?.(c),
+      status: () => {
+        if (!this.closed) this.hooks.statusChanged?.(this.info());
+      },
+    });
+    return this.oauth;
+  }
+
+  /** A connect that failed in the OAuth flow: the diagnosis names the step (or says to sign in). */
+  private authFailure(oauth: OAuthSession, err: unknown): Diagnosis | undefined {
+    const st = oauth.status();
+    if (!st) return undefined;
+    if (st.state === 'waiting') return { kind: 'error', message: `MCP server "${this.name}" needs you to sign in (OAuth authorization): open ${st.url}` };
+    if (st.state === 'running') oauth.fail(err instanceof Error ? err.message : String(err));
+    else if (!(err instanceof UnauthorizedError)) return undefined;
+    const now = oauth.status()!;
+    return now.state === 'failed' ? { kind: 'error', message: `MCP server "${this.name}": OAuth ${now.step} failed: ${now.error}` } : undefined;
+  }
+
+  /**
+   * The authorization server sent the browser back to the callback: exchanges `code` for tokens
+   * (PKCE verifier of this flow) and connects. `state` must be this flow's; `error` (the
+   * person declined, RFC 6749 §4.1.2.1) fails the authorization step.
+   */
+  async finishAuth(code: string | undefined, error: string | undefined): Promise<void> {
+    const oauth = this.oauth;
+    if (!oauth || (this.config.transport !== 'http' && this.config.transport !== 'sse')) throw new Error(`MCP server "${this.name}" has no OAuth flow in progress`);
+    oauth.pendingState = undefined;
+    if (error || !code) {
+      oauth.setStatus('authorization', 'failed', { error: error ? `the authorization server answered ${error.slice(0, 200)}` : 'the callback carried no code' });
+      this.setStatus('error', `MCP server "${this.name}": OAuth authorization failed: ${oauth.status()!.error}`);
+      return;
+    }
+    try {
+      oauth.setStatus('token', 'running');
+      await sdkAuth(oauth, { serverUrl: this.config.url, authorizationCode: code, fetchFn: oauth.fetch, ...(this.config.oauth?.scope ? { scope: this.config.oauth.scope } : {}) });
+    } catch (err) {
+      oauth.fail(err instanceof Error ? err.message : String(err));
+      this.setStatus('error', `MCP server "${this.name}": OAuth ${oauth.status()!.step} failed: ${oauth.status()!.error}`);
+      return;
+    }
+    await this.connect().catch(() => {});
+  }
+
+  /** The `state` of this session's OAuth flow waiting for the person, if one waits. */
+  pendingAuthState(): string | undefined {
+    return this.oauth?.pendingState;
+  }
+
+  /** Forgets the tokens and signs in again (the flow's steps are reported as status). */
+  async reauthorize(): Promise<void> {
+    const oauth = this.oauthSession();
+    if (!oauth) throw new Error(`MCP server "${this.name}" is a ${this.config.transport} server: OAuth applies to remote (http, sse) servers only`);
+    oauth.invalidateCredentials('tokens');
+    const c = this.client;
+    this.client = undefined;
+    await c?.close().catch(() => {});
+    await this.connect().catch(() => {});
   }
 
   private installHandlers(client: Client): void {
@@ -206,6 +301,7 @@ export class ServerSession {
     const callId = this.attributor.attribute(dir, msg);
     const entry = logEntry(dir, msg);
     this.log.push(entry);
+    this.hooks.logged?.(entry);
     if (this.log.length > MCP_LOG_RING) this.log.splice(0, this.log.length - MCP_LOG_RING);
     // A sampling or elicitation request waits for its handler to settle which call caused it.
     if (dir === 'in' && entry.id !== undefined && (entry.method === 'sampling/createMessage' || entry.method === 'elicitation/create')) {

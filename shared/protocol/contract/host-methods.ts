@@ -93,11 +93,31 @@ export const ProviderInfoSchema = T.Object({
   prices: T.Optional(T.Record(T.String(), ModelPriceSchema)),
 });
 
+/**
+ * Where a remote server's OAuth sign-in stands (MCP spec 2025-06-18, Authorization): the step
+ * it is at, and whether that step runs, waits for the person (`authorization`: `url` is the
+ * authorization server's page to open), failed (`error` says why) or is done.
+ */
+export const McpAuthStatusSchema = T.Object({
+  step: literals('discovery', 'registration', 'authorization', 'token', 'refresh', 'connected'),
+  state: literals('running', 'waiting', 'failed', 'done'),
+  url: T.Optional(T.String()),
+  error: T.Optional(T.String()),
+});
+
 export const McpServerInfoSchema = T.Object({
   name: T.String(),
   transport: literals('stdio', 'http', 'sse', 'bundled'),
   status: literals('disconnected', 'connecting', 'connected', 'error'),
   error: T.Optional(T.String()),
+  /** OAuth sign-in of a remote server, once one was needed. */
+  auth: T.Optional(McpAuthStatusSchema),
+  /** From `initialize` (last connection): the server's `serverInfo`, `capabilities` and `instructions`. */
+  serverInfo: T.Optional(T.Object({ name: T.String(), version: T.String(), title: T.Optional(T.String()) })),
+  capabilities: T.Optional(T.Record(T.String(), T.Unknown())),
+  instructions: T.Optional(T.String()),
+  /** The roots announced to this server (`roots/list`), absolute folder paths. */
+  roots: T.Optional(T.Array(T.String())),
 });
 
 /** A tool as an MCP server lists it (`tools/list`, MCP spec 2025-06-18). */
