@@ -3,6 +3,15 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import readline from 'node:readline';
 
+/** What the authorization server has done so far. */
+export interface OAuthServerStats {
+  registrations: number;
+  exchanges: number;
+  refreshes: number;
+  /** Requests refused for an unknown or expired access token. */
+  rejected: number;
+}
+
 /** A running OAuth-protected MCP server and its test controls. */
 export interface OAuthTestServer {
   /** The MCP endpoint (Streamable HTTP). */
@@ -12,7 +21,7 @@ export interface OAuthTestServer {
   expireTokens(): Promise<void>;
   /** Makes the token endpoint refuse (or accept again) the code exchange. */
   failTokenExchange(on: boolean): Promise<void>;
-  stats(): Promise<{ registrations: number; exchanges: number; refreshes: number; rejected: number }>;
+  stats(): Promise<OAuthServerStats>;
   stop(): void;
 }
 
@@ -34,7 +43,7 @@ export async function startOAuthServer(): Promise<OAuthTestServer> {
     base,
     expireTokens: () => post('/control/expire'),
     failTokenExchange: (on) => post(`/control/fail-token?on=${on ? 1 : 0}`),
-    stats: async () => (await (await fetch(`${base}/control/stats`)).json()) as Awaited<ReturnType<OAuthTestServer['stats'>>>,
+    stats: async () => (await (await fetch(`${base}/control/stats`)).json()) as OAuthServerStats,
     stop: () => void child.kill(),
   };
 }
