@@ -230,7 +230,7 @@ export class McpHost {
         logged: (entry) => {
           if (this.sessions.get(name) === session) this.port.post({ type: 'server_log', server: name, entry });
         },
-      }, { redirectUrl: this.oauth.redirectUrl, credentials: this.oauth.credentials[name] });
+      }, () => ({ redirectUrl: this.oauth.redirectUrl, credentials: this.oauth.credentials[name] }));
       this.sessions.set(name, session);
       added.push(session);
     }

@@ -117,7 +117,10 @@ export class OAuthSession implements OAuthClientProvider {
     if (this.settings.clientId) {
       return { client_id: this.settings.clientId, ...(this.settings.clientSecret ? { client_secret: this.settings.clientSecret } : {}) };
     }
-    return this.credentials.client as OAuthClientInformationMixed | undefined;
+    const client = this.credentials.client as (OAuthClientInformationMixed & { redirect_uris?: unknown }) | undefined;
+    // Registered for another callback URL (the loopback or web host port changed): register again.
+    if (Array.isArray(client?.redirect_uris) && !client.redirect_uris.includes(this.redirectUrl)) return undefined;
+    return client;
   }
 
   saveClientInformation(info: OAuthClientInformationMixed): void {

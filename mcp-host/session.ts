@@ -106,7 +106,8 @@ export class ServerSession {
     readonly name: string,
     readonly config: McpServerConfig,
     private readonly hooks: SessionHooks,
-    private readonly auth: SessionAuth = {},
+    /** Read when the server first needs OAuth (the host may learn its callback URL later). */
+    private readonly auth: () => SessionAuth = () => ({}),
   ) {}
 
   info(): McpServerInfo {
@@ -199,7 +200,8 @@ export class ServerSession {
   /** The OAuth provider of a remote server (Streamable HTTP, SSE), made once. */
   private oauthSession(): OAuthSession | undefined {
     if (this.config.transport !== 'http' && this.config.transport !== 'sse') return undefined;
-    this.oauth ??= new OAuthSession(this.name, this.config.oauth ?? {}, this.auth.redirectUrl, this.auth.credentials, {
+    const auth = this.auth();
+    this.oauth ??= new OAuthSession(this.name, this.config.oauth ?? {}, auth.redirectUrl, auth.credentials, {
       saved: (c) => this.hooks.authSaved?.(c),
       status: () => {
         if (!this.closed) this.hooks.statusChanged?.(this.info());

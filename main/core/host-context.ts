@@ -5,6 +5,7 @@
  */
 import type { McpServerInfo, McpToolInfo, WorkspaceEntry } from '../../shared/protocol/host-api';
 import type { Thread } from '../../shared/thread/schema';
+import type { McpLogEntry, McpLogFilter } from '../../shared/protocol/mcp';
 import type { ThreadStore } from './store/thread-store';
 import type { BridgeClient, StreamBridge } from './bridge/stream-bridge';
 import type { RunSupervisor } from './supervisor/run-supervisor';
@@ -23,6 +24,14 @@ export interface McpServerCatalog {
   test(server: string): Promise<{ ok: boolean; message: string; stderr?: string }>;
   /** Calls `listener` each time a server's connection status changes; returns the unsubscribe. */
   onStatus?(listener: (info: McpServerInfo) => void): () => void;
+  /** A server's protocol log (every message in and out), filtered, and a stdio server's stderr. */
+  serverLog?(server: string, filter?: McpLogFilter): Promise<{ stderr: string; messages: McpLogEntry[] }>;
+  /** Calls `listener` with each protocol log entry as it is recorded; returns the unsubscribe. */
+  onLog?(listener: (server: string, entry: McpLogEntry) => void): () => void;
+  /** Sets the roots announced to a server (`notifications/roots/list_changed`). */
+  setRoots?(server: string, roots: string[]): Promise<McpServerInfo>;
+  /** Signs in to a remote server again (OAuth). */
+  authorize?(server: string): Promise<McpServerInfo>;
 }
 
 /**

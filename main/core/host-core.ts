@@ -188,6 +188,8 @@ export async function createHostCore(options: HostCoreOptions = {}): Promise<Hos
     const server = info.error === undefined ? info : { ...info, error: withoutPrivatePaths(info.error, folders) };
     bridge.broadcast({ type: 'mcp_server_status', server });
   });
+  // Every server's protocol log as it happens (the Servers view filters it).
+  const offMcpLog = options.mcp?.onLog?.((server, entry) => bridge.broadcast({ type: 'mcp_server_log', server, entry }));
 
   const stopWorkspaceWatch = options.watchWorkspace ? followWorkspace(workspace, ctx, options.watchWorkspace, log) : () => {};
 
@@ -220,6 +222,7 @@ export async function createHostCore(options: HostCoreOptions = {}): Promise<Hos
       ctx.evals?.cancelAll();
       stopWorkspaceWatch();
       offMcpStatus?.();
+      offMcpLog?.();
       await supervisor.stopAll();
       await bridge.idle(); // results applied, run files written
       await journal.flush();

@@ -85,6 +85,7 @@ export class McpService implements McpRelay {
   private readonly statusListeners = new Set<(info: McpServerInfo) => void>();
   private readonly logListeners = new Set<(server: string, entry: McpLogEntry) => void>();
   private readonly oauthStore: OAuthStore;
+  private redirectUrl?: string;
 
   constructor(private readonly opts: McpServiceOptions) {
     this.supervisor = new McpSupervisor({
@@ -154,7 +155,7 @@ export class McpService implements McpRelay {
     await this.refresh();
     this.sentVersion = this.version;
     const r = this.read!;
-    const oauth = { oauth: { redirectUrl: this.opts.oauth?.redirectUrl, credentials: await this.oauthStore.load() } };
+    const oauth = { oauth: { redirectUrl: this.redirectUrl ?? this.opts.oauth?.redirectUrl, credentials: await this.oauthStore.load() } };
     const connect = { ...(this.opts.connectInBackground ? { connect: true } : {}), ...oauth };
     if (r.config) return { servers: r.config.servers, ...connect };
     if (!this.lastValid) throw r.error!;
@@ -211,6 +212,15 @@ export class McpService implements McpRelay {
   async serverLog(server: string, filter?: McpLogFilter): Promise<{ stderr: string; messages: McpLogEntry[] }> {
     await this.known(server);
     return this.supervisor.request('serverLog', filter ? { server, filter } : { server });
+  }
+
+  /**
+   * Sets the OAuth callback URL once it is known (the web host's port is chosen after the
+   * service is made); a running mcp-host gets it at once.
+   */
+  async setOAuthRedirect(url: string): Promise<void> {
+    this.redirectUrl = url;
+    if (this.supervisor.pid !== undefined) await this.supervisor.reconfigure().catch(() => {});
   }
 
   /** Calls `listener` with each protocol log entry of every server as it is recorded; returns the unsubscribe. */

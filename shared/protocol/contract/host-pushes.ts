@@ -7,7 +7,7 @@ import { Type as T } from '@sinclair/typebox';
 import { RunModeSchema } from '../../thread/schema';
 import { NodeStatusSchema } from '../nodes';
 import { NodeSnapshotSchema, RUNNER_ENVELOPES, ThreadPatchSchema } from '../envelopes';
-import { McpServerInfoSchema } from './host-methods';
+import { McpLogEntrySchema, McpServerInfoSchema } from './host-methods';
 import { literals, messageProblem, unionOf, type MessageOf } from './define';
 import { BatchProgressSchema, CaseResultSchema } from './eval-methods';
 
@@ -28,6 +28,8 @@ export const HOST_EVENTS = {
   }),
   /** An MCP server's connection status changed (connecting, connected, error with the reason). */
   mcp_server_status: T.Object({ type: T.Literal('mcp_server_status'), server: McpServerInfoSchema }),
+  /** One message of an MCP server's protocol log, as it happens (in or out). */
+  mcp_server_log: T.Object({ type: T.Literal('mcp_server_log'), server: T.String(), entry: McpLogEntrySchema }),
   /** Something a person should read (a repaired journal, a settings file that does not load). */
   notice: T.Object({
     type: T.Literal('notice'),

@@ -5,7 +5,7 @@
  */
 import { Type as T, type Static } from '@sinclair/typebox';
 import { ToolOutputSchema } from '../../thread/schema';
-import { McpServerInfoSchema, McpToolInfoSchema } from './host-methods';
+import { McpLogEntrySchema, McpLogFilterSchema, McpServerInfoSchema, McpToolInfoSchema } from './host-methods';
 import { literals, method, unionOf, type MessageOf, type MethodTypes } from './define';
 import { WireErrorSchema } from './errors';
 
@@ -50,19 +50,7 @@ export const McpServerConfigSchema = T.Union([
 ]);
 export type McpServerConfig = Static<typeof McpServerConfigSchema>;
 
-/** One JSON-RPC message as seen on the wire between the mcp-host and a server; `t` epoch ms. */
-export const McpLogEntrySchema = T.Object({
-  t: T.Number(),
-  /** `out`: client → server; `in`: server → client. */
-  dir: literals('out', 'in'),
-  /** Serialised size in UTF-8 bytes. */
-  size: T.Number(),
-  method: T.Optional(T.String()),
-  id: T.Optional(T.Union([T.String(), T.Number()])),
-  /** The message; over the size cap, a string cut at the cap ending in a truncation marker. */
-  body: T.Unknown(),
-  truncated: T.Optional(T.Boolean()),
-});
+export { McpLogEntrySchema, McpLogFilterSchema };
 export type McpLogEntry = Static<typeof McpLogEntrySchema>;
 
 /**
@@ -76,14 +64,6 @@ export const McpOAuthCredentialsSchema = T.Object({
 });
 export type McpOAuthCredentials = Static<typeof McpOAuthCredentialsSchema>;
 
-/** Filters of a server's protocol log (all optional; together they all apply). */
-export const McpLogFilterSchema = T.Object({
-  dir: T.Optional(literals('in', 'out')),
-  /** Exact method, or a prefix ending in `/` (`tools/`); responses match their request's method. */
-  method: T.Optional(T.String({ maxLength: 200 })),
-  /** Only JSON-RPC error responses. */
-  errors: T.Optional(T.Boolean()),
-});
 export type McpLogFilter = Static<typeof McpLogFilterSchema>;
 
 /** Runner → mcp-host messages, by type. */

@@ -16,6 +16,7 @@ import { NodeSpawner } from '../../../main/core/process/node-spawner';
 import { mcpHostEntry } from '../../../main/core/process/entries';
 import { cleanups } from '../../support/cleanups';
 import { startOAuthServer } from '../../support/oauth-server';
+import { launchWebHost } from '../../../main/web/launch';
 import { makeHome } from './harness';
 
 const defer = cleanups('test');
@@ -108,5 +109,29 @@ describe('OAuth for a remote MCP server', () => {
     expect(r.message).toMatch(/OAuth discovery failed: .*500/);
     const [info] = await svc.servers();
     expect(info.auth).toMatchObject({ step: 'discovery', state: 'failed' });
+  });
+
+  it('web host: the authorization server sends the browser back to the host\'s /oauth/callback, which finishes the sign-in', { timeout: 90_000 }, async () => {
+    const server = await startOAuthServer();
+    defer(() => server.stop());
+    const home = makeHome({ secure: { type: 'http', url: server.mcpUrl } });
+    const app = await launchWebHost({ home, open: false, seed: false, log: () => {} });
+    defer(() => app.close());
+    const origin = new URL(app.web.url).origin;
+    expect((await app.mcp.test('secure')).ok).toBe(false);
+    const info = (await app.mcp.servers()).find((s) => s.name === 'secure')!;
+    expect(info.auth).toMatchObject({ step: 'authorization', state: 'waiting' });
+    expect(new URL(info.auth!.url!).searchParams.get('redirect_uri')).toBe(`${origin}/oauth/callback`);
+    // The browser: the authorization server redirects to the host, the host answers the page.
+    const page = await fetch(info.auth!.url!);
+    expect(page.url).toMatch(new RegExp(`^${origin}/oauth/callback\\?`));
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('Signed in: MCP server "secure" is connected.');
+    expect((await app.mcp.callTool('secure', 'whoami', {})).output.isError).toBeFalsy();
+    // A forged or replayed callback is refused, with no token needed to say so.
+    const replay = await fetch(page.url);
+    expect(replay.status).toBe(400);
+    expect(await replay.text()).toContain('no OAuth sign-in is waiting for this callback');
+    expect((await fetch(`${origin}/oauth/callback`)).status).toBe(400);
   });
 });
