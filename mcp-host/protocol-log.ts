@@ -4,7 +4,7 @@
  * "History" pane). Bodies over `bodyCap` bytes are cut, with a marker saying so.
  */
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import type { McpLogEntry, McpLogFilter } from '../shared/protocol/mcp';
+import type { McpLogEntry } from '../shared/protocol/mcp';
 
 /** Bodies larger than this (bytes of JSON) are truncated in log entries. */
 export const MCP_LOG_BODY_CAP = 16 * 1024;
@@ -27,33 +27,6 @@ export function logEntry(dir: 'in' | 'out', msg: JSONRPCMessage, cap = MCP_LOG_B
 }
 
 type Key = string | number;
-
-/**
- * The entries of `log` that pass `filter`: direction, method (exact, or a prefix ending in
- * `/`; a response is matched by its request's method, found earlier in the log) and errors
- * (JSON-RPC responses with `error`). Order is kept.
- */
-export function filterLog(log: readonly McpLogEntry[], filter: McpLogFilter): McpLogEntry[] {
-  // Request ids by the direction of the request: a response goes the other way.
-  const asked = { in: new Map<Key, string>(), out: new Map<Key, string>() };
-  const out: McpLogEntry[] = [];
-  for (const e of log) {
-    let method = e.method;
-    if (e.id !== undefined && method !== undefined) asked[e.dir].set(e.id, method);
-    else if (e.id !== undefined) method = asked[e.dir === 'in' ? 'out' : 'in'].get(e.id);
-    if (filter.dir && e.dir !== filter.dir) continue;
-    if (filter.method && !(method === filter.method || (filter.method.endsWith('/') && method?.startsWith(filter.method)))) continue;
-    if (filter.errors && !isErrorResponse(e)) continue;
-    out.push(e);
-  }
-  return out;
-}
-
-function isErrorResponse(e: McpLogEntry): boolean {
-  if (e.method !== undefined) return false;
-  if (typeof e.body === 'string') return /^\{[^]*"error":\{/.test(e.body) && !e.body.includes('"result":');
-  return !!e.body && typeof e.body === 'object' && 'error' in e.body;
-}
 
 /**
  * Attributes messages to tool calls: a `tools/call` request takes the next queued call id;

@@ -22,7 +22,8 @@ import {
 import type { McpLogEntry, McpLogFilter, McpOAuthCredentials, McpServerConfig } from '../shared/protocol/mcp';
 import type { McpServerInfo, McpToolInfo } from '../shared/protocol/host-api';
 import { openTransport } from './transport';
-import { CallAttributor, filterLog, logEntry, MCP_LOG_RING } from './protocol-log';
+import { CallAttributor, logEntry, MCP_LOG_RING } from './protocol-log';
+import { filterLog } from '../shared/protocol/mcp-log-filter';
 import { OAuthSession } from './oauth';
 import { diagnoseBeforeConnect, diagnoseConnect, type Diagnosis } from './diagnose';
 import { RunTurns } from './run-turns';
