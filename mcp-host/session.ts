@@ -7,7 +7,6 @@
 import { pathToFileURL } from 'node:url';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { auth as sdkAuth, UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import {
   CreateMessageRequestSchema,
   ElicitRequestSchema,
@@ -24,7 +23,7 @@ import type { McpServerInfo, McpToolInfo } from '../shared/protocol/host-api';
 import { openTransport } from './transport';
 import { CallAttributor, logEntry, MCP_LOG_RING } from './protocol-log';
 import { filterLog } from '../shared/protocol/mcp-log-filter';
-import { OAuthSession } from './oauth';
+import { RemoteAuth, type SessionAuth } from './session-auth';
 import { diagnoseBeforeConnect, diagnoseConnect, type Diagnosis } from './diagnose';
 import { RunTurns } from './run-turns';
 
@@ -65,11 +64,7 @@ export interface SessionHooks {
   logged?(entry: McpLogEntry): void;
 }
 
-/** OAuth context of a session: the callback URL the host serves and the credentials it stored. */
-export interface SessionAuth {
-  redirectUrl?: string;
-  credentials?: McpOAuthCredentials;
-}
+export type { SessionAuth } from './session-auth';
 
 /** Thrown for a failed connect; `diagnosis` says why. */
 export class ConnectError extends Error {
@@ -98,8 +93,8 @@ export class ServerSession {
   private readonly unplaced = new Map<string | number, McpLogEntry>();
   /** One run's calls at a time (run-turns.ts), so server requests reach the right run. */
   readonly turns = new RunTurns();
-  /** OAuth for a remote server (created on its first connect). */
-  private oauth?: OAuthSession;
+  /** OAuth for a remote server. */
+  private readonly remote: RemoteAuth;
   /** What `initialize` answered on the last connection. */
   private initialized?: Pick<McpServerInfo, 'serverInfo' | 'capabilities' | 'instructions'>;
 
@@ -108,13 +103,20 @@ export class ServerSession {
     readonly config: McpServerConfig,
     private readonly hooks: SessionHooks,
     /** Read when the server first needs OAuth (the host may learn its callback URL later). */
-    private readonly auth: () => SessionAuth = () => ({}),
-  ) {}
+    auth: () => SessionAuth = () => ({}),
+  ) {
+    this.remote = new RemoteAuth(name, config, auth, {
+      saved: (c) => hooks.authSaved?.(c),
+      changed: () => {
+        if (!this.closed) hooks.statusChanged?.(this.info());
+      },
+    });
+  }
 
   info(): McpServerInfo {
     const i: McpServerInfo = { name: this.name, transport: this.config.transport, status: this.status };
     if (this.lastError && this.status === 'error') i.error = this.lastError;
-    const auth = this.oauth?.status();
+    const auth = this.remote.status();
     if (auth) i.auth = auth;
     if (this.initialized) Object.assign(i, this.initialized);
     if (this.roots.length) i.roots = [...this.roots];
@@ -164,13 +166,13 @@ export class ServerSession {
     this.installHandlers(client);
     const stderrStart = this.stderrBuf.length;
     const connectTimeout = Math.min(CONNECT_TIMEOUT_MS, this.config.timeoutMs ?? CONNECT_TIMEOUT_MS);
-    const oauth = this.oauthSession();
+    const oauth = this.remote.provider();
     try {
       const transport = openTransport(this.config, { stderr: (c) => this.appendStderr(c), message: (dir, msg) => this.record(dir, msg) }, oauth);
       await client.connect(transport, { timeout: connectTimeout });
     } catch (err) {
       await client.close().catch(() => {});
-      const refused = oauth ? this.authFailure(oauth, err) : undefined;
+      const refused = this.remote.failure(err);
       const d = refused ?? diagnoseConnect(this.name, this.config, err, connectTimeout, this.stderrBuf.slice(stderrStart));
       this.setStatus('error', d.message);
       throw new ConnectError(d);
@@ -193,70 +195,29 @@ export class ServerSession {
       capabilities: (client.getServerCapabilities() ?? {}) as Record<string, unknown>,
       ...(client.getInstructions() ? { instructions: client.getInstructions() } : {}),
     };
-    if (oauth?.status() && oauth.status()!.step !== 'connected') oauth.setStatus('connected', 'done');
+    this.remote.connected();
     this.setStatus('connected');
     return client;
   }
 
-  /** The OAuth provider of a remote server (Streamable HTTP, SSE), made once. */
-  private oauthSession(): OAuthSession | undefined {
-    if (this.config.transport !== 'http' && this.config.transport !== 'sse') return undefined;
-    const auth = this.auth();
-    this.oauth ??= new OAuthSession(this.name, this.config.oauth ?? {}, auth.redirectUrl, auth.credentials, {
-      saved: (c) => this.hooks.authSaved?.(c),
-      status: () => {
-        if (!this.closed) this.hooks.statusChanged?.(this.info());
-      },
-    });
-    return this.oauth;
-  }
-
-  /** A connect that failed in the OAuth flow: the diagnosis names the step (or says to sign in). */
-  private authFailure(oauth: OAuthSession, err: unknown): Diagnosis | undefined {
-    const st = oauth.status();
-    if (!st) return undefined;
-    if (st.state === 'waiting') return { kind: 'error', message: `MCP server "${this.name}" needs you to sign in (OAuth authorization): open ${st.url}` };
-    if (st.state === 'running') oauth.fail(err instanceof Error ? err.message : String(err));
-    else if (!(err instanceof UnauthorizedError)) return undefined;
-    const now = oauth.status()!;
-    return now.state === 'failed' ? { kind: 'error', message: `MCP server "${this.name}": OAuth ${now.step} failed: ${now.error}` } : undefined;
-  }
-
   /**
    * The authorization server sent the browser back to the callback: exchanges `code` for tokens
-   * (PKCE verifier of this flow) and connects. `state` must be this flow's; `error` (the
-   * person declined, RFC 6749 §4.1.2.1) fails the authorization step.
+   * and connects; a failed step (or `error`, the person declined) is the session's error.
    */
   async finishAuth(code: string | undefined, error: string | undefined): Promise<void> {
-    const oauth = this.oauth;
-    if (!oauth || (this.config.transport !== 'http' && this.config.transport !== 'sse')) throw new Error(`MCP server "${this.name}" has no OAuth flow in progress`);
-    oauth.pendingState = undefined;
-    if (error || !code) {
-      oauth.setStatus('authorization', 'failed', { error: error ? `the authorization server answered ${error.slice(0, 200)}` : 'the callback carried no code' });
-      this.setStatus('error', `MCP server "${this.name}": OAuth authorization failed: ${oauth.status()!.error}`);
-      return;
-    }
-    try {
-      oauth.setStatus('token', 'running');
-      await sdkAuth(oauth, { serverUrl: this.config.url, authorizationCode: code, fetchFn: oauth.fetch, ...(this.config.oauth?.scope ? { scope: this.config.oauth.scope } : {}) });
-    } catch (err) {
-      oauth.fail(err instanceof Error ? err.message : String(err));
-      this.setStatus('error', `MCP server "${this.name}": OAuth ${oauth.status()!.step} failed: ${oauth.status()!.error}`);
-      return;
-    }
+    const failed = await this.remote.exchange(code, error);
+    if (failed) return this.setStatus('error', failed);
     await this.connect().catch(() => {});
   }
 
   /** The `state` of this session's OAuth flow waiting for the person, if one waits. */
   pendingAuthState(): string | undefined {
-    return this.oauth?.pendingState;
+    return this.remote.pendingState();
   }
 
   /** Forgets the tokens and signs in again (the flow's steps are reported as status). */
   async reauthorize(): Promise<void> {
-    const oauth = this.oauthSession();
-    if (!oauth) throw new Error(`MCP server "${this.name}" is a ${this.config.transport} server: OAuth applies to remote (http, sse) servers only`);
-    oauth.invalidateCredentials('tokens');
+    this.remote.forgetTokens();
     const c = this.client;
     this.client = undefined;
     await c?.close().catch(() => {});

@@ -67,7 +67,7 @@ export function McpServerDetails({ info }: { info: McpServerInfo }) {
       {info.instructions && (
         <Stack gap={0}>
           <Text size="xs">Instructions:</Text>
-          <Text size="xs" c="dimmed" style={{ whiteSpace: 'pre-wrap' }} aria-label="Instructions">{info.instructions}</Text>
+          <Text size="xs" c="dimmed" style={{ whiteSpace: 'pre-wrap', maxHeight: 120, overflow: 'auto' }} aria-label="Instructions">{info.instructions}</Text>
         </Stack>
       )}
       {(info.transport === 'http' || info.transport === 'sse') && (
