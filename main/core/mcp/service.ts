@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { Port } from '../../../shared/protocol/runner';
 import type { McpServerInfo, McpToolInfo } from '../../../shared/protocol/host-api';
 import type { McpHostMethods } from '../../../shared/protocol/mcp';
-import { APP_EXECUTABLE_ENV, type McpLogEntry, type McpLogFilter, type McpServerConfig, type McpToRunner, type RunnerToHostMcpControl, type RunnerToMcp } from '../../../shared/protocol/mcp';
+import { APP_EXECUTABLE_ENV, type McpLogEntry, type McpLogFilter, type McpToRunner, type RunnerToHostMcpControl, type RunnerToMcp } from '../../../shared/protocol/mcp';
 import { RUNNER_TO_HOST_MCP_CONTROL, RUNNER_TO_MCP } from '../../../shared/protocol/contract/mcp-channel';
 import { messageGate, type GateOptions, type MessageGate } from '../../../shared/protocol/contract/gate';
 import type { ToolOutput } from '../../../shared/thread/schema';
