@@ -141,7 +141,7 @@ export class OAuthSession implements OAuthClientProvider {
 
   redirectToAuthorization(url: URL): void {
     if (!this.redirect) {
-      this.setStatus('authorization', 'failed', { error: 'no OAuth callback is available in this process (the CLI cannot sign in: sign in from the app first, the tokens are shared)' });
+      this.setStatus('authorization', 'failed', { error: 'no OAuth callback here (the CLI cannot open a sign-in): sign in once with `stepwise serve` on the same home, whose stored tokens the CLI then uses' });
       return;
     }
     this.setStatus('authorization', 'waiting', { url: url.href });
