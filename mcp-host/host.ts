@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { Port } from '../shared/protocol/runner';
-import type { HostToMcpHost, McpHostMethods, McpHostToHost, McpServerConfig, McpToRunner, RunnerToMcp } from '../shared/protocol/mcp';
+import type { HostToMcpHost, McpHostMethods, McpHostToHost, McpOAuthCredentials, McpServerConfig, McpToRunner, RunnerToMcp } from '../shared/protocol/mcp';
 import { HOST_TO_MCP_HOST, MCP_HOST_METHODS, RUNNER_TO_MCP, type McpHostMethod } from '../shared/protocol/contract/mcp-channel';
 import { firstProblem, messageGate, type GateOptions, type MessageGate } from '../shared/protocol/contract/gate';
 import { toWireError, type WireError } from '../shared/protocol/contract/errors';
@@ -55,6 +55,8 @@ export class McpHost {
   private readonly runPorts = new Map<string, RunPort>();
   /** From the last `configure`: logged on every tool call (e.g. settings/mcp.json is not valid). */
   private notice?: string;
+  /** From `configure`: the OAuth callback URL and the stored credentials by server (kept up to date by `auth_saved`). */
+  private oauth: { redirectUrl?: string; credentials: Record<string, McpOAuthCredentials> } = { credentials: {} };
   /** What the host may send (HOST_TO_MCP_HOST); anything else is dropped and logged. */
   private readonly fromHost: MessageGate<HostToMcpHost>;
   /** What a run may send on its brokered port (RUNNER_TO_MCP). */
@@ -149,6 +151,7 @@ export class McpHost {
   private readonly handlers: Handlers = {
     configure: async (p) => {
       this.notice = p.notice || undefined;
+      if (p.oauth) this.oauth = { redirectUrl: p.oauth.redirectUrl, credentials: { ...p.oauth.credentials } };
       const added = await this.configure(p.servers);
       // Connect in the background: the state is pushed (`server_status`), a failure says why there.
       if (p.connect) for (const s of added) s.connect().catch(() => {});
@@ -167,7 +170,23 @@ export class McpHost {
     test: async (p) => this.test(this.session(p.server)),
     serverLog: async (p) => {
       const s = this.session(p.server);
-      return { stderr: s.stderr(), messages: s.messages() };
+      return { stderr: s.stderr(), messages: s.messages(p.filter) };
+    },
+    authorize: async (p) => {
+      const s = this.session(p.server);
+      await s.reauthorize();
+      return s.info();
+    },
+    authCallback: async (p) => {
+      const s = [...this.sessions.values()].find((x) => x.pendingAuthState() === p.state);
+      if (!s) throw new RequestError('not_found', 'no OAuth sign-in is waiting for this callback (it was already used, or the server was reconfigured): start the sign-in again');
+      await s.finishAuth(p.code, p.error);
+      return s.info();
+    },
+    setRoots: async (p) => {
+      const s = this.session(p.server);
+      await s.setRoots(p.roots);
+      return s.info();
     },
     resources: async (p) => listResources(this.session(p.server), p),
     templates: async (p) => listTemplates(this.session(p.server), p),
@@ -215,7 +234,14 @@ export class McpHost {
         statusChanged: (info) => {
           if (this.sessions.get(name) === session) this.port.post({ type: 'server_status', server: info });
         },
-      });
+        authSaved: (credentials) => {
+          this.oauth.credentials[name] = credentials;
+          this.port.post({ type: 'auth_saved', server: name, credentials });
+        },
+        logged: (entry) => {
+          if (this.sessions.get(name) === session) this.port.post({ type: 'server_log', server: name, entry });
+        },
+      }, () => ({ redirectUrl: this.oauth.redirectUrl, credentials: this.oauth.credentials[name] }));
       this.sessions.set(name, session);
       added.push(session);
     }

@@ -19,10 +19,12 @@ import {
   type JSONRPCMessage,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { McpLogEntry, McpServerConfig } from '../shared/protocol/mcp';
+import type { McpLogEntry, McpLogFilter, McpOAuthCredentials, McpServerConfig } from '../shared/protocol/mcp';
 import type { McpServerInfo, McpToolInfo } from '../shared/protocol/host-api';
 import { openTransport } from './transport';
 import { CallAttributor, logEntry, MCP_LOG_RING } from './protocol-log';
+import { filterLog } from '../shared/protocol/mcp-log-filter';
+import { RemoteAuth, type SessionAuth } from './session-auth';
 import { diagnoseBeforeConnect, diagnoseConnect, type Diagnosis } from './diagnose';
 import { RunTurns } from './run-turns';
 
@@ -57,9 +59,15 @@ export interface SessionHooks {
   toolsChanged(): void;
   /** A subscribed resource changed (`notifications/resources/updated`). */
   resourceUpdated?(uri: string): void;
-  /** The session's status changed (connecting, connected, error with its reason, disconnected). */
+  /** The session's status changed (connecting, connected, error with its reason, disconnected, an OAuth step). */
   statusChanged?(info: McpServerInfo): void;
+  /** A remote server's OAuth credentials changed (the host stores them). */
+  authSaved?(credentials: McpOAuthCredentials): void;
+  /** One protocol log entry, as it is recorded. */
+  logged?(entry: McpLogEntry): void;
 }
+
+export type { SessionAuth } from './session-auth';
 
 /** Thrown for a failed connect; `diagnosis` says why. */
 export class ConnectError extends Error {
@@ -90,16 +98,33 @@ export class ServerSession {
   readonly turns = new RunTurns();
   /** Resource URIs subscribed (resources.ts), subscribed again after a reconnect. */
   readonly subscriptions = new Set<string>();
+  /** OAuth for a remote server. */
+  private readonly remote: RemoteAuth;
+  /** What `initialize` answered on the last connection. */
+  private initialized?: Pick<McpServerInfo, 'serverInfo' | 'capabilities' | 'instructions'>;
 
   constructor(
     readonly name: string,
     readonly config: McpServerConfig,
     private readonly hooks: SessionHooks,
-  ) {}
+    /** Read when the server first needs OAuth (the host may learn its callback URL later). */
+    auth: () => SessionAuth = () => ({}),
+  ) {
+    this.remote = new RemoteAuth(name, config, auth, {
+      saved: (c) => hooks.authSaved?.(c),
+      changed: () => {
+        if (!this.closed) hooks.statusChanged?.(this.info());
+      },
+    });
+  }
 
   info(): McpServerInfo {
     const i: McpServerInfo = { name: this.name, transport: this.config.transport, status: this.status };
     if (this.lastError && this.status === 'error') i.error = this.lastError;
+    const auth = this.remote.status();
+    if (auth) i.auth = auth;
+    if (this.initialized) Object.assign(i, this.initialized);
+    if (this.roots.length) i.roots = [...this.roots];
     return i;
   }
 
@@ -116,8 +141,9 @@ export class ServerSession {
     return this.stderrBuf;
   }
 
-  messages(): McpLogEntry[] {
-    return [...this.log];
+  /** The protocol log (every message in and out, the last {@link MCP_LOG_RING}), filtered by `filter`. */
+  messages(filter?: McpLogFilter): McpLogEntry[] {
+    return filter ? filterLog(this.log, filter) : [...this.log];
   }
 
   /** The connected client, connecting first if needed (lazily, once at a time). */
@@ -145,12 +171,14 @@ export class ServerSession {
     this.installHandlers(client);
     const stderrStart = this.stderrBuf.length;
     const connectTimeout = Math.min(CONNECT_TIMEOUT_MS, this.config.timeoutMs ?? CONNECT_TIMEOUT_MS);
+    const oauth = this.remote.provider();
     try {
-      const transport = openTransport(this.config, { stderr: (c) => this.appendStderr(c), message: (dir, msg) => this.record(dir, msg) });
+      const transport = openTransport(this.config, { stderr: (c) => this.appendStderr(c), message: (dir, msg) => this.record(dir, msg) }, oauth);
       await client.connect(transport, { timeout: connectTimeout });
     } catch (err) {
       await client.close().catch(() => {});
-      const d = diagnoseConnect(this.name, this.config, err, connectTimeout, this.stderrBuf.slice(stderrStart));
+      const refused = this.remote.failure(err);
+      const d = refused ?? diagnoseConnect(this.name, this.config, err, connectTimeout, this.stderrBuf.slice(stderrStart));
       this.setStatus('error', d.message);
       throw new ConnectError(d);
     }
@@ -166,10 +194,41 @@ export class ServerSession {
     };
     client.onerror = (err) => this.onTransportError(err);
     this.client = client;
+    const v = client.getServerVersion();
+    this.initialized = {
+      ...(v ? { serverInfo: { name: v.name, version: v.version, ...(v.title ? { title: v.title } : {}) } } : {}),
+      capabilities: (client.getServerCapabilities() ?? {}) as Record<string, unknown>,
+      ...(client.getInstructions() ? { instructions: client.getInstructions() } : {}),
+    };
+    this.remote.connected();
     this.setStatus('connected');
     // A reconnect keeps the subscriptions made on the previous connection.
     for (const uri of this.subscriptions) client.subscribeResource({ uri }).catch(() => {});
     return client;
+  }
+
+  /**
+   * The authorization server sent the browser back to the callback: exchanges `code` for tokens
+   * and connects; a failed step (or `error`, the person declined) is the session's error.
+   */
+  async finishAuth(code: string | undefined, error: string | undefined): Promise<void> {
+    const failed = await this.remote.exchange(code, error);
+    if (failed) return this.setStatus('error', failed);
+    await this.connect().catch(() => {});
+  }
+
+  /** The `state` of this session's OAuth flow waiting for the person, if one waits. */
+  pendingAuthState(): string | undefined {
+    return this.remote.pendingState();
+  }
+
+  /** Forgets the tokens and signs in again (the flow's steps are reported as status). */
+  async reauthorize(): Promise<void> {
+    this.remote.forgetTokens();
+    const c = this.client;
+    this.client = undefined;
+    await c?.close().catch(() => {});
+    await this.connect().catch(() => {});
   }
 
   private installHandlers(client: Client): void {
@@ -214,6 +273,7 @@ export class ServerSession {
     const callId = this.attributor.attribute(dir, msg);
     const entry = logEntry(dir, msg);
     this.log.push(entry);
+    this.hooks.logged?.(entry);
     if (this.log.length > MCP_LOG_RING) this.log.splice(0, this.log.length - MCP_LOG_RING);
     // A sampling or elicitation request waits for its handler to settle which call caused it.
     if (dir === 'in' && entry.id !== undefined && (entry.method === 'sampling/createMessage' || entry.method === 'elicitation/create')) {

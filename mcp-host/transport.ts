@@ -10,6 +10,7 @@ import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/
 import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServerConfig } from '../shared/protocol/mcp';
 import { BundledServerTransport } from './bundled';
+import type { OAuthSession } from './oauth';
 
 /** Largest stdio message accepted (bytes); the SDK default is 10 MiB. */
 const STDIO_MAX_BUFFER = 64 * 1024 * 1024;
@@ -110,12 +111,12 @@ export interface TransportHooks {
 
 /**
  * The transport for `config` (stdio, Streamable HTTP, SSE, or in memory to a bundled server,
- * bundled.ts), wrapped in a {@link RecordingTransport}. A stdio server's stderr goes to `hooks.stderr`, and its PID is on
+ * bundled.ts), wrapped in a {@link RecordingTransport}; a remote one signs in with `oauth` when the server asks (401). A stdio server's stderr goes to `hooks.stderr`, and its PID is on
  * the list {@link onStdioServerPids} reports from the moment it runs until its process has
  * exited (not merely until `close()` returned: the SDK's `close()` returns at once when called
  * twice, as a failed handshake does, while the process may still run).
  */
-export function openTransport(config: McpServerConfig, hooks: TransportHooks): RecordingTransport {
+export function openTransport(config: McpServerConfig, hooks: TransportHooks, oauth?: OAuthSession): RecordingTransport {
   if (config.transport === 'stdio') {
     const t = new StdioClientTransport({
       command: config.command,
@@ -148,14 +149,22 @@ export function openTransport(config: McpServerConfig, hooks: TransportHooks): R
   if (config.transport === 'bundled') return new RecordingTransport(new BundledServerTransport(config.server), { message: hooks.message });
   const url = new URL(config.url);
   const requestInit = { headers: config.headers };
+  // With OAuth, the SDK's client auth answers a 401 (discovery, registration, PKCE, refresh).
+  const auth = oauth ? { authProvider: oauth, fetch: oauth.fetch } : {};
   if (config.transport === 'sse') {
     const sse = new SSEClientTransport(url, {
       requestInit,
+      ...auth,
       eventSourceInit: {
-        fetch: (u, init) => fetch(u, { ...init, headers: { ...(init?.headers as Record<string, string>), ...config.headers } }),
+        fetch: (u, init) => {
+          // `init.headers` is a Headers object (Accept, Authorization): keep it, add the configured ones.
+          const headers = new Headers(init?.headers);
+          for (const [k, v] of Object.entries(config.headers)) headers.set(k, v);
+          return (oauth?.fetch ?? fetch)(u, { ...init, headers });
+        },
       },
     });
     return new RecordingTransport(sse, { message: hooks.message });
   }
-  return new RecordingTransport(new StreamableHTTPClientTransport(url, { requestInit }), { message: hooks.message });
+  return new RecordingTransport(new StreamableHTTPClientTransport(url, { requestInit, ...auth }), { message: hooks.message });
 }

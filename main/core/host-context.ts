@@ -7,6 +7,7 @@ import type { McpServerInfo, McpToolInfo, WorkspaceEntry } from '../../shared/pr
 import type { Thread } from '../../shared/thread/schema';
 import type { McpHostMethods } from '../../shared/protocol/mcp';
 import type { McpResourceMethod } from '../../shared/protocol/contract/mcp-resources';
+import type { McpLogEntry, McpLogFilter } from '../../shared/protocol/mcp';
 import type { ThreadStore } from './store/thread-store';
 import type { BridgeClient, StreamBridge } from './bridge/stream-bridge';
 import type { RunSupervisor } from './supervisor/run-supervisor';
@@ -30,6 +31,14 @@ export interface McpServerCatalog {
   resourceRequest?<M extends McpResourceMethod>(method: M, params: McpHostMethods[M]['params']): Promise<McpHostMethods[M]['result']>;
   /** Calls `listener` each time a subscribed resource changes; returns the unsubscribe. */
   onResourceUpdated?(listener: (server: string, uri: string) => void): () => void;
+  /** A server's protocol log (every message in and out), filtered, and a stdio server's stderr. */
+  serverLog?(server: string, filter?: McpLogFilter): Promise<{ stderr: string; messages: McpLogEntry[] }>;
+  /** Calls `listener` with each protocol log entry as it is recorded; returns the unsubscribe. */
+  onLog?(listener: (server: string, entry: McpLogEntry) => void): () => void;
+  /** Sets the roots announced to a server (`notifications/roots/list_changed`). */
+  setRoots?(server: string, roots: string[]): Promise<McpServerInfo>;
+  /** Signs in to a remote server again (OAuth). */
+  authorize?(server: string): Promise<McpServerInfo>;
 }
 
 /**

@@ -194,6 +194,8 @@ export async function createHostCore(options: HostCoreOptions = {}): Promise<Hos
     bridge.broadcast({ type: 'mcp_server_status', server });
   });
   const offMcpResource = options.mcp?.onResourceUpdated?.((server, uri) => bridge.broadcast({ type: 'mcp_resource_updated', server, uri }));
+  // Every server's protocol log as it happens (the Servers view filters it).
+  const offMcpLog = options.mcp?.onLog?.((server, entry) => bridge.broadcast({ type: 'mcp_server_log', server, entry }));
 
   const stopWorkspaceWatch = options.watchWorkspace ? followWorkspace(workspace, ctx, options.watchWorkspace, log) : () => {};
 
@@ -227,6 +229,7 @@ export async function createHostCore(options: HostCoreOptions = {}): Promise<Hos
       stopWorkspaceWatch();
       offMcpStatus?.();
       offMcpResource?.();
+      offMcpLog?.();
       await supervisor.stopAll();
       await bridge.idle(); // results applied, run files written
       await journal.flush();

@@ -13,6 +13,7 @@ import { McpService } from '../core/mcp/service';
 import { WorkspaceStore } from '../core/workspace/workspace-store';
 import type { HostPush } from '../../shared/protocol/host-api';
 import { examplesDir } from '../web/seed';
+import { startOAuthLoopback } from '../web/oauth-callback';
 import { registerHostIpc, WindowConnections, type IpcMainLike, type RendererOrigin } from './ipc';
 import { buildMenuTemplate } from './menu';
 import { devRendererUrl, preloadPath, rendererIndex } from './paths';
@@ -77,13 +78,19 @@ async function start(): Promise<void> {
   });
   // Packaged, the app cannot run scripts as Node (runAsNode fuse off): the mcp-host refuses a
   // stdio server that would try, with a diagnosis, instead of starting a second copy of the app.
-  const mcp = new McpService({ home, spawner, entry: mcpHostEntry(), connectInBackground: true, ...(app.isPackaged ? { appExecutable: process.execPath } : {}) });
-  // Declared before the core so provider keys are encrypted from the first save on.
+  // Declared before the core and the MCP service so provider keys and MCP servers' OAuth
+  // tokens are encrypted from the first save on.
   const late: { connections?: WindowConnections } = {};
   const secrets = createSecretBox(safeStorage, (message) => {
     log(message);
     late.connections?.broadcast({ type: 'notice', level: 'warn', message });
   });
+  const mcp = new McpService({ home, spawner, entry: mcpHostEntry(), connectInBackground: true, oauth: { keys: secrets }, ...(app.isPackaged ? { appExecutable: process.execPath } : {}) });
+  // An MCP server's sign-in opens in the system browser (links leave through openExternal),
+  // which comes back to this loopback listener.
+  const loopback = await startOAuthLoopback((q) => mcp.authCallback(q));
+  app.on('will-quit', () => void loopback.close());
+  await mcp.setOAuthRedirect(loopback.redirectUrl);
   const core = await createHostCore({ home, spawner, runnerEntry: runnerEntry(), mcp, mcpRelay: mcp, workspace, keys: secrets, watchWorkspace: true });
   const connections = (late.connections = new WindowConnections((send: (push: HostPush) => void) => core.connect(send)));
   registerHostIpc({

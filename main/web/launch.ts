@@ -10,6 +10,7 @@ import { mcpHostEntry } from '../core/process/entries';
 import { McpService } from '../core/mcp/service';
 import { WorkspaceStore } from '../core/workspace/workspace-store';
 import { startWebHost, type WebHost } from './server';
+import { OAUTH_CALLBACK_PATH } from './oauth-callback';
 import { examplesDir, rendererDir, seedMcpConfig } from './seed';
 
 export interface LaunchOptions {
@@ -51,7 +52,10 @@ export async function launchWebHost(o: LaunchOptions = {}): Promise<Launched> {
     port: o.port,
     token: o.token,
     log,
+    oauthCallback: (q) => mcp.authCallback(q),
   });
+  // MCP servers that need a sign-in send the browser back to this host (`/oauth/callback`).
+  await mcp.setOAuthRedirect(`${new URL(web.url).origin}${OAUTH_CALLBACK_PATH}`);
   if (o.open) openInBrowser(web.url);
   return {
     core,

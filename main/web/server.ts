@@ -10,7 +10,10 @@
  * - the built renderer (index.html, JS, CSS) holds no secret and is served without the token,
  *   but a page URL that offers a token (`/?token=`) must offer the right one (else 401);
  * - `/api/…` needs `Authorization: Bearer <token>`; `GET /api/session` answers 204;
- * - the `/ws` handshake needs an Origin and the token as a subprotocol (web-session.ts).
+ * - the `/ws` handshake needs an Origin and the token as a subprotocol (web-session.ts);
+ * - `GET /oauth/callback` is where an MCP server's authorization server sends the browser back
+ *   (oauth-callback.ts): no token (a redirect cannot carry one); its one-time `state`, which
+ *   only the mcp-host's flow in progress knows, is what it must match.
  * Refusals are logged, rate-limited (refusal-log.ts). No request, however malformed, stops it.
  */
 import http from 'node:http';
@@ -26,6 +29,7 @@ import { allowedHosts, isLoopback, isWildcard } from './host-names';
 import { createRefusalLog, type RefusalLogOptions } from './refusal-log';
 import { serveStatic } from './static-files';
 import { serveRequests } from './ws-requests';
+import { answerOAuthCallback, OAUTH_CALLBACK_PATH, type OAuthCallback } from './oauth-callback';
 
 
 export interface WebHostOptions {
@@ -42,6 +46,8 @@ export interface WebHostOptions {
   log?: (line: string) => void;
   /** Rate limit of the refused-request lines (default: 20 per 10 s, then one summary). */
   refusalLog?: RefusalLogOptions;
+  /** Finishes an MCP server's OAuth sign-in (McpService.authCallback); without it `/oauth/callback` is 404. */
+  oauthCallback?: OAuthCallback;
 }
 
 export interface WebHost {
@@ -93,6 +99,7 @@ export async function startWebHost(o: WebHostOptions): Promise<WebHost> {
       // 401 (above) means the host was restarted.
       return void res.writeHead(204, { 'cache-control': 'no-store' }).end();
     }
+    if (url.pathname === OAUTH_CALLBACK_PATH && o.oauthCallback && req.method === 'GET') return void answerOAuthCallback(o.oauthCallback, url, res);
     if (!read) {
       refusals.refused(`refused ${what}: only GET and HEAD are served here`);
       return void res.writeHead(405, { allow: 'GET, HEAD' }).end();

@@ -22,6 +22,8 @@ export type {
   McpHostMethods,
   McpHostToHost,
   McpLogEntry,
+  McpLogFilter,
+  McpOAuthCredentials,
   McpServerConfig,
   McpToRunner,
   RunnerToHostMcpControl,

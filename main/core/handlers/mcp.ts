@@ -1,4 +1,5 @@
 /** `mcp.*`: the configured MCP servers (through the McpService) and settings/mcp.json edits. */
+import path from 'node:path';
 import { removeMcpServer, saveMcpServer } from '../mcp/edit';
 import { importMcpServers } from '../mcp/import';
 import { HostError } from '../errors';
@@ -42,6 +43,23 @@ export const mcpHandlers: DomainHandlers<'mcp'> = {
   'mcp.servers': async (ctx) => coded(needMcp(ctx).servers(), 'mcp_error'),
   'mcp.tools': async (ctx, _client, p) => coded(needMcp(ctx).tools(p.server), 'mcp_error'),
   'mcp.test': async (ctx, _client, p) => coded(needMcp(ctx).test(p.server), 'mcp_error'),
+  'mcp.serverLog': async (ctx, _client, p) => {
+    const mcp = needMcp(ctx);
+    if (!mcp.serverLog) throw new HostError('mcp_unavailable', 'this host keeps no MCP protocol log');
+    return coded(mcp.serverLog(p.server, p.filter), 'mcp_error');
+  },
+  'mcp.setRoots': async (ctx, _client, p) => {
+    const mcp = needMcp(ctx);
+    const relative = p.roots.find((r) => !path.isAbsolute(r));
+    if (relative !== undefined) throw new HostError('bad_request', `roots must be absolute folders, not ${JSON.stringify(relative.slice(0, 200))}`);
+    if (!mcp.setRoots) throw new HostError('mcp_unavailable', 'this host cannot change MCP roots');
+    return coded(mcp.setRoots(p.server, p.roots), 'mcp_error');
+  },
+  'mcp.authorize': async (ctx, _client, p) => {
+    const mcp = needMcp(ctx);
+    if (!mcp.authorize) throw new HostError('mcp_unavailable', 'this host cannot sign in to MCP servers');
+    return coded(mcp.authorize(p.server), 'mcp_error');
+  },
   'mcp.saveServer': async (ctx, _client, p) => {
     await saveMcpServer(ctx.home, p.name, p.entry).catch((err: Error) => {
       throw new HostError('bad_request', err.message);

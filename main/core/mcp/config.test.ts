@@ -32,6 +32,24 @@ describe('settings/mcp.json', () => {
     expect(c.errors).toEqual({});
   });
 
+  it('reads a remote entry\'s OAuth client settings ($ENV expanded) as the mcp-host contract has them; a bad one names its pointer', () => {
+    const c = parseMcpConfig(
+      JSON.stringify({
+        mcpServers: {
+          signed: { type: 'http', url: 'https://example.com/mcp', oauth: { clientId: 'stepwise', clientSecret: '$TOKEN', scope: 'read write' } },
+          wrong: { type: 'sse', url: 'https://example.com/sse', oauth: { clientid: 'x' } },
+          empty: { type: 'http', url: 'https://example.com/mcp', oauth: { clientId: '' } },
+        },
+      }),
+      'mcp.json',
+      env,
+    );
+    expect(c.servers.signed).toEqual({ transport: 'http', url: 'https://example.com/mcp', headers: {}, oauth: { clientId: 'stepwise', clientSecret: 'abc', scope: 'read write' } });
+    expect(firstProblem(McpServerConfigSchema, c.servers.signed)).toBeUndefined();
+    expect(c.errors.wrong).toBe('mcp.json: /mcpServers/wrong/oauth/clientid is not an OAuth setting (use clientId, clientSecret, scope)');
+    expect(c.errors.empty).toBe('mcp.json: /mcpServers/empty/oauth/clientId must be a non-empty string');
+  });
+
   it('names the file and JSON pointer of a bad entry and keeps the others', () => {
     const c = parseMcpConfig(
       JSON.stringify({ mcpServers: { good: { command: 'a' }, bad: { command: 'a', args: 'x' }, nokey: { command: 'a', env: { K: '$MISSING_VAR' } }, t: { type: 'ws', url: 'x' } } }),

@@ -27,6 +27,8 @@ export interface RawMcpServer {
   server?: string;
   timeoutMs?: number;
   disabled?: boolean;
+  /** Remote servers: OAuth client settings (`clientId`, `clientSecret`, `scope`; `$ENV` references expand). */
+  oauth?: Record<string, unknown>;
 }
 
 export interface LoadedMcpConfig {
@@ -113,7 +115,20 @@ export function resolveServer(raw: unknown, ptr: string, env: NodeJS.ProcessEnv 
   if (e.headers !== undefined && !isStringRecord(e.headers)) throw new Error(`${ptr}/headers must be an object of strings`);
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(e.headers ?? {})) headers[k] = expandEnvRefs(v, env, `${ptr}/headers/${k}`);
-  return { transport, url, headers, ...timeout };
+  return { transport, url, headers, ...timeout, ...resolveOAuth(e.oauth, `${ptr}/oauth`, env) };
+}
+
+/** The `oauth` entry of a remote server: optional strings `clientId`, `clientSecret`, `scope`. */
+function resolveOAuth(raw: unknown, ptr: string, env: NodeJS.ProcessEnv): { oauth?: NonNullable<Extract<McpServerConfig, { transport: 'http' | 'sse' }>['oauth']> } {
+  if (raw === undefined) return {};
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new Error(`${ptr} must be an object ({ "clientId", "clientSecret", "scope" }, all optional)`);
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(raw)) {
+    if (k !== 'clientId' && k !== 'clientSecret' && k !== 'scope') throw new Error(`${ptr}/${k} is not an OAuth setting (use clientId, clientSecret, scope)`);
+    if (typeof v !== 'string' || !v) throw new Error(`${ptr}/${k} must be a non-empty string`);
+    out[k] = expandEnvRefs(v, env, `${ptr}/${k}`);
+  }
+  return { oauth: out };
 }
 
 /** Parses the text of an mcp.json; a file-level problem throws naming `file`. */

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Port } from '../../../shared/protocol/runner';
 import type { McpServerInfo, McpToolInfo } from '../../../shared/protocol/host-api';
-import { APP_EXECUTABLE_ENV, type McpHostMethods, type McpLogEntry, type McpServerConfig, type McpToRunner, type RunnerToHostMcpControl, type RunnerToMcp } from '../../../shared/protocol/mcp';
+import { APP_EXECUTABLE_ENV, type McpHostMethods, type McpLogEntry, type McpLogFilter, type McpToRunner, type RunnerToHostMcpControl, type RunnerToMcp } from '../../../shared/protocol/mcp';
 import { RUNNER_TO_HOST_MCP_CONTROL, RUNNER_TO_MCP } from '../../../shared/protocol/contract/mcp-channel';
 import type { McpResourceMethod } from '../../../shared/protocol/contract/mcp-resources';
 import { messageGate, type GateOptions, type MessageGate } from '../../../shared/protocol/contract/gate';
@@ -18,6 +18,8 @@ import { stat } from 'node:fs/promises';
 import { loadMcpConfig, mcpConfigPath, type LoadedMcpConfig } from './config';
 import { McpSupervisor } from './supervisor';
 import { brokerRunPorts } from './port-broker';
+import { OAuthStore } from './oauth-store';
+import type { KeyCodec } from '../settings/providers';
 
 export interface McpServiceOptions {
   /** $STEPWISE_HOME (settings/mcp.json lives under it). */
@@ -43,6 +45,13 @@ export interface McpServiceOptions {
    * ELECTRON_RUN_AS_NODE (mcp-host/diagnose.ts).
    */
   appExecutable?: string;
+  /**
+   * OAuth for remote servers: the URL the authorization server sends the browser back to
+   * (the web host's `/oauth/callback`, the desktop's loopback listener), and the keychain the
+   * credentials are encrypted with (desktop). Without `redirectUrl` a server that needs a
+   * sign-in fails at the authorization step, saying why; stored tokens are still used.
+   */
+  oauth?: { redirectUrl?: string; keys?: KeyCodec };
 }
 
 /** What one direct call (CLI) returns. */
@@ -77,6 +86,9 @@ export class McpService implements McpRelay {
   private readonly fromRunControl: MessageGate<RunnerToHostMcpControl>;
   private readonly statusListeners = new Set<(info: McpServerInfo) => void>();
   private readonly resourceListeners = new Set<(server: string, uri: string) => void>();
+  private readonly logListeners = new Set<(server: string, entry: McpLogEntry) => void>();
+  private readonly oauthStore: OAuthStore;
+  private redirectUrl?: string;
 
   constructor(private readonly opts: McpServiceOptions) {
     this.supervisor = new McpSupervisor({
@@ -90,10 +102,15 @@ export class McpService implements McpRelay {
       onResourceUpdated: (server, uri) => {
         for (const l of this.resourceListeners) l(server, uri);
       },
+      onAuthSaved: (server, credentials) => void this.oauthStore.save(server, credentials).catch(() => {}),
+      onServerLog: (server, entry) => {
+        for (const l of this.logListeners) l(server, entry);
+      },
       backoffMs: opts.backoffMs,
       gate: opts.gate,
       ...(opts.appExecutable ? { env: { [APP_EXECUTABLE_ENV]: opts.appExecutable } } : {}),
     });
+    this.oauthStore = new OAuthStore(opts.home, opts.oauth?.keys);
     this.fromRun = messageGate('host', RUNNER_TO_MCP, opts.gate);
     this.fromRunControl = messageGate('host', RUNNER_TO_HOST_MCP_CONTROL, opts.gate);
   }
@@ -140,11 +157,12 @@ export class McpService implements McpRelay {
    * those of its last valid version, with a notice the mcp-host logs on every tool call;
    * rejects if it was never valid.
    */
-  private async hostConfig(): Promise<{ servers: Record<string, McpServerConfig>; notice?: string; connect?: boolean }> {
+  private async hostConfig(): Promise<McpHostMethods['configure']['params']> {
     await this.refresh();
     this.sentVersion = this.version;
     const r = this.read!;
-    const connect = this.opts.connectInBackground ? { connect: true } : {};
+    const oauth = { oauth: { redirectUrl: this.redirectUrl ?? this.opts.oauth?.redirectUrl, credentials: await this.oauthStore.load() } };
+    const connect = { ...(this.opts.connectInBackground ? { connect: true } : {}), ...oauth };
     if (r.config) return { servers: r.config.servers, ...connect };
     if (!this.lastValid) throw r.error!;
     return { servers: this.lastValid.servers, notice: staleNotice(this.lastValid, r.error!), ...connect };
@@ -213,10 +231,50 @@ export class McpService implements McpRelay {
     return this.supervisor.request(method, params);
   }
 
-  /** A stdio server's captured stderr and the server's recent protocol log. */
-  async serverLog(server: string): Promise<{ stderr: string; messages: McpLogEntry[] }> {
+  /** A stdio server's captured stderr and the server's recent protocol log (every message in and out), filtered by `filter`. */
+  async serverLog(server: string, filter?: McpLogFilter): Promise<{ stderr: string; messages: McpLogEntry[] }> {
     await this.known(server);
-    return this.supervisor.request('serverLog', { server });
+    return this.supervisor.request('serverLog', filter ? { server, filter } : { server });
+  }
+
+  /**
+   * Sets the OAuth callback URL once it is known (the web host's port is chosen after the
+   * service is made); a running mcp-host gets it at once.
+   */
+  async setOAuthRedirect(url: string): Promise<void> {
+    this.redirectUrl = url;
+    if (this.supervisor.pid !== undefined) await this.supervisor.reconfigure().catch(() => {});
+  }
+
+  /** Calls `listener` with each protocol log entry of every server as it is recorded; returns the unsubscribe. */
+  onLog(listener: (server: string, entry: McpLogEntry) => void): () => void {
+    this.logListeners.add(listener);
+    return () => this.logListeners.delete(listener);
+  }
+
+  /** Makes `roots` the server's roots and announces them (`notifications/roots/list_changed`). */
+  async setRoots(server: string, roots: string[]): Promise<McpServerInfo> {
+    await this.known(server);
+    return this.supervisor.request('setRoots', { server, roots });
+  }
+
+  /** Signs in to a remote server again (its OAuth steps arrive as status). */
+  async authorize(server: string): Promise<McpServerInfo> {
+    await this.known(server);
+    return this.supervisor.request('authorize', { server });
+  }
+
+  /**
+   * The OAuth callback's query (`state`, `code` or `error`): finishes the sign-in of the server
+   * whose flow `state` names. Rejects `not_found` for a state no flow waits for.
+   */
+  async authCallback(query: { state?: string | null; code?: string | null; error?: string | null }): Promise<McpServerInfo> {
+    if (!query.state) throw Object.assign(new Error('the OAuth callback has no "state" parameter'), { code: 'bad_request' });
+    return this.supervisor.request('authCallback', {
+      state: query.state,
+      ...(query.code ? { code: query.code } : {}),
+      ...(query.error ? { error: query.error } : {}),
+    });
   }
 
   /**

@@ -5,7 +5,7 @@
  * `isError` result on their tool nodes; pending host requests reject.
  */
 import type { ChildExit, ChildLink, PortPair, ProcessSpawner, TransferablePort } from '../process/types';
-import type { HostToMcpHost, McpHostMethod, McpHostMethods, McpHostToHost, McpToRunner, RunnerToMcp } from '../../../shared/protocol/mcp';
+import type { HostToMcpHost, McpHostMethod, McpHostMethods, McpHostToHost, McpLogEntry, McpOAuthCredentials, McpToRunner, RunnerToMcp } from '../../../shared/protocol/mcp';
 import { MCP_HOST_TO_HOST } from '../../../shared/protocol/contract/mcp-channel';
 import { messageGate, type GateOptions, type MessageGate } from '../../../shared/protocol/contract/gate';
 import { fromWire } from '../../../shared/protocol/contract/errors';
@@ -30,6 +30,10 @@ export interface McpSupervisorOptions {
   onServerStatus?: (info: McpServerInfo) => void;
   /** A subscribed resource changed (the mcp-host's `resource_updated`). */
   onResourceUpdated?: (server: string, uri: string) => void;
+  /** A server's OAuth credentials changed (the mcp-host's `auth_saved`): store them. */
+  onAuthSaved?: (server: string, credentials: McpOAuthCredentials) => void;
+  /** One protocol log entry of a server (the mcp-host's `server_log`). */
+  onServerLog?: (server: string, entry: McpLogEntry) => void;
   env?: Record<string, string | undefined>;
   /** Where messages from the mcp-host that break the contract are logged (default stderr). */
   gate?: GateOptions;
@@ -193,6 +197,10 @@ export class McpSupervisor {
       this.opts.onServerStatus?.(m.server);
     } else if (m.type === 'resource_updated') {
       this.opts.onResourceUpdated?.(m.server, m.uri);
+    } else if (m.type === 'auth_saved') {
+      this.opts.onAuthSaved?.(m.server, m.credentials);
+    } else if (m.type === 'server_log') {
+      this.opts.onServerLog?.(m.server, m.entry);
     } else if (m.type === 'server_pids') {
       this.serverPids = m.pids;
     }

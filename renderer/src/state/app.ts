@@ -6,6 +6,7 @@ import { startTransition } from 'react';
 import { atom, createStore, type PrimitiveAtom } from 'jotai';
 import type { HostPush, McpServerInfo, RunRecord, WorkspaceEntry } from '../../../shared/protocol/host-api';
 import type { RunMode, RunRef } from '../../../shared/thread/schema';
+import type { McpLogEntry } from '../../../shared/protocol/mcp';
 import { isTerminal } from '../../../shared/protocol/nodes';
 import type { HostServices } from '../host/types';
 import { StreamStore } from './stream-store';
@@ -83,6 +84,14 @@ export class AppState {
   readonly evalProgressAtom: PrimitiveAtom<Readonly<Record<string, EvalProgress>>> = atom<Readonly<Record<string, EvalProgress>>>({});
   /** Subscribed MCP resources' updates as the host pushed them (`mcp_resource_updated`): count per `server uri`. */
   readonly mcpResourceUpdatesAtom: PrimitiveAtom<Record<string, number>> = atom<Record<string, number>>({});
+  /** Listeners of MCP protocol log entries as the host pushes them (`mcp_server_log`). */
+  private readonly mcpLogListeners = new Set<(server: string, entry: McpLogEntry) => void>();
+
+  /** Calls `listener` with each MCP protocol log entry pushed; returns the unsubscribe. */
+  onMcpLog(listener: (server: string, entry: McpLogEntry) => void): () => void {
+    this.mcpLogListeners.add(listener);
+    return () => void this.mcpLogListeners.delete(listener);
+  }
   /** Editors whose text does not parse yet (keyed by field): runs wait until they do. */
   readonly invalidFieldsAtom: PrimitiveAtom<ReadonlySet<string>> = atom<ReadonlySet<string>>(new Set<string>());
 
@@ -168,6 +177,9 @@ export class AppState {
         return;
       case 'workspace_changed':
         void this.refreshWorkspace();
+        return;
+      case 'mcp_server_log':
+        for (const l of this.mcpLogListeners) l(push.server, push.entry);
         return;
       case 'mcp_server_status':
         this.store.set(this.mcpStatusAtom, (log) => ({ seq: log.seq + 1, latest: { ...log.latest, [push.server.name]: { info: push.server, seq: log.seq + 1 } } }));

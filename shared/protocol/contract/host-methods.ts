@@ -95,11 +95,53 @@ export const ProviderInfoSchema = T.Object({
   prices: T.Optional(T.Record(T.String(), ModelPriceSchema)),
 });
 
+/** One JSON-RPC message as seen on the wire between the mcp-host and a server; `t` epoch ms. */
+export const McpLogEntrySchema = T.Object({
+  t: T.Number(),
+  /** `out`: client → server; `in`: server → client. */
+  dir: literals('out', 'in'),
+  /** Serialised size in UTF-8 bytes. */
+  size: T.Number(),
+  method: T.Optional(T.String()),
+  id: T.Optional(T.Union([T.String(), T.Number()])),
+  /** The message; over the size cap, a string cut at the cap ending in a truncation marker. */
+  body: T.Unknown(),
+  truncated: T.Optional(T.Boolean()),
+});
+
+/** Filters of a server's protocol log (all optional; together they all apply). */
+export const McpLogFilterSchema = T.Object({
+  dir: T.Optional(literals('in', 'out')),
+  /** Exact method, or a prefix ending in `/` (`tools/`); responses match their request's method. */
+  method: T.Optional(T.String({ maxLength: 200 })),
+  /** Only JSON-RPC error responses. */
+  errors: T.Optional(T.Boolean()),
+});
+/**
+ * Where a remote server's OAuth sign-in stands (MCP spec 2025-06-18, Authorization): the step
+ * it is at, and whether that step runs, waits for the person (`authorization`: `url` is the
+ * authorization server's page to open), failed (`error` says why) or is done.
+ */
+export const McpAuthStatusSchema = T.Object({
+  step: literals('discovery', 'registration', 'authorization', 'token', 'refresh', 'connected'),
+  state: literals('running', 'waiting', 'failed', 'done'),
+  url: T.Optional(T.String()),
+  error: T.Optional(T.String()),
+});
+
 export const McpServerInfoSchema = T.Object({
   name: T.String(),
   transport: literals('stdio', 'http', 'sse', 'bundled'),
   status: literals('disconnected', 'connecting', 'connected', 'error'),
   error: T.Optional(T.String()),
+  /** OAuth sign-in of a remote server, once one was needed. */
+  auth: T.Optional(McpAuthStatusSchema),
+  /** From `initialize` (last connection): the server's `serverInfo`, `capabilities` and `instructions`. */
+  serverInfo: T.Optional(T.Object({ name: T.String(), version: T.String(), title: T.Optional(T.String()) })),
+  capabilities: T.Optional(T.Record(T.String(), T.Unknown())),
+  instructions: T.Optional(T.String()),
+  /** The roots announced to this server (`roots/list`), absolute folder paths. */
+  roots: T.Optional(T.Array(T.String())),
 });
 
 /** A tool as an MCP server lists it (`tools/list`, MCP spec 2025-06-18). */
@@ -274,6 +316,17 @@ export const HOST_METHODS = {
   'mcp.servers': method(None, T.Array(McpServerInfoSchema), 'The configured MCP servers and their status.'),
   'mcp.tools': method(T.Object({ server: NonEmpty }), T.Array(McpToolInfoSchema), 'A server’s tools (`tools/list`).'),
   'mcp.test': method(T.Object({ server: NonEmpty }), McpTestResult, 'Connect to a server and list its tools, with a diagnosis on failure.'),
+  'mcp.serverLog': method(
+    T.Object({ server: NonEmpty, filter: T.Optional(McpLogFilterSchema) }),
+    T.Object({ stderr: T.String(), messages: T.Array(McpLogEntrySchema) }),
+    'A server’s protocol log (every JSON-RPC message in and out, the last 500, newest last), filtered, and a stdio server’s recent stderr; new entries arrive as `mcp_server_log`.',
+  ),
+  'mcp.setRoots': method(
+    T.Object({ server: NonEmpty, roots: T.Array(NonEmpty, { maxItems: 100 }) }),
+    McpServerInfoSchema,
+    'Make `roots` (absolute folders) the roots announced to a server; a live connection gets `notifications/roots/list_changed`.',
+  ),
+  'mcp.authorize': method(T.Object({ server: NonEmpty }), McpServerInfoSchema, 'Sign in to a remote server again (OAuth); the steps arrive as `mcp_server_status`.'),
   'mcp.saveServer': method(
     T.Object({ name: NonEmpty, entry: T.Record(T.String(), T.Unknown()) }),
     T.Array(McpServerInfoSchema),

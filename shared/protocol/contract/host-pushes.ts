@@ -7,7 +7,7 @@ import { Type as T } from '@sinclair/typebox';
 import { RunModeSchema } from '../../thread/schema';
 import { NodeStatusSchema } from '../nodes';
 import { NodeSnapshotSchema, RUNNER_ENVELOPES, ThreadPatchSchema } from '../envelopes';
-import { McpServerInfoSchema } from './host-methods';
+import { McpLogEntrySchema, McpServerInfoSchema } from './host-methods';
 import { literals, messageProblem, unionOf, type MessageOf } from './define';
 import { BatchProgressSchema, CaseResultSchema } from './eval-methods';
 
@@ -30,6 +30,8 @@ export const HOST_EVENTS = {
   mcp_server_status: T.Object({ type: T.Literal('mcp_server_status'), server: McpServerInfoSchema }),
   /** A subscribed MCP resource changed (`notifications/resources/updated`): read it again to see how. */
   mcp_resource_updated: T.Object({ type: T.Literal('mcp_resource_updated'), server: T.String(), uri: T.String() }),
+  /** One message of an MCP server's protocol log, as it happens (in or out). */
+  mcp_server_log: T.Object({ type: T.Literal('mcp_server_log'), server: T.String(), entry: McpLogEntrySchema }),
   /** Something a person should read (a repaired journal, a settings file that does not load). */
   notice: T.Object({
     type: T.Literal('notice'),

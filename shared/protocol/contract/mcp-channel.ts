@@ -5,7 +5,7 @@
  */
 import { Type as T, type Static } from '@sinclair/typebox';
 import { ToolOutputSchema } from '../../thread/schema';
-import { McpServerInfoSchema, McpToolInfoSchema } from './host-methods';
+import { McpLogEntrySchema, McpLogFilterSchema, McpServerInfoSchema, McpToolInfoSchema } from './host-methods';
 import { literals, method, unionOf, type MessageOf, type MethodTypes } from './define';
 import { WireErrorSchema } from './errors';
 import { MCP_HOST_RESOURCE_METHODS } from './mcp-resources';
@@ -39,6 +39,8 @@ export const McpServerConfigSchema = T.Union([
     url: T.String({ minLength: 1 }),
     headers: Strings,
     timeoutMs: T.Optional(T.Number({ exclusiveMinimum: 0 })),
+    /** OAuth client settings; without `clientId` the client registers itself (RFC 7591). */
+    oauth: T.Optional(T.Object({ clientId: T.Optional(T.String({ minLength: 1 })), clientSecret: T.Optional(T.String()), scope: T.Optional(T.String()) })),
   }),
   /** A server bundled with Stepwise, connected in memory inside the mcp-host (no process, no stdin). */
   T.Object({
@@ -49,20 +51,21 @@ export const McpServerConfigSchema = T.Union([
 ]);
 export type McpServerConfig = Static<typeof McpServerConfigSchema>;
 
-/** One JSON-RPC message as seen on the wire between the mcp-host and a server; `t` epoch ms. */
-export const McpLogEntrySchema = T.Object({
-  t: T.Number(),
-  /** `out`: client → server; `in`: server → client. */
-  dir: literals('out', 'in'),
-  /** Serialised size in UTF-8 bytes. */
-  size: T.Number(),
-  method: T.Optional(T.String()),
-  id: T.Optional(T.Union([T.String(), T.Number()])),
-  /** The message; over the size cap, a string cut at the cap ending in a truncation marker. */
-  body: T.Unknown(),
-  truncated: T.Optional(T.Boolean()),
-});
+export { McpLogEntrySchema, McpLogFilterSchema };
 export type McpLogEntry = Static<typeof McpLogEntrySchema>;
+
+/**
+ * A server's stored OAuth credentials: the registered client (RFC 7591 response) and the
+ * tokens (RFC 6749 §5.1), as the SDK's client auth saves them. Kept by the host, encrypted
+ * where the OS offers a keychain.
+ */
+export const McpOAuthCredentialsSchema = T.Object({
+  client: T.Optional(T.Record(T.String(), T.Unknown())),
+  tokens: T.Optional(T.Record(T.String(), T.Unknown())),
+});
+export type McpOAuthCredentials = Static<typeof McpOAuthCredentialsSchema>;
+
+export type McpLogFilter = Static<typeof McpLogFilterSchema>;
 
 /** Runner → mcp-host messages, by type. */
 export const RUNNER_TO_MCP = {
@@ -124,7 +127,13 @@ export type McpToRunner = MessageOf<typeof MCP_TO_RUNNER>;
 /** Host → mcp-host requests (UI and CLI), answered by a `response`. */
 export const MCP_HOST_METHODS = {
   configure: method(
-    T.Object({ servers: T.Record(T.String(), McpServerConfigSchema), notice: T.Optional(T.String()), connect: T.Optional(T.Boolean()) }),
+    T.Object({
+      servers: T.Record(T.String(), McpServerConfigSchema),
+      notice: T.Optional(T.String()),
+      connect: T.Optional(T.Boolean()),
+      /** OAuth: where the authorization server sends the browser back, and the stored credentials by server. */
+      oauth: T.Optional(T.Object({ redirectUrl: T.Optional(T.String()), credentials: T.Record(T.String(), McpOAuthCredentialsSchema) })),
+    }),
     T.Object({ ok: T.Literal(true) }),
     'Replace the servers; `notice` (mcp.json invalid, last valid servers used) is logged on every call; `connect`: connect new servers now, in the background (their state is pushed as `server_status`).',
   ),
@@ -140,10 +149,25 @@ export const MCP_HOST_METHODS = {
     T.Object({ ok: T.Boolean(), message: T.String(), stderr: T.Optional(T.String()) }),
     'Connect and list tools, with a diagnosis on failure.',
   ),
-  serverLog: method(
+  authorize: method(
     T.Object({ server: T.String({ minLength: 1 }) }),
+    McpServerInfoSchema,
+    'Sign in to a remote server again: forget its tokens and start the OAuth flow (its steps are pushed as `server_status`).',
+  ),
+  authCallback: method(
+    T.Object({ state: T.String({ minLength: 1, maxLength: 500 }), code: T.Optional(T.String({ maxLength: 4000 })), error: T.Optional(T.String({ maxLength: 500 })) }),
+    McpServerInfoSchema,
+    'The authorization server sent the browser back (`code`, or `error`): exchange the code for tokens and connect the server whose flow `state` names.',
+  ),
+  setRoots: method(
+    T.Object({ server: T.String({ minLength: 1 }), roots: T.Array(T.String({ minLength: 1 }), { maxItems: 100 }) }),
+    McpServerInfoSchema,
+    'Make `roots` the server’s roots and, on a live connection, send `notifications/roots/list_changed`.',
+  ),
+  serverLog: method(
+    T.Object({ server: T.String({ minLength: 1 }), filter: T.Optional(McpLogFilterSchema) }),
     T.Object({ stderr: T.String(), messages: T.Array(McpLogEntrySchema) }),
-    'Recent stderr of a stdio server and its protocol log, newest last.',
+    'Recent stderr of a stdio server and its protocol log (every message in and out, the last 500), newest last, filtered by `filter`.',
   ),
   ...MCP_HOST_RESOURCE_METHODS,
 };
@@ -181,6 +205,10 @@ export const MCP_HOST_TO_HOST = {
   resource_updated: T.Object({ type: T.Literal('resource_updated'), server: T.String(), uri: T.String() }),
   /** A server's connection status changed (connecting, connected, error with its reason, disconnected). */
   server_status: T.Object({ type: T.Literal('server_status'), server: McpServerInfoSchema }),
+  /** A server's OAuth credentials changed (registered client, new or refreshed tokens): the host stores them. */
+  auth_saved: T.Object({ type: T.Literal('auth_saved'), server: T.String(), credentials: McpOAuthCredentialsSchema }),
+  /** One message of a server's protocol log, as it happens. */
+  server_log: T.Object({ type: T.Literal('server_log'), server: T.String(), entry: McpLogEntrySchema }),
   /** The PIDs of the stdio servers running now (the host ends them if the mcp-host is killed). */
   server_pids: T.Object({ type: T.Literal('server_pids'), pids: T.Array(T.Integer({ minimum: 1 })) }),
   ready: T.Object({ type: T.Literal('ready') }),

@@ -1,7 +1,9 @@
 /** `stepwise mcp` through the real bin: output and exit codes 0 ok, 1 tool error, 2 bad input, 3 connection failure. */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { EVERYTHING, FAULTY, makeHome } from './harness';
 
@@ -89,5 +91,18 @@ describe('stepwise mcp', () => {
     expect(r).toMatchObject({ code: 0, out: 'Imported 1 server from vscode: local\n' });
     fs.writeFileSync(vscode, '{ "servers": { "a": {} } "x" }');
     expect(cliIn(target, 'import', vscode)).toMatchObject({ code: 2, err: expect.stringContaining(`not valid JSON at line 1, column 26: expected ',' or '}' after a property value, found '"'`) });
+  });
+
+  it('answers a server\'s roots/list with the --root folders (stdio and bundled), and with none without --root', { timeout: 90_000 }, () => {
+    const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-cli-roots-')));
+    const both = makeHome({ stdio: { command: process.execPath, args: [EVERYTHING, 'stdio'] }, bundled: { type: 'bundled', server: 'everything' } });
+    for (const server of ['stdio', 'bundled']) {
+      const r = cliIn(both, 'call', server, 'get-roots-list', '--root', dir, '--timeout', '20000');
+      expect({ server, code: r.code }).toEqual({ server, code: 0 });
+      expect(r.out).toContain(pathToFileURL(dir).href);
+    }
+    const none = cliIn(both, 'call', 'stdio', 'get-roots-list', '--timeout', '20000');
+    expect(none.code).toBe(0);
+    expect(none.out).toContain('no roots are currently configured');
   });
 });

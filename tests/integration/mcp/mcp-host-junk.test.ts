@@ -11,7 +11,7 @@ import fc from 'fast-check';
 import { NodeSpawner } from '../../../main/core/process/node-spawner';
 import { mcpHostEntry } from '../../../main/core/process/entries';
 import type { ChildExit, ChildLink } from '../../../main/core/process/types';
-import { HostToMcpHostSchema } from '../../../shared/protocol/contract/mcp-channel';
+import { HostToMcpHostSchema, MCP_HOST_METHODS } from '../../../shared/protocol/contract/mcp-channel';
 import type { McpHostToHost, McpToRunner } from '../../../shared/protocol/mcp';
 import { junk } from '../../support/junk';
 import { EVERYTHING } from './harness';
@@ -94,7 +94,7 @@ describe('the mcp-host refuses what breaks the contract', () => {
     const noParams = await h.request('tools', undefined);
     expect(noParams.error).toMatchObject({ code: 'bad_request' });
     const unknown = await h.request('launch', {});
-    expect(unknown.error).toEqual({ code: 'unknown_method', message: expect.stringContaining('unknown mcp-host method "launch" (expected configure, servers, probe, tools, test, serverLog)') });
+    expect(unknown.error).toEqual({ code: 'unknown_method', message: expect.stringContaining(`unknown mcp-host method "launch" (expected ${Object.keys(MCP_HOST_METHODS).join(', ')})`) });
     const notFound = await h.request('tools', { server: 'nope' });
     expect(notFound.error).toEqual({ code: 'not_found', message: expect.stringContaining('unknown MCP server "nope"') });
     const cannotStart = await h.request('tools', { server: 'missing' });

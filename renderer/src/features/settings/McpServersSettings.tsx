@@ -1,5 +1,5 @@
 /**
- * Settings → MCP servers: each server with its status, Test (with stderr) and Remove, and the
+ * Settings → MCP servers: each server with its status, Details (McpServerDetails.tsx), Test (with stderr) and Remove, and the
  * add / import form. A settings/mcp.json that cannot be read is said so, with what to do,
  * instead of the empty state.
  */
@@ -12,6 +12,7 @@ import { McpServerForm } from './McpServerForm';
 import { ConfirmRow } from '../../ui/ConfirmRow';
 import { useMcpServers } from './use-mcp-servers';
 import { McpStatusBadge } from './McpStatusBadge';
+import { McpServerDetails } from './McpServerDetails';
 
 type TestResult = { ok: boolean; message: string; stderr?: string };
 
@@ -34,6 +35,8 @@ export function McpServersSettings() {
   const [error, setError] = useState<ErrorNoticeProps | null>(null);
   /** The server whose Remove waits for confirmation. */
   const [removing, setRemoving] = useState<string | null>(null);
+  /** The server whose details (info, sign-in, roots, protocol log) are open. */
+  const [details, setDetails] = useState<string | null>(null);
   const listed = (call: () => Promise<McpServerInfo[]>) => track(call).then(() => setListError(null));
   const remove = async (name: string) => {
     setRemoving(null);
@@ -74,11 +77,13 @@ export function McpServersSettings() {
               <Badge size="xs" variant="outline">{s.transport}</Badge>
               <McpStatusBadge info={s} />
               <div style={{ flex: 1 }} />
+              <Button size="compact-xs" variant="subtle" aria-expanded={details === s.name} aria-label={`Details of ${s.name}`} onClick={() => setDetails(details === s.name ? null : s.name)}>Details</Button>
               <Button size="compact-xs" variant="light" loading={t === 'testing'} onClick={() => void test(s.name)} aria-label={`Test ${s.name}`}>Test</Button>
               {!app.host.presentational && removing !== s.name && (
                 <Button size="compact-xs" variant="subtle" color="red" aria-label={`Remove ${s.name}`} onClick={() => setRemoving(s.name)}>Remove</Button>
               )}
             </Group>
+            {details === s.name && <McpServerDetails info={s} />}
             {removing === s.name && (
               <ConfirmRow label={`Confirm removing ${s.name}`} action={`Remove ${s.name}`} onConfirm={() => void remove(s.name)} onCancel={() => setRemoving(null)}>
                 Remove “{s.name}” from settings/mcp.json? Threads whose tools use it will get an error when they call them.
