@@ -190,6 +190,8 @@ describe('errors', () => {
 
   it('name the line and column of an unclosed block and of a bad variable', async () => {
     expect((await renderError('a\n{% for x in y %}')).message).toMatch(/^systemPrompt, line 2, column 17: .*end of file/);
+    // In the reader's words, without the name of Nunjucks' parser function ("parseIf: …").
+    expect((await renderError('a\n{% if x %}')).message).toMatch(/^systemPrompt, line 2, column \d+: expected elif, else, or endif, got end of file$/);
     expect((await renderError('one\ntwo {{ data.x }}', { data: '{bad' }, { data: 'json' })).message).toMatch(/^systemPrompt, line 2, column \d+: variable "data" is not valid JSON/);
   });
 

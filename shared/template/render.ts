@@ -94,11 +94,14 @@ interface Nunjucks {
   message: string;
 }
 
-/** The message Nunjucks gives without its "(unknown path) [Line …]" prefix. */
+/**
+ * The message Nunjucks gives without its "(unknown path) [Line …]" prefix and the name of its
+ * parser function (`parseIf: expected elif, else, or endif…` reads `expected elif, else, or endif…`).
+ */
 function bareMessage(err: Nunjucks): string {
   const lines = err.message.split('\n').map((l) => l.trim());
   const last = lines.filter((l) => l && !/^\(unknown path\)/.test(l) && l !== 'Template render error:').at(-1) ?? err.message;
-  return last.replace(/^Error: /, '');
+  return last.replace(/^Error: /, '').replace(/^parse[A-Z]\w*: /, '');
 }
 
 /** Renders template text against one scope; one instance per render of a thread. */

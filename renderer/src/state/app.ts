@@ -64,6 +64,9 @@ export function runStartHint(err: unknown): string | undefined {
 const PARKED_SESSIONS = 8;
 
 /** Everything one window holds; created once per host. */
+/** The error banner's title when a run could not start (cleared by the next run that starts). */
+export const RUN_NOT_STARTED = 'The run did not start';
+
 export class AppState {
   readonly store: JotaiStore = createStore();
   readonly stream: StreamStore;
@@ -122,6 +125,11 @@ export class AppState {
   /** Report a failure in the window's error area. */
   fail(title: string, err: unknown, hint?: string): void {
     this.store.set(this.errorAtom, errorProps(title, err, hint));
+  }
+
+  /** Takes down the error banner when it says `title` (a run that started since, another thread opened). */
+  clearFailure(title: string): void {
+    if (this.store.get(this.errorAtom)?.title === title) this.store.set(this.errorAtom, null);
   }
 
   /** Start listening for pushes and load the workspace. */
@@ -221,6 +229,8 @@ export class AppState {
     const prev = this.session;
     try {
       const opened = await this.host.call('thread.open', { path });
+      // A run of the thread left behind did not start: that is no news about this one.
+      if (prev?.id !== opened.thread.id) this.clearFailure(RUN_NOT_STARTED);
       if (prev && prev.id !== opened.thread.id) void this.host.call('thread.close', { threadId: prev.id }).catch(() => {});
       const kept = prev?.id === opened.thread.id ? prev : this.parked.get(opened.thread.id);
       this.parked.delete(opened.thread.id);
@@ -319,10 +329,11 @@ export class AppState {
     if (!s || s.readOnly) return;
     try {
       const { runId } = await this.host.call('run.start', { threadId: s.id, mode, ...opts });
+      this.clearFailure(RUN_NOT_STARTED);
       s.setRunning(runId);
       this.showRun(runId);
     } catch (err) {
-      this.fail('The run did not start', err, runStartHint(err));
+      this.fail(RUN_NOT_STARTED, err, runStartHint(err));
     }
   }
 

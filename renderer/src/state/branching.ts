@@ -5,7 +5,7 @@
  * "Re-run from this call" (`run.start` with `fromRun`).
  */
 import type { AppState } from './app';
-import { runStartHint } from './app';
+import { RUN_NOT_STARTED, runStartHint } from './app';
 import type { ThreadSession } from './thread-session';
 import type { RunMode } from '../../../shared/thread/schema';
 
@@ -48,10 +48,11 @@ export async function reRunFrom(app: AppState, runId: string, mode: RunMode, fro
   try {
     await settled(s);
     const { runId: newRun } = await app.host.call('run.start', { threadId: s.id, mode, fromRun: { runId, fromCall } });
+    app.clearFailure(RUN_NOT_STARTED);
     s.setRunning(newRun);
     app.showRun(newRun);
   } catch (err) {
     const changed = (err as { code?: unknown } | null)?.code === 'thread_changed';
-    app.fail('The run did not start', err, changed ? 'Use Branch from here on this call: the branch holds the conversation as it was there.' : runStartHint(err));
+    app.fail(RUN_NOT_STARTED, err, changed ? 'Use Branch from here on this call: the branch holds the conversation as it was there.' : runStartHint(err));
   }
 }

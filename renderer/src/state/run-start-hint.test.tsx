@@ -58,4 +58,24 @@ describe('a refused run.start says what to try for its error code', () => {
     expect(runStartHint(null)).toBeUndefined();
     expect((await bannerFor(new HostCallError('Lost the connection', 'disconnected')))?.hint).toBeUndefined();
   });
+
+  it('the banner goes when a later run starts (it said nothing about that run)', async () => {
+    let refuse = true;
+    const host = {
+      presentational: false,
+      async call(method: string): Promise<any> {
+        if (method !== 'run.start') throw new Error(`unexpected ${method}`);
+        if (refuse) throw new HostCallError('systemPrompt, line 2, column 6: unknown block tag: iff', 'template_error', 'run.start');
+        return { runId: 'r2' };
+      },
+      pushes: () => ({ [Symbol.asyncIterator]: async function* () {} }),
+    } as HostServices;
+    const app = new AppState(host);
+    app.store.set(app.sessionAtom, new ThreadSession(app.store, app.host, { thread: exampleThread(), version: 1, path: 'a.json' }));
+    await app.startRun('step');
+    expect(app.store.get(app.errorAtom)?.title).toBe('The run did not start');
+    refuse = false;
+    await app.startRun('step');
+    expect(app.store.get(app.errorAtom)).toBeNull();
+  });
 });
