@@ -50,6 +50,9 @@ test('the turn cap is labelled; a run it stops says so in the run bar, detail an
   await expect(note).toBeVisible({ timeout: 60_000 });
   await expect(page.getByRole('treeitem', { name: /^llm scripted, completed$/ })).toHaveCount(2);
   await expect(page.getByRole('button', { name: 'Continue', exact: true })).toBeEnabled();
+  // The execution panel's status says so too, not a plain "completed".
+  await expect(page.getByText('stopped at the turn cap', { exact: true })).toBeVisible();
+  await expect(page.getByRole('textbox', { name: 'Shown run' }).or(page.getByRole('combobox', { name: 'Shown run' })).first()).toHaveValue(/^react · completed · stopped at the turn cap · /);
 
   await page.getByRole('treeitem', { name: /^run react, completed$/ }).click();
   await page.getByRole('tab', { name: 'Detail' }).click();

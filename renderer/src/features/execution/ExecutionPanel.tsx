@@ -30,6 +30,9 @@ export function ExecutionPanel() {
   const thread = useThread();
   // The agent's newest todo list (todo_write returns the whole list each time).
   const todo = useMemo(() => (thread ? latestTodo(thread.context.messages) : null), [thread]);
+  // A run the ReAct turn cap stopped says so next to its status (its ref records the cap).
+  const capped = (runId: string | null | undefined) => (runId ? thread?.runRefs.find((r) => r.id === runId)?.stopped : undefined);
+  const shownCap = capped(shown);
   // The palette's Compare runs shows Run history (where the runs are ticked).
   const compareRequest = useAtomValue(compareRequestAtom);
   useEffect(() => {
@@ -47,10 +50,11 @@ export function ExecutionPanel() {
             <Text fw={600} size="sm">Execution</Text>
             {mine.length > 0 && (
               <Select size="xs" aria-label="Shown run" style={{ flex: 1, minWidth: 0 }} value={shown} allowDeselect={false}
-                data={mine.map((r) => ({ value: r.runId, label: `${r.mode ?? 'run'} · ${r.status}${r.stored ? ' · stored' : ''} · ${shortRunId(r.runId)}` }))}
+                data={mine.map((r) => ({ value: r.runId, label: `${r.mode ?? 'run'} · ${r.status}${capped(r.runId) ? ' · stopped at the turn cap' : ''}${r.stored ? ' · stored' : ''} · ${shortRunId(r.runId)}` }))}
                 onChange={(v) => app.showRun(v)} />
             )}
             {info && <StatusBadge status={info.status} />}
+            {info && shownCap && <Badge size="xs" color="orange" variant="light" title={`Stopped after ${shownCap.turns} turn${shownCap.turns === 1 ? '' : 's'} — the cap set in Max turns; Continue runs on`}>stopped at the turn cap</Badge>}
             {info?.stored && <Badge size="xs" variant="outline">read-only</Badge>}
             {shown && info && info.status !== 'running' && (
               <Button size="compact-xs" variant="subtle" onClick={() => { app.store.set(app.selectedAtom, null); app.showRun(null); }}>Clear</Button>
