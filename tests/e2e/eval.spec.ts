@@ -123,6 +123,13 @@ test('a dataset made in the grid, a batch of two variants, a failing case opened
   await page.getByRole('dialog', { name: 'Add this run as a case' }).getByRole('button', { name: 'Add case' }).click();
   await expect(page.getByRole('status').filter({ hasText: /^Added as case .+ of quiz \(3 cases\)\.$/ })).toBeVisible();
   await page.getByRole('button', { name: 'Done', exact: true }).click();
+
+  // The case's run is a normal run: branch its thread at the answer.
+  await page.getByRole('button', { name: 'More actions for message 2' }).click();
+  await page.getByRole('menuitem', { name: 'Branch from here' }).click();
+  await expect(page.getByLabel('Branches', { exact: true })).toContainText(/Branch of Quiz · .* · long · padded at message 2/);
+  await expect(page.getByRole('heading', { name: /^Quiz · .* · long · padded \(branch\)$/ })).toBeVisible();
+
   await page.getByRole('button', { name: 'Evaluate' }).click();
   await page.getByRole('button', { name: 'dataset quiz' }).click();
   await expect(cell('expected', 3)).toHaveValue('The answer is 4.');
