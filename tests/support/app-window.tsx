@@ -25,6 +25,10 @@ export function browserShims(): void {
   Range.prototype.getClientRects ??= () => Object.assign([], { item: () => null }) as unknown as DOMRectList;
   Range.prototype.getBoundingClientRect ??= () => rect as DOMRect;
   globalThis.ResizeObserver ??= class { observe() {} unobserve() {} disconnect() {} } as unknown as typeof ResizeObserver;
+  // Mantine's autosizing textarea listens for web fonts loading.
+  if (!(document as { fonts?: unknown }).fonts) {
+    Object.defineProperty(document, 'fonts', { configurable: true, value: { addEventListener() {}, removeEventListener() {}, ready: Promise.resolve() } });
+  }
 }
 
 /** Waits for `cond`, letting the host's answers and pushes re-render the window (inside act) between checks. */

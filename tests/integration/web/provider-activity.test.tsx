@@ -64,8 +64,10 @@ describe('provider activity in the window', () => {
       '⚙ list_issues @github {"repo":"a/b"}',
       '⚙ mcp_tool_result → 3 open issues',
     ]);
+    // The message cards mount one per task (the virtualised list): wait for the last ones.
+    await until(() => document.body.textContent?.includes('Malware development is not supported'), "the refusal's explanation");
+    await until(() => document.querySelector('[aria-label="Free-form input of run_sql"]'), "the custom call's input");
     const text = document.body.textContent!;
-    expect(text).toContain('Malware development is not supported');
     expect(document.querySelector('[aria-label="Free-form input of run_sql"]')?.textContent).toContain('SELECT name FROM users WHERE id = 1;');
     expect(text).not.toContain("The model's raw arguments did not parse");
     expect(text).toContain('400→30 tok · $0.0123');
