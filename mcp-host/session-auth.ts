@@ -58,7 +58,8 @@ export class RemoteAuth {
     if (st.state === 'running') oauth.fail(err instanceof Error ? err.message : String(err));
     else if (!(err instanceof UnauthorizedError)) return undefined;
     const now = oauth.status()!;
-    return now.state === 'failed' ? { kind: 'error', message: `MCP server "${this.name}": OAuth ${now.step} failed: ${now.error}` } : undefined;
+    // The server refused us (401) and the sign-in it should offer failed: say both.
+    return now.state === 'failed' ? { kind: 'error', message: `MCP server "${this.name}": unauthorized (HTTP 401), and OAuth ${now.step} failed: ${now.error}` } : undefined;
   }
 
   /**

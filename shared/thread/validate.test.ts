@@ -52,7 +52,7 @@ describe('validateThread', () => {
     const t: any = base();
     t.context.messages[0].content.push({ type: 'video', url: 'x' });
     const r = validateThread(t);
-    expect(!r.ok && r.errors).toEqual([{ pointer: '/context/messages/0/content/1/type', message: 'expected "text" or "image" or "document", got "video"' }]);
+    expect(!r.ok && r.errors).toEqual([{ pointer: '/context/messages/0/content/1/type', message: 'expected "text" or "image" or "document" or "resource", got "video"' }]);
   });
 });
 

@@ -35,8 +35,8 @@ async function readCapped(res: Response): Promise<{ text: string; cut: boolean }
 async function toMarkdown(html: string): Promise<string | undefined> {
   const name = 'turndown';
   try {
-    const mod = (await import(name)) as { default: new () => { turndown(html: string): string } };
-    return new mod.default().turndown(html);
+    const mod = (await import(name)) as { default: new (o: Record<string, unknown>) => { turndown(html: string): string } };
+    return new mod.default({ headingStyle: 'atx', codeBlockStyle: 'fenced' }).turndown(html);
   } catch {
     return undefined;
   }

@@ -256,7 +256,8 @@ describe('approval, questions and the other built-in tools', () => {
       ]);
       expect(todo.structuredContent).toEqual({ kind: 'todo', items });
       expect(text(sleep)).toBe('Slept 0.01 s.');
-      expect(text(page)).toContain('<h1>Hi</h1>');
+      expect(text(page)).toMatch(/^# Hi$/m); // the HTML as markdown (turndown)
+      expect(text(page)).not.toContain('<h1>');
       expect(page.structuredContent).toMatchObject({ kind: 'web_page', status: 200 });
       expect(big.structuredContent).toMatchObject({ truncated: true });
       expect(text(big).length).toBeLessThan(1024 * 1024 + 500);

@@ -100,7 +100,7 @@ describe('junk from the mcp-host into the host', () => {
     await fc.assert(
       fc.asyncProperty(fc.array(junk(McpHostToHostSchema, templates), { minLength: 1, maxLength: 8 }), async (batch) => {
         const r = await svc.callTool('fake', 'anything', { junk: batch });
-        expect(r).toEqual({ output: { content: [{ type: 'text', text: 'real result' }], isError: false }, mcpLog: [], progress: [], logs: [] });
+        expect(r).toEqual({ output: { content: [{ type: 'text', text: 'real result' }], isError: false }, mcpLog: [], outputProblems: [], progress: [], logs: [] });
       }),
       { numRuns: 60 },
     );
