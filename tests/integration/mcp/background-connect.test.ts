@@ -51,8 +51,9 @@ describe('MCP servers connected in the background', () => {
     expect(failed.error).toMatch(/stepwise-no-such-command-xyz/);
     const everything = seen.filter((s) => s.name === 'everything').map((s) => s.status);
     expect(everything).toEqual(['connecting', 'connected']);
-    expect(await svc.servers()).toEqual([
-      { name: 'everything', transport: 'stdio', status: 'connected' },
+    // (A connected server also reports what it said on `initialize`: server info, capabilities.)
+    expect(await svc.servers()).toMatchObject([
+      { name: 'everything', transport: 'stdio', status: 'connected', serverInfo: { name: expect.any(String) } },
       { name: 'missing', transport: 'stdio', status: 'error', error: failed.error },
     ]);
   });
