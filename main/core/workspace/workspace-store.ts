@@ -14,6 +14,7 @@ import { newId } from '../../../shared/thread/ids';
 import { loadThreadFile, saveThreadFile, ThreadFileError } from '../threads/thread-file';
 import { resolveInside, relativeSegments } from '../../../shared/workspace/paths.node.js';
 import { folderName, safeStem, THREAD_EXT as EXT, uniqueName } from './names';
+import { DATASET_SUFFIX } from '../../../shared/eval/dataset';
 import { WorkspaceError, quoted, workspaceFailure } from '../../../shared/workspace/workspace-error';
 
 export { WorkspaceError } from '../../../shared/workspace/workspace-error';
@@ -81,7 +82,8 @@ export class WorkspaceStore {
       if (isDir) {
         out.push({ path: childRel, kind: 'folder', title: d.name });
         await this.walk(childRel, out);
-      } else if (isFile && d.name.toLowerCase().endsWith(EXT)) {
+      } else if (isFile && d.name.toLowerCase().endsWith(EXT) && !d.name.toLowerCase().endsWith(DATASET_SUFFIX)) {
+        // Datasets (*.dataset.json) are not threads: the Evaluate view lists them.
         const entry = await this.entryOf(childRel).catch((err: unknown) => {
           // Gone since the folder was read: not listed.
           if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;

@@ -32,6 +32,13 @@ describe('tree operations', () => {
     expect(t.model.provider).toBe('scripted');
   });
 
+  it('does not list datasets (*.dataset.json) as threads: the Evaluate view lists them', async () => {
+    await store.createFolder('datasets');
+    await writeFile(path.join(root(), 'datasets', 'quiz.dataset.json'), JSON.stringify({ version: 1, name: 'quiz', assertions: [], cases: [] }));
+    const e = await store.create('datasets', 'A thread');
+    expect((await store.list()).map((x) => x.path)).toEqual(['datasets', e.path]);
+  });
+
   it('gives colliding titles " 2", " 3" and maps illegal characters', async () => {
     const a = await store.create('', 'Plan: A/B?');
     const b = await store.create('', 'Plan: A/B?');
