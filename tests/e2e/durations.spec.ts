@@ -26,7 +26,7 @@ async function runOnce(page: Page): Promise<{ id: string; live: string }> {
   await expect(runRow).toBeVisible({ timeout: 30_000 });
   await expect(runRow.locator('.sw-row-head')).toContainText(DURATION);
   const id = (await page.getByRole('combobox', { name: 'Shown run' }).inputValue()).split(' · ').at(-1)!;
-  return { id, live: await durationIn(runRow.locator('.sw-row-head')) };
+  return { id, live: await durationIn(runRow.locator('.sw-row-head [data-duration]')) };
 }
 
 test('a run shows one duration in the live tree, Detail, Run history and Compare, before and after a reload', async ({ page, serve }) => {

@@ -104,7 +104,7 @@ test('ReAct runs the tools on its own; the detail panel shows the raw request an
   const cmp = page.getByRole('dialog', { name: 'Compare runs' });
   await expect(cmp).toContainText('The two runs did the same steps with the same results.');
   // Each column is headed with the run it shows, in the order they were picked.
-  const headers = cmp.getByRole('columnheader');
+  const headers = cmp.getByRole('table', { name: 'Runs compared step by step' }).getByRole('columnheader');
   await expect(headers).toHaveCount(3);
   await expect(headers.nth(0)).toHaveAccessibleName('Step');
   for (const [i, id] of picked.entries()) {

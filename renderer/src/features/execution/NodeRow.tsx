@@ -123,7 +123,7 @@ export const NodeRow = memo(function NodeRow(p: RowProps) {
         <span className="sw-row-kind sw-row-xs sw-row-dim">{p.kind}</span>
         <span className="sw-row-name sw-row-mono">{p.name}</span>
         {usage && <span className="sw-row-xs sw-row-dim" title={`input → output tokens: ${usageLine(usage)}`}>{usage.inputTokens}→{usage.outputTokens}{usage.costUsd !== undefined ? ` ${formatCost(usage.costUsd)}` : ''}</span>}
-        {duration !== undefined && <span className="sw-row-xs sw-row-dim">{formatMs(duration)}</span>}
+        {duration !== undefined && <span className="sw-row-xs sw-row-dim" data-duration title="duration">{formatMs(duration)}</span>}
         <StatusBadge status={status} syncing={view?.syncing} />
       </div>
       <div className="sw-row-body">
