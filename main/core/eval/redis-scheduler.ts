@@ -75,9 +75,11 @@ export class RedisScheduler implements CaseScheduler {
     });
     await this.events.waitUntilReady();
     const added = await this.queue.add('case', { job }, { jobId: jobIdOf(job), attempts: 1, removeOnComplete: { age: 24 * 3600 }, removeOnFail: true });
+    let onAbort = () => {};
     const cancelled = new Promise<'cancelled'>((resolve) => {
       if (signal.aborted) resolve('cancelled');
-      signal.addEventListener('abort', () => resolve('cancelled'), { once: true });
+      onAbort = () => resolve('cancelled');
+      signal.addEventListener('abort', onAbort, { once: true });
     });
     let answer: unknown;
     try {
@@ -87,7 +89,9 @@ export class RedisScheduler implements CaseScheduler {
         return fail('the batch was cancelled');
       }
       answer = r;
+      signal.removeEventListener('abort', onAbort); // one listener per case would pile up on the batch's signal
     } catch (err) {
+      signal.removeEventListener('abort', onAbort);
       const msg = (err as Error).message;
       if (/stalled/i.test(msg)) return fail('its worker stopped while running it, twice (it was retried once on another start)', 2);
       return fail(`the worker failed: ${msg}`);
