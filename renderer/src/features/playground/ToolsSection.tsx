@@ -105,9 +105,13 @@ function McpImport({ existing, onClose, onAdd }: { existing: Tool[]; onClose: ()
   const [error, setError] = useState<ErrorNoticeProps | null>(null);
   const { track } = live;
   useEffect(() => {
-    // The first server is picked at once: its tools show without a click.
+    // A server is picked at once, its tools shown without a click: the first one not known to
+    // have failed (a failed one would only show its error), else the first.
     track(() => app.host.call('mcp.servers', {})).then(
-      (l) => l[0] && choose(l[0].name),
+      (l) => {
+        const first = l.find((s) => s.status !== 'error') ?? l[0];
+        if (first) choose(first.name);
+      },
       (err) => { setFailed(true); setError(errorProps('Could not list MCP servers', err, 'Add servers in Settings → MCP servers.')); },
     );
     // eslint-disable-next-line react-hooks/exhaustive-deps -- once per opening
