@@ -29,11 +29,12 @@ test('a variable and a scenario: hover, completion, preview, run, raw request', 
 
   // Completion of variable names after {{.
   await page.getByRole('button', { name: 'Add user message' }).click();
-  await page.getByRole('textbox', { name: 'Text of message 1', exact: true }).click();
+  const msg = page.getByRole('textbox', { name: 'Text of message 1', exact: true });
+  await msg.click();
   await page.keyboard.type('Hi {{ w');
   await expect(page.getByRole('option', { name: /^who/ })).toBeVisible();
-  await page.keyboard.press('Enter');
-  await page.keyboard.type(' | upper }}');
+  await page.keyboard.press('Escape');
+  await page.keyboard.type('ho | upper }}');
   await expect(page.getByRole('textbox', { name: 'Text of message 1', exact: true })).toHaveText('Hi {{ who | upper }}');
 
   // Preview of the system prompt as the next run would send it.
