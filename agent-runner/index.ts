@@ -1,11 +1,12 @@
 /**
  * agent-runner entry: one process per run (docs/architecture.md#processes-and-state). Waits for `start`, runs, posts
- * envelopes on the `run` port, and exits when the run has ended, or at once, cancelling the
+ * envelopes on the `run` port, and exits when the run has ended (a pooled process, RUNNER_POOLED_ENV,
+ * instead waits for its next `start`), or at once, cancelling the
  * run, when the host is gone (shared/process-port.node.ts, `onHostGone`). Under Electron it is started
  * with utilityProcess.fork, under Node with child_process.fork; see shared/process-port.node.ts.
  * Every message from the host is checked against the contract first (host-messages.ts).
  */
-import type { HostToRunner, RunnerToHost } from '../shared/protocol/runner';
+import { RUNNER_POOLED_ENV, type HostToRunner, type RunnerToHost, type RunSpec } from '../shared/protocol/runner';
 import { channelPort, flushLink, onHostGone } from '../shared/process-port.node.js';
 import { startRun, type RunHandle } from './run';
 import { createRunnerProviderFactory } from './providers/factory';
@@ -13,14 +14,41 @@ import { createMcpExecutors } from './tools/mcp-executors';
 import { checkHostMessage, startRunId } from './host-messages';
 
 const port = channelPort<unknown, RunnerToHost>('run');
+/** Pooled (RunSupervisor's `pool` option): after a run, wait for the next `start` instead of exiting. */
+const pooled = process.env[RUNNER_POOLED_ENV] === '1';
 let handle: RunHandle | undefined;
 /** The run this process runs, once `start` arrived. */
 let runId: string | undefined;
+/** A pooled process's next run, when its `start` came before the current run had wound down. */
+let nextSpec: RunSpec | undefined;
 
 /** A diagnostic the host sees: on stderr (kept with the exit) and, under a known run, as a `log`. */
 function report(level: 'warn' | 'error', message: string, under = runId): void {
   process.stderr.write(`stepwise runner: ${message}\n`);
   if (under) port.post({ v: 1, type: 'log', runId: under, level, message });
+}
+
+/** Runs `spec`; when it is done, exits (or, pooled, clears its state and takes the next run). */
+function begin(spec: RunSpec): void {
+  runId = spec.runId;
+  const mcp = createMcpExecutors(spec);
+  const h = startRun(spec, (m) => port.post(m), {
+    providerFor: createRunnerProviderFactory(spec.home),
+    executors: mcp.executors,
+  });
+  handle = h;
+  void h.done.then(async () => {
+    mcp.dispose();
+    if (!pooled) {
+      await flushLink();
+      process.exit(0);
+    }
+    handle = undefined;
+    runId = undefined;
+    const next = nextSpec;
+    nextSpec = undefined;
+    if (next) begin(next);
+  });
 }
 
 port.onMessage((raw) => {
@@ -36,17 +64,10 @@ port.onMessage((raw) => {
     return;
   }
   const msg: HostToRunner = checked.msg;
-  if (msg.type === 'start' && !handle) {
-    runId = msg.spec.runId;
-    const spec = msg.spec;
-    handle = startRun(spec, (m) => port.post(m), {
-      providerFor: createRunnerProviderFactory(spec.home),
-      executors: createMcpExecutors(spec),
-    });
-    void handle.done.then(async () => {
-      await flushLink();
-      process.exit(0);
-    });
+  if (msg.type === 'start') {
+    if (!handle) begin(msg.spec);
+    else if (pooled && !nextSpec && msg.spec.runId !== runId) nextSpec = msg.spec;
+    else report('warn', `ignored a second start (run ${msg.spec.runId}) while run ${runId} runs`);
   } else if (msg.type === 'cancel') {
     handle?.cancel(msg.reason);
   } else if (msg.type === 'input') {

@@ -54,6 +54,8 @@ export interface HostCoreOptions {
   limits?: Partial<FrameLimits>;
   bounds?: Partial<QueueBounds>;
   cancelGraceMs?: number;
+  /** How long an idle pooled runner process (an evaluation batch's) waits for its next run (ms). Default 30,000. */
+  runnerPoolIdleMs?: number;
   journalIntervalMs?: number;
   saveDebounceMs?: number;
   /**
@@ -163,6 +165,7 @@ export async function createHostCore(options: HostCoreOptions = {}): Promise<Hos
     entry: options.runnerEntry ?? runnerEntry(),
     mcp: options.mcpRelay,
     cancelGraceMs: options.cancelGraceMs,
+    poolIdleMs: options.runnerPoolIdleMs,
     listener: {
       message: (runId, msg) => bridge.handle(runId, msg),
       exit: (runId, exit) => late.runs.exited(runId, exit),

@@ -42,6 +42,11 @@ export interface StartRunParams {
   fresh?: boolean;
   /** Time travel: re-run run `runId` of the thread from its model call `fromCall` (1-based). */
   fromRun?: { runId: string; fromCall: number };
+  /**
+   * Run in a reusable runner process of this pool (RunSupervisor's `pool` option; an evaluation
+   * batch's cases) instead of a fresh one. Not part of the host API: set by the host core only.
+   */
+  pool?: string;
 }
 
 /** What {@link runRefOf} reads of a run: a run file, or a live run's `record()`. */
@@ -145,7 +150,7 @@ export class RunController {
       ...(p.fromRun ? { fromRun: p.fromRun } : {}),
     });
     try {
-      this.deps.supervisor().start(spec);
+      this.deps.supervisor().start(spec, p.pool === undefined ? {} : { pool: p.pool });
     } catch (err) {
       await bridge.closeRun(runId, { status: 'error', reason: `could not start the runner: ${(err as Error).message}` });
       throw new HostError('runner_failed', `could not start the runner: ${(err as Error).message}`);

@@ -49,3 +49,10 @@ export interface Port<In, Out> {
   post(message: Out): void;
   onMessage(listener: (message: In) => void): () => void;
 }
+
+/**
+ * Set to `1` in a pooled runner process's environment (RunSupervisor's `pool` option): after a
+ * run's `done` it stays and waits for the next `start` instead of exiting
+ * (docs/architecture.md#processes-and-state).
+ */
+export const RUNNER_POOLED_ENV = 'STEPWISE_RUNNER_POOLED';

@@ -1,8 +1,9 @@
 /**
  * `stepwise eval <thread> --dataset <file> [--variant <spec>]… [--concurrency N]
- * [--junit out.xml] [--json out.json] [--queue redis://HOST:PORT] [--resume <batch folder>]`:
- * runs every case × variant of a dataset (docs/architecture.md#evaluation), each case's run in
- * its own runner process, checks the assertions, and prints a summary per variant.
+ * [--isolation reuse|fresh] [--junit out.xml] [--json out.json] [--queue redis://HOST:PORT]
+ * [--resume <batch folder>]`: runs every case × variant of a dataset
+ * (docs/architecture.md#evaluation), each case's run in a runner process (reused across cases,
+ * or fresh per case), checks the assertions, and prints a summary per variant.
  * Exit codes: 0 every assertion passed; 1 an assertion failed; 2 bad input; 3 a case could not
  * run (its process died, its provider failed, a check could not be made); 130 cancelled by
  * Ctrl-C (the finished cases are kept: `--resume` runs the rest).
@@ -17,6 +18,7 @@ import { runBatch, type BatchProgress } from '../../core/eval/batch';
 import { readBatchSpec, writeBatchSpec, type BatchSpec } from '../../core/eval/batch-files';
 import { variantProblems } from '../../core/eval/variants';
 import { LocalScheduler, type CaseScheduler } from '../../core/eval/scheduler';
+import { parseIsolation, type CaseIsolation } from '../../core/eval/case-run';
 import { RedisScheduler, parseQueueUrl } from '../../core/eval/redis-scheduler';
 import { junitXml, jsonReport } from '../../core/eval/reports';
 import { safeStem } from '../../core/workspace/names';
@@ -38,6 +40,7 @@ interface EvalOptions {
   out?: string;
   home?: string;
   name?: string;
+  isolation?: string;
 }
 
 class BadInput extends Error {}
@@ -109,7 +112,9 @@ async function prepare(threadFile: string | undefined, o: EvalOptions, workspace
 export async function evalCommand(threadFile: string | undefined, o: EvalOptions): Promise<number> {
   const err = (s: string) => process.stderr.write(`${s}\n`);
   let queueUrl: URL | undefined;
+  let isolation: CaseIsolation;
   try {
+    isolation = parseIsolation(o.isolation);
     positiveInt(o.concurrency, '--concurrency', 4);
     positiveInt(o.maxTurns, '--max-turns', DEFAULT_MAX_TURNS);
     if (o.queue) queueUrl = parseQueueUrl(o.queue);
@@ -130,7 +135,7 @@ export async function evalCommand(threadFile: string | undefined, o: EvalOptions
   const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
   for (const s of signals) process.on(s, onSignal);
   try {
-    scheduler = queueUrl ? new RedisScheduler({ url: queueUrl, home: cli.core.home }) : new LocalScheduler(cli.core);
+    scheduler = queueUrl ? new RedisScheduler({ url: queueUrl, home: cli.core.home }) : new LocalScheduler(cli.core, isolation);
     let prepared;
     try {
       prepared = await prepare(threadFile, o, cli.core.workspaceDir, scheduler.name);
@@ -146,7 +151,7 @@ export async function evalCommand(threadFile: string | undefined, o: EvalOptions
       const eta = p.etaMs !== undefined && p.done < p.total ? ` · about ${fmtMs(p.etaMs)} left` : '';
       process.stdout.write(`\r\x1b[2K${spec.name}: ${p.done}/${p.total} done · ${p.running} running · ${p.failed} not passed${eta}`);
     };
-    if (!tty) process.stdout.write(`batch ${spec.id}: ${spec.dataset.cases.length} cases × ${spec.variants.length} variant${spec.variants.length === 1 ? '' : 's'}, concurrency ${spec.concurrency}, on ${scheduler.name}\n`);
+    if (!tty) process.stdout.write(`batch ${spec.id}: ${spec.dataset.cases.length} cases × ${spec.variants.length} variant${spec.variants.length === 1 ? '' : 's'}, concurrency ${spec.concurrency}, on ${scheduler.name}${scheduler instanceof LocalScheduler ? ` (${scheduler.isolation === 'reuse' ? 'runner processes reused across cases' : 'a fresh runner process per case'})` : ''}\n`);
     const line = (r: CaseResult) => {
       const word = r.status === 'passed' ? 'PASS' : r.status === 'failed' ? 'FAIL' : 'ERROR';
       const why = r.status === 'passed' ? '' : `: ${r.error ?? r.assertions.filter((a) => a.status !== 'pass').map((a) => `${a.type}: ${a.reason}`).join('; ')}`;
@@ -199,6 +204,7 @@ export function registerEval(program: Command): void {
     .option('--assertions <file>', 'a JSON array of assertions for every case (added to the dataset\'s)')
     .option('--junit <file>', 'write JUnit XML')
     .option('--json <file>', 'write the results as JSON')
+    .option('--isolation <mode>', 'runner processes: reuse (default; one per concurrent case, reused; a case whose process crashes runs again in a fresh one) or fresh (a new process per case)')
     .option('--queue <url>', 'run cases on workers through Redis (redis://HOST:PORT); start them with `stepwise worker`')
     .option('--resume <dir>', 'resume an interrupted batch from its folder (runs only the cases it does not have)')
     .option('--out <dir>', 'where batch folders go (default: the workspace\'s evals/<dataset>/)')

@@ -1,7 +1,8 @@
 /**
  * `stepwise worker --queue redis://HOST:PORT [--concurrency N] [--name NAME] [--home DIR]`:
- * runs cases that `stepwise eval --queue` sends, on this machine, each case's run in its own
- * runner process (as a local batch does), until Ctrl-C. A job that is not a well-formed case
+ * runs cases that `stepwise eval --queue` sends, on this machine, each case's run in a runner
+ * process of its own (reused across a batch's cases, or fresh: `--isolation`, as a local batch
+ * does), until Ctrl-C. A job that is not a well-formed case
  * fails with the reason; the batch shows it on that case.
  */
 import os from 'node:os';
@@ -9,7 +10,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { Worker } from 'bullmq';
 import { startCliCore } from '../cli-core';
-import { runCase } from '../../core/eval/case-run';
+import { parseIsolation, runCase, type CaseIsolation } from '../../core/eval/case-run';
 import { checkCaseJob } from '../../core/eval/case-job-check';
 import { QUEUE_NAME, connectionOf, parseQueueUrl, shownQueue } from '../../core/eval/redis-scheduler';
 import { safeStem } from '../../core/workspace/names';
@@ -20,6 +21,7 @@ interface WorkerOptions {
   name?: string;
   home?: string;
   lockMs?: string;
+  isolation?: string;
 }
 
 /** Runs the worker until a signal; resolves with the exit code. */
@@ -27,7 +29,9 @@ export async function workerCommand(o: WorkerOptions): Promise<number> {
   let url: URL;
   const concurrency = Number(o.concurrency);
   const lockMs = o.lockMs === undefined ? 30_000 : Number(o.lockMs);
+  let isolation: CaseIsolation;
   try {
+    isolation = parseIsolation(o.isolation);
     if (!o.queue) throw new Error('--queue redis://HOST:PORT is required');
     url = parseQueueUrl(o.queue);
     if (!Number.isInteger(concurrency) || concurrency < 1) throw new Error(`--concurrency must be a positive whole number, not ${JSON.stringify(o.concurrency)}`);
@@ -47,7 +51,7 @@ export async function workerCommand(o: WorkerOptions): Promise<number> {
       const dir = path.join(cli.core.workspaceDir, 'evals', 'remote', safeStem(job.batchId));
       const what = `case ${job.caseId} [${job.variant}] of batch ${job.batchId}`;
       process.stdout.write(`${what}: started${job.attempt > 1 ? ` (attempt ${job.attempt})` : ''}\n`);
-      const out = await runCase(cli.core, job, dir, name);
+      const out = await runCase(cli.core, job, dir, name, undefined, isolation);
       process.stdout.write(`${what}: ${out.result.status}\n`);
       return out;
     },
@@ -74,6 +78,7 @@ export function registerWorker(program: Command): void {
     .option('--concurrency <n>', 'cases at a time', '2')
     .option('--name <name>', 'this worker\'s name in results (default host:pid)')
     .option('--home <dir>', 'Stepwise home (default $STEPWISE_HOME or ~/.stepwise)')
+    .option('--isolation <mode>', 'runner processes: reuse (default; reused across a batch\'s cases, a crashed case runs again in a fresh one) or fresh (a new process per case)')
     .option('--lock-ms <ms>', 'how long a case may go unconfirmed before another worker takes it (ms)')
     .action(async (opts: WorkerOptions) => {
       process.exitCode = await workerCommand(opts);

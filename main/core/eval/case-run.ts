@@ -29,7 +29,7 @@ export interface CaseHost {
   readonly home: string;
   readonly threads: Pick<ThreadStore, 'open' | 'get' | 'has' | 'release' | 'idOfFile'>;
   readonly runs: Pick<RunController, 'start'>;
-  readonly supervisor: Pick<RunSupervisor, 'cancel'>;
+  readonly supervisor: Pick<RunSupervisor, 'cancel' | 'get' | 'releasePool'>;
   connect(send: (push: HostPush) => void): { stream: { subscribe(threadId?: string): unknown }; close(): void };
 }
 
@@ -63,15 +63,43 @@ export function caseFileName(caseId: string, variant: string, suffix = ''): stri
   return `${safeStem(`${caseId}${variant === 'base' ? '' : ` -- ${variant}`}`)}${suffix}.json`;
 }
 
+/**
+ * How a batch's cases get their runner processes: `fresh`, a new process per case (it exits
+ * after the case); `reuse`, processes of the batch's pool reused from case to case — a case
+ * whose process crashes is run once more in a fresh process.
+ */
+export type CaseIsolation = 'fresh' | 'reuse';
+
+/** The default: reused processes (bench/eval.ts measures both; README says which is default and why). */
+export const DEFAULT_ISOLATION: CaseIsolation = 'reuse';
+
+/** `--isolation`'s value, checked; throws naming the flag and the value. */
+export function parseIsolation(v: string | undefined, flag = '--isolation'): CaseIsolation {
+  if (v === undefined) return DEFAULT_ISOLATION;
+  if (v === 'fresh' || v === 'reuse') return v;
+  throw new Error(`${flag} must be reuse or fresh, not ${JSON.stringify(v)}`);
+}
+
+/** The runner-process pool of a batch's cases under `reuse`. */
+export function batchPool(batchId: string): string {
+  return `batch:${batchId}`;
+}
+
+/** A run's record and thread, or why it could not run; `crashed`: how its runner process died. */
+type Ran = { run: RunRecord; thread: Thread; crashed?: string } | { error: string; thread?: Thread };
+
+/**
+ * Runs `thread` on `core`; in a pooled process when `pool` is given, and then once more in a
+ * fresh process if that one crashed (a case run then counts two attempts).
+ */
+async function runIsolated(core: CaseHost, file: string, thread: Thread, mode: 'react' | 'step', maxTurns: number, signal: AbortSignal | undefined, pool: string | undefined): Promise<Ran & { retried: boolean }> {
+  const first = await runOnce(core, file, thread, mode, maxTurns, signal, pool);
+  if (pool === undefined || !('run' in first) || !first.crashed || signal?.aborted) return { ...first, retried: false };
+  return { ...(await runOnce(core, file, thread, mode, maxTurns, signal, undefined)), retried: true };
+}
+
 /** Runs `thread` once on `core` (opening it from `file`) and resolves with its run record, or the reason it could not run. */
-async function runOnce(
-  core: CaseHost,
-  file: string,
-  thread: Thread,
-  mode: 'react' | 'step',
-  maxTurns: number,
-  signal: AbortSignal | undefined,
-): Promise<{ run: RunRecord; thread: Thread } | { error: string; thread?: Thread }> {
+async function runOnce(core: CaseHost, file: string, thread: Thread, mode: 'react' | 'step', maxTurns: number, signal: AbortSignal | undefined, pool: string | undefined): Promise<Ran> {
   if (signal?.aborted) return { error: 'the batch was cancelled' };
   await mkdir(path.dirname(file), { recursive: true });
   await writeFileAtomic(file, `${JSON.stringify(thread, null, 2)}\n`);
@@ -86,7 +114,8 @@ async function runOnce(
   try {
     threadId = (await core.threads.open(file)).thread.id;
     conn.stream.subscribe(threadId); // run_ended goes to the thread's subscribers
-    const { runId } = await core.runs.start({ threadId, mode, maxTurns });
+    const { runId } = await core.runs.start({ threadId, mode, maxTurns, ...(pool === undefined ? {} : { pool }) });
+    const exited = core.supervisor.get(runId)?.exited;
     const cancel = () => core.supervisor.cancel(runId, 'the batch was cancelled');
     signal?.addEventListener('abort', cancel, { once: true });
     await new Promise<void>((resolve) => {
@@ -94,8 +123,10 @@ async function runOnce(
       else ended.set(runId, resolve);
     });
     signal?.removeEventListener('abort', cancel);
+    const exit = await exited;
     const run = await readRun(core.home, threadId, runId);
-    return { run, thread: core.threads.get(threadId).thread };
+    const crashed = exit?.abnormal && !exit.cancelRequested ? `The runner process stopped unexpectedly (${exit.signal ? `signal ${exit.signal}` : `exit code ${exit.code}`}).` : undefined;
+    return { run, thread: core.threads.get(threadId).thread, ...(crashed ? { crashed } : {}) };
   } catch (err) {
     return { error: (err as Error).message };
   } finally {
@@ -108,7 +139,8 @@ async function runOnce(
  * Runs one case on `core`, its files under `dir` (the batch folder); `worker` names who ran it.
  * Resolves with the case's result in every case (a failure to run is a result with status `error`).
  */
-export async function runCase(core: CaseHost, job: CaseJob, dir: string, worker = 'local', signal?: AbortSignal): Promise<CaseRunOutput> {
+export async function runCase(core: CaseHost, job: CaseJob, dir: string, worker = 'local', signal?: AbortSignal, isolation: CaseIsolation = 'fresh'): Promise<CaseRunOutput> {
+  const pool = isolation === 'reuse' ? batchPool(job.batchId) : undefined;
   const startedAt = Date.now();
   const threadFile = job.file;
   const base: Pick<CaseResult, 'caseId' | 'variant' | 'startedAt' | 'attempts' | 'worker' | 'threadFile' | 'threadId'> = {
@@ -120,7 +152,8 @@ export async function runCase(core: CaseHost, job: CaseJob, dir: string, worker 
     threadFile,
     threadId: job.thread.id,
   };
-  const ran = await runOnce(core, path.join(dir, threadFile), job.thread, 'react', job.maxTurns, signal);
+  const ran = await runIsolated(core, path.join(dir, threadFile), job.thread, 'react', job.maxTurns, signal, pool);
+  if (ran.retried) base.attempts = job.attempt + 1;
   if ('error' in ran) {
     return { result: { ...base, status: 'error', error: ran.error, assertions: [], endedAt: Date.now() } };
   }
@@ -132,7 +165,7 @@ export async function runCase(core: CaseHost, job: CaseJob, dir: string, worker 
       continue;
     }
     const jt = judgeThread(a, job.thread.model, outcome, job.vars, job.expected, `Judge · ${job.caseId} · ${job.variant} · ${i + 1}`);
-    const judged = await runOnce(core, path.join(dir, 'judges', job.file.replace(/\.json$/, `.judge-${i + 1}.json`)), jt, 'step', 1, signal);
+    const judged = await runIsolated(core, path.join(dir, 'judges', job.file.replace(/\.json$/, `.judge-${i + 1}.json`)), jt, 'step', 1, signal, pool);
     assertions.push(judgeResult(a, 'error' in judged ? judged : judgedText(judged.run)));
   }
   const result: CaseResult = {
@@ -144,7 +177,7 @@ export async function runCase(core: CaseHost, job: CaseJob, dir: string, worker 
     assertions,
     endedAt: Date.now(),
   };
-  const error = runError(outcome, ran.run.status);
+  const error = runError(outcome, ran.run.status, ran.crashed);
   if (error) result.error = error;
   return { result, thread: ran.thread, run: ran.run };
 }
@@ -155,7 +188,7 @@ function judgedText(run: RunRecord): { text: string } | { error: string } {
   return { text: o.finalText };
 }
 
-function runError(o: CaseOutcome, status: RunRecord['status']): string | undefined {
+function runError(o: CaseOutcome, status: RunRecord['status'], crashed: string | undefined): string | undefined {
   if (status === 'completed' || status === 'awaiting_input') return undefined;
-  return o.error ?? `the run ended ${status}`;
+  return o.error ?? crashed ?? `the run ended ${status}`;
 }

@@ -192,10 +192,11 @@ export class EvalService {
       this.broadcast(msg);
     };
     let last: CaseResult | undefined;
+    const scheduler = new LocalScheduler(this.core);
     void runBatch({
       spec,
       dir,
-      scheduler: new LocalScheduler(this.core),
+      scheduler,
       signal: controller.signal,
       onResult: (r) => (last = r),
       onProgress: (p) => {
@@ -203,6 +204,7 @@ export class EvalService {
         last = undefined;
       },
     })
+      .finally(() => scheduler.close())
       .then(() => {
         this.live.delete(spec.id);
         push(live.progress, undefined, true);

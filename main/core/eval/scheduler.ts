@@ -1,10 +1,10 @@
 /**
  * Where a batch's cases run. The batch hands each case × variant to a scheduler and gets its
- * result back; the default is a local pool on the batch's own host core (each case's run in
- * its own runner process, as every run); `--queue redis://…` sends them to workers on any
- * machine through BullMQ (redis-scheduler.ts).
+ * result back; the default is a local pool on the batch's own host core (each case's run in a
+ * runner process of its own: reused from case to case, or fresh, see CaseIsolation);
+ * `--queue redis://…` sends them to workers on any machine through BullMQ (redis-scheduler.ts).
  */
-import { runCase, type CaseHost, type CaseJob, type CaseRunOutput } from './case-run';
+import { batchPool, DEFAULT_ISOLATION, runCase, type CaseHost, type CaseIsolation, type CaseJob, type CaseRunOutput } from './case-run';
 
 /** Runs cases of batches. */
 export interface CaseScheduler {
@@ -19,14 +19,24 @@ export interface CaseScheduler {
   close(): Promise<void>;
 }
 
-/** Cases on this machine, through `core` (each run in its own runner process). */
+/** Cases on this machine, through `core`, in runner processes reused across a batch's cases or fresh per case. */
 export class LocalScheduler implements CaseScheduler {
   readonly name = 'local';
-  constructor(private readonly core: CaseHost) {}
+  private readonly batches = new Set<string>();
+
+  constructor(
+    private readonly core: CaseHost,
+    readonly isolation: CaseIsolation = DEFAULT_ISOLATION,
+  ) {}
 
   run(job: CaseJob, dir: string, signal: AbortSignal): Promise<CaseRunOutput> {
-    return runCase(this.core, job, dir, 'local', signal);
+    this.batches.add(job.batchId);
+    return runCase(this.core, job, dir, 'local', signal, this.isolation);
   }
 
-  async close(): Promise<void> {}
+  /** Stops the batches' pooled runner processes. */
+  async close(): Promise<void> {
+    for (const id of this.batches) this.core.supervisor.releasePool(batchPool(id));
+    this.batches.clear();
+  }
 }
