@@ -6,7 +6,7 @@
  * (shared/tools/builtin-results.ts).
  */
 import { spawn } from 'node:child_process';
-import type { ToolOutput } from '../../../shared/thread/schema';
+import type { ToolOutput } from '../../../shared/thread/messages';
 import { toolErrorOutput } from '../../../shared/thread/tool-output';
 import type { BashResult } from '../../../shared/tools/builtin-results';
 

@@ -4,7 +4,9 @@
  * the preview an approval card shows before a held call runs.
  */
 import { mkdir } from 'node:fs/promises';
-import type { Thread, Tool, ToolCall, ToolOutput } from '../../../shared/thread/schema';
+import type { Thread } from '../../../shared/thread/schema';
+import type { Tool } from '../../../shared/thread/tools';
+import type { ToolCall, ToolOutput } from '../../../shared/thread/messages';
 import { toolErrorOutput } from '../../../shared/thread/tool-output';
 import { threadWorkingDirectory } from '../../../shared/thread/working-directory.node.js';
 import type { ToolContext, ToolExecutor } from '../types';

@@ -5,7 +5,7 @@
  */
 import { lstat, readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { ToolOutput } from '../../../shared/thread/schema';
+import type { ToolOutput } from '../../../shared/thread/messages';
 import { toolErrorOutput, toolOutput } from '../../../shared/thread/tool-output';
 import type { FileRead, GrepMatches, Listing } from '../../../shared/tools/builtin-results';
 import { fsProblem, resolveToolPath, shownPath } from './confine';

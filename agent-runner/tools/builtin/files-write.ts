@@ -9,7 +9,7 @@
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type * as DiffLib from 'diff';
-import type { ToolOutput } from '../../../shared/thread/schema';
+import type { ToolOutput } from '../../../shared/thread/messages';
 import { toolErrorOutput, toolOutput } from '../../../shared/thread/tool-output';
 import type { BuiltinPreview, FileChange, FileChanges } from '../../../shared/tools/builtin-results';
 import { fsProblem, resolveToolPath, shownPath } from './confine';

@@ -3,7 +3,7 @@
  * `ask_user_question` (the tool node waits in `awaiting_input` with a question form, as an MCP
  * elicitation does) and `sleep`.
  */
-import type { ToolOutput } from '../../../shared/thread/schema';
+import type { ToolOutput } from '../../../shared/thread/messages';
 import { toolErrorOutput, toolOutput } from '../../../shared/thread/tool-output';
 import type { Answers, Question, QuestionRequest, TodoItem, TodoList } from '../../../shared/tools/builtin-results';
 import type { ToolContext } from '../types';

@@ -3,7 +3,7 @@
  * markdown through `turndown` when that package is installed; otherwise the HTML is returned
  * as it came, saying so.
  */
-import type { ToolOutput } from '../../../shared/thread/schema';
+import type { ToolOutput } from '../../../shared/thread/messages';
 import { toolErrorOutput, toolOutput } from '../../../shared/thread/tool-output';
 import type { WebPage } from '../../../shared/tools/builtin-results';
 
