@@ -6,7 +6,7 @@ import { startRun } from './run';
 import type { RunnerToHost } from '../shared/protocol/runner';
 import type { ExecNode } from '../shared/protocol/nodes';
 import type { RunResult, TreeUpdate } from '../shared/protocol/envelopes';
-import type { AssistantMessage } from '../shared/thread/schema';
+import type { AssistantMessage } from '../shared/thread/messages';
 import { scriptedThread, userMessage } from '../tests/support/threads';
 
 const ws = mkdtempSync(path.join(os.tmpdir(), 'stepwise-agent-'));

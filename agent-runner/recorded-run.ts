@@ -10,7 +10,7 @@
 import type { RunRecord } from '../shared/protocol/host-api';
 import type { NodeError } from '../shared/protocol/nodes';
 import type { RunSpec } from '../shared/protocol/runner';
-import type { ToolOutput } from '../shared/thread/schema';
+import type { ToolOutput } from '../shared/thread/messages';
 import { modelCalls } from '../shared/thread/run-points';
 import type { RecordedCalls } from './loop/recorded';
 import type { Provider } from './providers/types';

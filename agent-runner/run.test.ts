@@ -7,7 +7,7 @@ import type { RunResult, TreeUpdate, LlmDelta } from '../shared/protocol/envelop
 import type { Thread } from '../shared/thread/schema';
 import type { ToolExecutor } from './tools/types';
 import { scriptedThread, sumTool, userMessage } from '../tests/support/threads';
-import type { AssistantMessage } from '../shared/thread/schema';
+import type { AssistantMessage } from '../shared/thread/messages';
 
 function spec(thread: Thread, mode: RunSpec['mode'] = 'step', extra: Partial<RunSpec> = {}): RunSpec {
   return { runId: 'run1', threadId: thread.id, thread, mode, providers: [], home: '/tmp/none', workspaceDir: '/tmp/none', ...extra };

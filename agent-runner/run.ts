@@ -6,7 +6,8 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { RunSpec, RunnerToHost, ProviderConfig } from '../shared/protocol/runner';
-import type { ModelConfig, Thread } from '../shared/thread/schema';
+import type { ModelConfig } from '../shared/thread/model-config';
+import type { Thread } from '../shared/thread/schema';
 import { newId } from '../shared/thread/ids';
 import { fsErrorPhrase, isFsError } from '../shared/fs-errors';
 import { resolveInside } from '../shared/workspace/paths.node.js';

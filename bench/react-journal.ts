@@ -26,7 +26,7 @@ import { RunEmitter } from '../agent-runner/emit/emitter';
 import { RunTree } from '../agent-runner/loop/tree';
 import type { RunnerToHost, RunSpec } from '../shared/protocol/runner';
 import type { RunRecord } from '../shared/protocol/host-api';
-import type { Tool } from '../shared/thread/schema';
+import type { Tool } from '../shared/thread/tools';
 import { reactThread } from '../tests/support/threads';
 
 /** Bytes this process has written so far (Linux /proc/self/io `wchar`). */

@@ -5,7 +5,7 @@
  */
 import { CallToolResultSchema, ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { MCP_DEFAULT_TIMEOUT_MS, type McpLogEntry } from '../shared/protocol/mcp';
-import type { ToolOutput, ToolResultPart } from '../shared/thread/schema';
+import type { ToolOutput, ToolResultPart } from '../shared/thread/messages';
 import { toolErrorOutput } from '../shared/thread/tool-output';
 import { ConnectError, type ServerSession } from './session';
 import { CallClock } from './call-clock';

@@ -1,11 +1,9 @@
 /**
- * One configured MCP server: an SDK `Client` connected lazily, its tool list (paginated,
- * refreshed on `notifications/tools/list_changed`), stderr, protocol log, roots, and the
- * client-side handlers (sampling, elicitation, roots, logging) that forward to the tool call
- * the session is serving.
+ * One configured MCP server: an SDK `Client` connected lazily, its status, its tool list
+ * (paginated, refreshed on `notifications/tools/list_changed`), stderr, protocol log, and the
+ * client-side handlers (sampling, elicitation, roots, logging). The calls it serves and the
+ * routing of server requests to them: session-calls.ts; its roots: session-roots.ts.
  */
-import { pathToFileURL } from 'node:url';
-import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
   CreateMessageRequestSchema,
@@ -14,47 +12,28 @@ import {
   LoggingMessageNotificationSchema,
   ToolListChangedNotificationSchema,
   ResourceUpdatedNotificationSchema,
-  McpError,
-  ErrorCode,
   type JSONRPCMessage,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { McpLogEntry, McpLogFilter, McpOAuthCredentials, McpServerConfig } from '../shared/protocol/mcp';
 import type { McpServerInfo, McpToolInfo } from '../shared/protocol/host-api';
 import { openTransport } from './transport';
-import { CallAttributor, logEntry, MCP_LOG_RING } from './protocol-log';
+import { logEntry, MCP_LOG_RING } from './protocol-log';
 import { filterLog } from '../shared/protocol/mcp-log-filter';
 import { RemoteAuth, type SessionAuth } from './session-auth';
 import { diagnoseBeforeConnect, diagnoseConnect, type Diagnosis } from './diagnose';
 import { RunTurns } from './run-turns';
+import { SessionCalls, type ActiveCall, type ServerRequestHook } from './session-calls';
+import { SessionRoots } from './session-roots';
 
 /** Handshake timeout (ms); a server's own `timeoutMs`, when shorter, applies to the handshake too. */
 export const CONNECT_TIMEOUT_MS = 20_000;
 const STDERR_CAP = 64 * 1024;
 const MAX_TOOL_PAGES = 100;
 
-/** A call the session is serving, as the session sees it. */
-export interface ActiveCall {
-  callId: string;
-  /** Per-call protocol log. */
-  mcpLog: McpLogEntry[];
-  /** Aborts the call; the reason becomes the call's error. */
-  abort(reason: Error): void;
-  /**
-   * A progress notification for the call, seen on the wire. (The SDK dispatches notifications
-   * a tick after responses, so its own `onprogress` misses a progress sent right before the result.)
-   */
-  progress(progress: number, total?: number, message?: string): void;
-  /**
-   * A server request caused by the call (sampling, elicitation) waits on a model or a person:
-   * the call's timeout stops until the returned function is called.
-   */
-  hold?(): () => void;
-}
-
 /** What the session asks its owner for (the McpHost routes these to the calling runner). */
 export interface SessionHooks {
-  serverRequest(callId: string, kind: 'sampling' | 'elicitation', params: Record<string, unknown>, signal: AbortSignal): Promise<unknown>;
+  serverRequest: ServerRequestHook;
   log(callId: string | undefined, level: string, logger: string | undefined, data: unknown): void;
   toolsChanged(): void;
   /** A subscribed resource changed (`notifications/resources/updated`). */
@@ -66,8 +45,6 @@ export interface SessionHooks {
   /** One protocol log entry, as it is recorded. */
   logged?(entry: McpLogEntry): void;
 }
-
-export type { SessionAuth } from './session-auth';
 
 /** Thrown for a failed connect; `diagnosis` says why. */
 export class ConnectError extends Error {
@@ -86,14 +63,10 @@ export class ServerSession {
   private lastError?: string;
   private stderrBuf = '';
   private readonly log: McpLogEntry[] = [];
-  private readonly calls = new Map<string, ActiveCall>();
-  private readonly attributor = new CallAttributor(() => this.calls.keys().next().value);
-  private roots: string[] = [];
-  private rootsWaiters: (() => void)[] = [];
-  private rootsAware = false;
+  /** The tool calls in flight, and which of them each message and server request belongs to. */
+  private readonly calls: SessionCalls;
+  private readonly roots = new SessionRoots();
   private closed = false;
-  /** Server requests logged but not yet given to a call (see `rehome`), by JSON-RPC id. */
-  private readonly unplaced = new Map<string | number, McpLogEntry>();
   /** One run's calls at a time (run-turns.ts), so server requests reach the right run. */
   readonly turns = new RunTurns();
   /** Resource URIs subscribed (resources.ts), subscribed again after a reconnect. */
@@ -110,6 +83,7 @@ export class ServerSession {
     /** Read when the server first needs OAuth (the host may learn its callback URL later). */
     auth: () => SessionAuth = () => ({}),
   ) {
+    this.calls = new SessionCalls((...a) => hooks.serverRequest(...a));
     this.remote = new RemoteAuth(name, config, auth, {
       saved: (c) => hooks.authSaved?.(c),
       changed: () => {
@@ -124,7 +98,8 @@ export class ServerSession {
     const auth = this.remote.status();
     if (auth) i.auth = auth;
     if (this.initialized) Object.assign(i, this.initialized);
-    if (this.roots.length) i.roots = [...this.roots];
+    const roots = this.roots.paths();
+    if (roots.length) i.roots = roots;
     return i;
   }
 
@@ -232,19 +207,11 @@ export class ServerSession {
   }
 
   private installHandlers(client: Client): void {
-    client.setRequestHandler(ListRootsRequestSchema, async () => {
-      this.rootsAware = true;
-      const roots = this.roots.map((p) => ({ uri: pathToFileURL(p).href, name: path.basename(p) || p }));
-      const waiters = this.rootsWaiters;
-      this.rootsWaiters = [];
-      // Let the server apply the answer before the call that waits for it goes out.
-      setTimeout(() => waiters.forEach((w) => w()), 30);
-      return { roots };
-    });
-    client.setRequestHandler(CreateMessageRequestSchema, async (req, extra) => (await this.forward('sampling', req, extra)) as never);
-    client.setRequestHandler(ElicitRequestSchema, async (req, extra) => (await this.forward('elicitation', req, extra)) as never);
+    client.setRequestHandler(ListRootsRequestSchema, async () => this.roots.answer());
+    client.setRequestHandler(CreateMessageRequestSchema, async (req, extra) => (await this.calls.forward('sampling', req, extra)) as never);
+    client.setRequestHandler(ElicitRequestSchema, async (req, extra) => (await this.calls.forward('elicitation', req, extra)) as never);
     client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
-      this.hooks.log(this.currentCall(), n.params.level, n.params.logger, n.params.data);
+      this.hooks.log(this.calls.current(), n.params.level, n.params.logger, n.params.data);
     });
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       this.tools = undefined;
@@ -260,8 +227,7 @@ export class ServerSession {
     if (/progress notification for an unknown token/i.test(err.message)) return;
     this.appendStderr(`[stepwise] transport error: ${err.message.replace(/\s+/g, ' ').slice(0, 300)}\n`);
     if (!garbage || this.calls.size === 0) return;
-    const e = new Error(`protocol error: MCP server "${this.name}" wrote output that is not JSON-RPC: ${err.message.slice(0, 300)}`);
-    for (const c of [...this.calls.values()]) c.abort(e);
+    this.calls.abortAll(new Error(`protocol error: MCP server "${this.name}" wrote output that is not JSON-RPC: ${err.message.slice(0, 300)}`));
   }
 
   private appendStderr(chunk: string): void {
@@ -270,117 +236,29 @@ export class ServerSession {
   }
 
   private record(dir: 'in' | 'out', msg: JSONRPCMessage): void {
-    const callId = this.attributor.attribute(dir, msg);
     const entry = logEntry(dir, msg);
     this.log.push(entry);
     this.hooks.logged?.(entry);
     if (this.log.length > MCP_LOG_RING) this.log.splice(0, this.log.length - MCP_LOG_RING);
-    // A sampling or elicitation request waits for its handler to settle which call caused it.
-    if (dir === 'in' && entry.id !== undefined && (entry.method === 'sampling/createMessage' || entry.method === 'elicitation/create')) {
-      this.unplaced.set(entry.id, entry);
-      return;
-    }
-    const call = callId ? this.calls.get(callId) : undefined;
-    if (!call) return;
-    call.mcpLog.push(entry);
-    const m = msg as { method?: string; params?: { progress?: unknown; total?: unknown; message?: unknown } };
-    if (dir === 'in' && m.method === 'notifications/progress' && typeof m.params?.progress === 'number') {
-      const { progress, total, message } = m.params;
-      call.progress(progress as number, typeof total === 'number' ? total : undefined, typeof message === 'string' ? message : undefined);
-    }
+    this.calls.place(dir, msg, entry);
   }
 
-  /**
-   * Once the session has settled which call caused server request `requestId`, its log entry
-   * (held back in `unplaced`) and its answer go to that call's protocol log.
-   */
-  private rehome(requestId: string | number, callId: string): void {
-    this.attributor.rehome(requestId, callId);
-    const entry = this.unplaced.get(requestId);
-    this.unplaced.delete(requestId);
-    if (entry) this.calls.get(callId)?.mcpLog.push(entry);
-  }
-
-  /**
-   * Answers server request `req` (sampling or elicitation) through the call that caused it, with
-   * that call's timeout stopped meanwhile (the answer waits on a model or a person). Outside a
-   * tool call the request is refused (`InvalidRequest`).
-   */
-  private async forward(
-    kind: 'sampling' | 'elicitation',
-    req: { method: string; params: unknown },
-    extra: { requestId: string | number; signal: AbortSignal },
-  ): Promise<unknown> {
-    const callId = await this.settledCall();
-    if (!callId) {
-      this.unplaced.delete(extra.requestId);
-      throw new McpError(ErrorCode.InvalidRequest, `Stepwise answers ${req.method} only while one of this server's tool calls runs.`);
-    }
-    this.rehome(extra.requestId, callId);
-    const release = this.calls.get(callId)?.hold?.();
-    try {
-      return await this.hooks.serverRequest(callId, kind, req.params as Record<string, unknown>, extra.signal);
-    } finally {
-      release?.();
-    }
-  }
-
-  /** The call server requests are routed to: the oldest call in flight (see README note). */
-  currentCall(): string | undefined {
-    return this.calls.keys().next().value;
-  }
-
-  /**
-   * MCP does not link a server request (sampling, elicitation) to the tool call that caused it.
-   * With several calls in flight, wait a moment so quick calls can finish: the call that caused
-   * the request cannot finish before it is answered, so it is still in flight afterwards.
-   */
-  async settledCall(): Promise<string | undefined> {
-    if (this.calls.size > 1) await new Promise((r) => setTimeout(r, 50));
-    return this.currentCall();
-  }
-
-  /** Registers a call; the next `tools/call` request sent is attributed to it. */
+  /** Registers a call; the next `tools/call` request sent is attributed to it. Returns its unregister. */
   begin(call: ActiveCall): () => void {
-    this.calls.set(call.callId, call);
-    this.attributor.expectCall(call.callId);
-    return () => {
-      this.calls.delete(call.callId);
-      this.attributor.drop(call.callId);
-    };
+    return this.calls.begin(call);
   }
 
   /**
-   * Makes `roots` the roots answered on `roots/list`. When they change on a live connection,
-   * sends `notifications/roots/list_changed` and, if the server asks for roots, waits (≤ 1 s)
-   * until it has been answered, so the call that follows sees them.
+   * Makes `roots` the roots answered on `roots/list`; on a live connection the server is told
+   * and given a moment to fetch them (session-roots.ts).
    */
-  async setRoots(roots: string[] | undefined): Promise<void> {
-    if (!roots) return;
-    const same = roots.length === this.roots.length && roots.every((r, i) => r === this.roots[i]);
-    if (same) return;
-    this.roots = [...roots];
-    if (!this.client) return;
-    const answered = this.waitRootsAnswered(this.rootsAware ? 1000 : 0);
-    await this.client.sendRootsListChanged().catch(() => {});
-    await answered;
+  setRoots(roots: string[] | undefined): Promise<void> {
+    return this.roots.set(roots, this.client);
   }
 
   /** After a fresh connect with roots: give the server (≤ 500 ms) to fetch them. */
-  async settleRoots(fresh: boolean): Promise<void> {
-    if (fresh && this.roots.length > 0 && !this.rootsAware) await this.waitRootsAnswered(500);
-  }
-
-  private waitRootsAnswered(ms: number): Promise<void> {
-    if (ms <= 0) return Promise.resolve();
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        resolve();
-      }
-      this.rootsWaiters.push(done);
-    });
+  settleRoots(fresh: boolean): Promise<void> {
+    return this.roots.settle(fresh);
   }
 
   isConnected(): boolean {
@@ -418,7 +296,7 @@ export class ServerSession {
     const c = this.client;
     this.client = undefined;
     this.status = 'disconnected';
-    for (const call of [...this.calls.values()]) call.abort(new Error(`MCP server "${this.name}" was removed or reconfigured.`));
+    this.calls.abortAll(new Error(`MCP server "${this.name}" was removed or reconfigured.`));
     await c?.close().catch(() => {});
   }
 }

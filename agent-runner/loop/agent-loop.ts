@@ -3,7 +3,10 @@
  * ReAct mode (execute tools and continue up to a turn cap, stopping at a tool that needs
  * approval) and tool step (execute given pending tool calls in parallel, then stop).
  */
-import type { AssistantMessage, Message, ModelConfig, Thread, Tool, ToolCall, ToolOutput } from '../../shared/thread/schema';
+import type { AssistantMessage, Message, ToolCall, ToolOutput } from '../../shared/thread/messages';
+import type { ModelConfig } from '../../shared/thread/model-config';
+import type { Thread } from '../../shared/thread/schema';
+import type { Tool } from '../../shared/thread/tools';
 import type { NodeError, NodeStatus, Usage } from '../../shared/protocol/nodes';
 import type { ToolOutputPatch } from '../../shared/protocol/envelopes';
 import type { RunMode } from '../../shared/thread/schema';

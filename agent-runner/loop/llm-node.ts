@@ -3,7 +3,8 @@
  * records the raw request and events, and closes the node with the final output, usage and
  * timing. Errors are data: the node ends `error` or `cancelled` with the partial kept.
  */
-import type { Message, ModelConfig } from '../../shared/thread/schema';
+import type { Message } from '../../shared/thread/messages';
+import type { ModelConfig } from '../../shared/thread/model-config';
 import type { LlmOutput, Usage } from '../../shared/protocol/nodes';
 import type { LlmCallResult, Provider, StreamSink, ToolSpec } from '../providers/types';
 import type { RunTree } from './tree';

@@ -1,5 +1,6 @@
 /** Helpers over a thread's messages and tools for the agent loop. */
-import type { Thread, Tool } from '../../shared/thread/schema';
+import type { Thread } from '../../shared/thread/schema';
+import type { Tool } from '../../shared/thread/tools';
 import type { ToolSpec } from '../providers/types';
 import { BUILTIN_TOOLS, builtinNameOf } from '../../shared/thread/builtin-tools';
 

@@ -4,7 +4,7 @@
  * the tool calls those calls made, used instead of running the tools. Turns count the loop's own
  * model calls from 0; calls nested under tools are never reused (their tools do not run).
  */
-import type { ToolOutput } from '../../shared/thread/schema';
+import type { ToolOutput } from '../../shared/thread/messages';
 import type { Provider } from '../providers/types';
 
 export interface RecordedCalls {

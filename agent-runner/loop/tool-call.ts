@@ -3,7 +3,9 @@
  * a ToolContext bound to the node (progress, logs, nested LLM calls, nested agents,
  * elicitation), and closes the node with the result. Failures are results with isError.
  */
-import type { Thread, Tool, ToolCall, ToolOutput } from '../../shared/thread/schema';
+import type { Thread } from '../../shared/thread/schema';
+import type { Tool } from '../../shared/thread/tools';
+import type { ToolCall, ToolOutput } from '../../shared/thread/messages';
 import type { ToolContext, ToolExecutor, NestedLlmCall } from '../tools/types';
 import type { LlmCallResult } from '../providers/types';
 import type { RunTree } from './tree';

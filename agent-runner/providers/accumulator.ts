@@ -4,7 +4,7 @@
  * Every wire handler (OpenAI Chat, OpenAI Responses, Anthropic) feeds one of these, so the
  * live path and replay produce the same sink calls and the same result.
  */
-import type { AssistantPart, ServerToolPart, TextPart, ThinkingPart, ToolCall } from '../../shared/thread/schema';
+import type { AssistantPart, ServerToolPart, TextPart, ThinkingPart, ToolCall } from '../../shared/thread/messages';
 import type { NodeError, Usage } from '../../shared/protocol/nodes';
 import type { LlmCallResult, StopReason, StreamSink } from './types';
 

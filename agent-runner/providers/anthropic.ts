@@ -8,7 +8,7 @@
  */
 import Anthropic from '@anthropic-ai/sdk';
 import type { LlmRequest, Provider } from './types';
-import type { DocumentPart, ImagePart, ImageUrlPart } from '../../shared/thread/schema';
+import type { DocumentPart, ImagePart, ImageUrlPart } from '../../shared/thread/messages';
 import { BaseHandler } from './live';
 import { createSdkProvider, typedErrorEvent, type SdkProviderOptions, type WireApi } from './sdk-provider';
 import { NO_TOOL_OUTPUT, partText, userParts } from './content';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { UserMessage } from '../../shared/thread/schema';
+import type { UserMessage } from '../../shared/thread/messages';
 import { messageText, userParts } from './content';
 import { buildResponsesRequest } from './openai-responses';
 

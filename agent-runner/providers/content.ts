@@ -3,7 +3,7 @@
  * result to text and images, data URLs, and the placeholder sent for a tool call that has no
  * result yet.
  */
-import type { DocumentPart, ImagePart, ImageUrlPart, Message, ToolCall, ToolResultPart, UserMessage } from '../../shared/thread/schema';
+import type { DocumentPart, ImagePart, ImageUrlPart, Message, ToolCall, ToolResultPart, UserMessage } from '../../shared/thread/messages';
 
 /** Text sent for a tool call that has no output (it was never run): the APIs require one. */
 export const NO_TOOL_OUTPUT = '(no result: this tool call was not run)';

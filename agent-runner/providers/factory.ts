@@ -9,7 +9,7 @@
  * calls (replay plays the k-th recorded call on its k-th call) sees every call of the run, not
  * a fresh count per call.
  */
-import type { ModelConfig } from '../../shared/thread/schema';
+import type { ModelConfig } from '../../shared/thread/model-config';
 import type { ProviderConfig } from '../../shared/protocol/runner';
 import type { Provider } from './types';
 

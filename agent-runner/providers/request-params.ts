@@ -6,7 +6,7 @@
  * `openai` ChatCompletionCreateParams / ResponseCreateParams, `@anthropic-ai/sdk` MessageCreateParams.
  * Tool choice and parallel tool calls go only with tools: the APIs refuse them without.
  */
-import type { ModelParams, ToolChoice } from '../../shared/thread/schema';
+import type { ModelParams, ToolChoice } from '../../shared/thread/model-config';
 import { chatResponseFormat, flatResponseFormat, sendsControl, type ControlApi, type ModelControl } from '../../shared/thread/model-controls';
 
 type Body = Record<string, unknown>;

@@ -5,7 +5,8 @@
  * message's text. Which responses are used is derived from the conversation itself (each
  * earlier assistant turn used one), so the provider keeps no state between runs.
  */
-import type { Message, ScriptedResponse, ToolCall } from '../../shared/thread/schema';
+import type { Message, ToolCall } from '../../shared/thread/messages';
+import type { ScriptedResponse } from '../../shared/thread/model-config';
 import type { LlmCallResult, LlmRequest, Provider, StreamSink } from './types';
 import { messageText } from './content';
 

@@ -4,7 +4,9 @@
  * result. Errors are data (docs/architecture.md#the-execution-tree): `stream` never rejects; failures come back in `error`
  * with the partial output kept.
  */
-import type { AssistantMessage, AssistantPart, CustomToolFormat, Message, ModelConfig, ToolCall } from '../../shared/thread/schema';
+import type { AssistantMessage, AssistantPart, Message, ToolCall } from '../../shared/thread/messages';
+import type { CustomToolFormat } from '../../shared/thread/tools';
+import type { ModelConfig } from '../../shared/thread/model-config';
 import type { NodeError, Usage } from '../../shared/protocol/nodes';
 import type { ProviderConfig } from '../../shared/protocol/runner';
 

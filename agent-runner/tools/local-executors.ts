@@ -3,7 +3,8 @@
  * user, so running one explains that) and agent tools (another thread run as a nested agent).
  * Built-in tools: builtin/executor.ts.
  */
-import type { Tool, ToolCall, ToolOutput } from '../../shared/thread/schema';
+import type { Tool } from '../../shared/thread/tools';
+import type { ToolCall, ToolOutput } from '../../shared/thread/messages';
 import { toolErrorOutput, toolOutput } from '../../shared/thread/tool-output';
 import type { ToolContext, ToolExecutor } from './types';
 

@@ -7,7 +7,8 @@
  */
 import type { Port } from '../../shared/protocol/runner';
 import type { McpToRunner, RunnerToMcp } from '../../shared/protocol/mcp';
-import type { McpTool, Tool, ToolCall, ToolOutput } from '../../shared/thread/schema';
+import type { McpTool, Tool } from '../../shared/thread/tools';
+import type { ToolCall, ToolOutput } from '../../shared/thread/messages';
 import { MCP_TO_RUNNER } from '../../shared/protocol/contract/mcp-channel';
 import { checkedPort, messageGate, type GateOptions } from '../../shared/protocol/contract/gate';
 import { toolErrorOutput } from '../../shared/thread/tool-output';

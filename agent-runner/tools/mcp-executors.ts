@@ -6,7 +6,8 @@
  * validator) loads on the first MCP call.
  */
 import type { Port, RunSpec } from '../../shared/protocol/runner';
-import type { Tool, ToolCall, ToolOutput } from '../../shared/thread/schema';
+import type { Tool } from '../../shared/thread/tools';
+import type { ToolCall, ToolOutput } from '../../shared/thread/messages';
 import type { ToolContext, ToolExecutor } from './types';
 import { channelPort, onTransfer, transferredPort, type ClosablePort } from '../../shared/process-port.node.js';
 import type { RunnerToHostMcpControl, RunnerToMcp } from '../../shared/protocol/mcp';

@@ -6,7 +6,8 @@
  */
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
-import type { Tool, ToolCall, ToolOutput } from '../../shared/thread/schema';
+import type { Tool } from '../../shared/thread/tools';
+import type { ToolCall, ToolOutput } from '../../shared/thread/messages';
 import type { RunSkill } from '../../shared/skills/skill-info';
 import { parseSkillMd } from '../../shared/skills/skill-md';
 import { toolErrorOutput } from '../../shared/thread/tool-output';

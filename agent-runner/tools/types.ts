@@ -2,7 +2,10 @@
  * The tool-executor interface the agent loop runs tools through. Function tools with a result
  * typed by the user need nothing more; MCP tools plug in through the mcp-host port.
  */
-import type { Tool, ToolCall, ToolOutput, Message, ModelConfig, Thread } from '../../shared/thread/schema';
+import type { Tool } from '../../shared/thread/tools';
+import type { ToolCall, ToolOutput, Message } from '../../shared/thread/messages';
+import type { ModelConfig } from '../../shared/thread/model-config';
+import type { Thread } from '../../shared/thread/schema';
 import type { LlmCallResult } from '../providers/types';
 
 /** A nested LLM call caused by a tool (MCP sampling, an agent tool, a judge). */

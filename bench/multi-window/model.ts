@@ -3,7 +3,8 @@
  * behind either today's edit path or a Yjs model. One field is typed into: the first text part
  * of the message with id `field` (docs/architecture.md#multi-window-editing).
  */
-import type { Message, Thread } from '../../shared/thread/schema';
+import type { Message } from '../../shared/thread/messages';
+import type { Thread } from '../../shared/thread/schema';
 import type { Net } from './net';
 import { benchThread, rng } from '../lib';
 

@@ -6,7 +6,8 @@
  * merge); everything else (model, settings, tools, run refs, images, outputs) plain JSON values.
  */
 import * as Y from 'yjs';
-import type { Message, Thread } from '../../shared/thread/schema';
+import type { Message } from '../../shared/thread/messages';
+import type { Thread } from '../../shared/thread/schema';
 
 const TEXT_KEYS = new Set(['text', 'thinking']);
 

@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import type { HostParams, RunRecord, WorkspaceEntry } from '../../shared/protocol/host-api';
-import type { Message } from '../../shared/thread/schema';
+import type { Message } from '../../shared/thread/messages';
 import { conversationAt, messagesThrough } from '../../shared/thread/run-points';
 import { branchOf, freeBranchTitle } from '../../shared/thread/branch';
 import { readRun } from './journal/run-files';

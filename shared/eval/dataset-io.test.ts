@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import fc from 'fast-check';
 import { parseCsv, parseDatasetFile, parseJsonl, toCsv, toJsonl, formatDatasetFile } from './dataset-io';
 import type { Dataset } from './dataset';
@@ -76,7 +76,40 @@ describe('CSV datasets', () => {
     expect(bad.ok).toBe(false);
     if (!bad.ok) expect(bad.errors[0]).toMatch(/^row 2: "assertions" is not JSON/);
     const dup = parseCsv('q,q\n1,2\n', 'b');
-    expect(dup).toEqual({ ok: false, errors: ['header: column "q" appears twice'] });
+    expect(dup).toEqual({ ok: false, errors: ['header: column "q" appears twice (columns 1 and 2); column names must be unique'] });
+    const short = parseCsv('a,b\n1\n', 'b');
+    expect(short).toEqual({ ok: false, errors: ['row 2: Too few fields: expected 2 fields but parsed 1'] });
+    const unterminated = parseCsv('id,q\n"x,1\n', 'b');
+    expect(unterminated.ok).toBe(false);
+    if (!unterminated.ok) expect(unterminated.errors[0]).toBe('row 2: Quoted field unterminated');
+  });
+
+  it('a repeated header name is an error naming the column and where it repeats, with nothing written to the console', () => {
+    const spies = (['warn', 'log', 'error', 'info', 'debug'] as const).map((m) => vi.spyOn(console, m).mockImplementation(() => {}));
+    try {
+      // papaparse's header mode would rename these to q_1, q_2 (and a real "q_1" column clash with them).
+      const r = parseCsv('q,a,q,q_1,q\n1,2,3,4,5\n', 'b');
+      expect(r).toEqual({ ok: false, errors: ['header: column "q" appears 3 times (columns 1, 3 and 5); column names must be unique'] });
+      expect(parseCsv('x,,x\n1,2,3\n', 'b')).toEqual({ ok: false, errors: ['header: column 2 has no name', 'header: column "x" appears twice (columns 1 and 3); column names must be unique'] });
+      fc.assert(
+        fc.property(fc.array(fc.constantFrom('a', 'b', 'id', 'q_1'), { minLength: 1, maxLength: 6 }), (names) => {
+          const r2 = parseCsv(`${names.join(',')}\n${names.map((_, i) => i).join(',')}\n`, 'p');
+          const repeated = [...new Set(names)].filter((n) => names.indexOf(n) !== names.lastIndexOf(n));
+          expect(r2.ok).toBe(repeated.length === 0);
+          if (!r2.ok) expect(r2.errors.map((e) => /column "([^"]+)"/.exec(e)?.[1])).toEqual(repeated);
+        }),
+      );
+      for (const s of spies) expect(s).not.toHaveBeenCalled();
+    } finally {
+      for (const s of spies) s.mockRestore();
+    }
+  });
+
+  it('reads a file of one column (there is no delimiter to detect)', () => {
+    expect(parseCsv('question\n2+2\nthree\n', 'one')).toEqual({
+      ok: true,
+      dataset: { version: 1, name: 'one', assertions: [], cases: [{ id: 'case-1', vars: { question: '2+2' } }, { id: 'case-2', vars: { question: 'three' } }] },
+    });
   });
 
   it('round-trips through toCsv, and never throws on any text', () => {

@@ -142,20 +142,45 @@ export function parseJsonl(text: string, name: string): DatasetRead {
   return finish(name, cases, errors);
 }
 
-/** Reads CSV with a header row (RFC 4180 quoting, via papaparse). */
+/**
+ * The header row's problems: a column with no name, and a name used by more than one column
+ * (each named once, with its 1-based column numbers). A repeated name is an error rather than
+ * renamed (`q`, `q_1`, as papaparse's header mode does) because the variable's name would
+ * silently change.
+ */
+function headerProblems(header: string[]): string[] {
+  const errors: string[] = [];
+  const columns = new Map<string, number[]>();
+  header.forEach((h, i) => {
+    if (!h.trim()) errors.push(`header: column ${i + 1} has no name`);
+    else columns.set(h, [...(columns.get(h) ?? []), i + 1]);
+  });
+  for (const [h, at] of columns) {
+    if (at.length > 1) errors.push(`header: column "${h}" appears ${at.length === 2 ? 'twice' : `${at.length} times`} (columns ${at.slice(0, -1).join(', ')} and ${at.at(-1)}); column names must be unique`);
+  }
+  return errors;
+}
+
+/**
+ * Reads CSV with a header row (RFC 4180 quoting, via papaparse). The rows are read as arrays
+ * and matched to the header here: papaparse's header mode renames repeated names and writes a
+ * warning to the console, and a dataset read must print nothing.
+ */
 export function parseCsv(text: string, name: string): DatasetRead {
-  const parsed = Papa.parse<Record<string, string>>(text.replace(/^\uFEFF/, ''), { header: true, skipEmptyLines: 'greedy' });
-  const errors = parsed.errors.map((e) => `row ${(e.row ?? 0) + 2}: ${e.message}`);
-  const header = parsed.meta.fields ?? [];
-  const empty = header.findIndex((h) => !h.trim());
-  if (empty >= 0) errors.push(`header: column ${empty + 1} has no name`);
-  // papaparse renames a repeated header (`q`, `q_1`); the original names are in renamedHeaders.
-  const renamed = (parsed.meta as { renamedHeaders?: Record<string, string> }).renamedHeaders ?? {};
-  for (const original of new Set(Object.values(renamed))) errors.push(`header: column "${original}" appears twice`);
+  const parsed = Papa.parse<string[]>(text.replace(/^\uFEFF/, ''), { header: false, skipEmptyLines: 'greedy' });
+  // Row numbers are 1-based file rows: the header is row 1. A file of one column has no
+  // delimiter to detect; papaparse then reads it with ',' (right), so that is no error.
+  const errors = parsed.errors.filter((e) => e.code !== 'UndetectableDelimiter').map((e) => `row ${(e.row ?? 0) + 1}: ${e.message}`);
+  const [header = [], ...rows] = parsed.data;
+  errors.push(...headerProblems(header));
+  rows.forEach((row, i) => {
+    if (row.length !== header.length) errors.push(`row ${i + 2}: ${row.length < header.length ? 'Too few' : 'Too many'} fields: expected ${header.length} fields but parsed ${row.length}`);
+  });
   if (errors.length) return { ok: false, errors };
   const cases: EvalCase[] = [];
-  parsed.data.forEach((row, i) => {
-    const c = caseOf(row, cases.length, `row ${i + 2}`, errors);
+  rows.forEach((row, i) => {
+    // fromEntries: a column called "__proto__" stays a column.
+    const c = caseOf(Object.fromEntries(header.map((h, j) => [h, row[j]])), cases.length, `row ${i + 2}`, errors);
     if (c) cases.push(c);
   });
   return finish(name, cases, errors);

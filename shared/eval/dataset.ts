@@ -6,7 +6,7 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { literals } from '../protocol/contract/define';
-import { ModelConfigSchema } from '../thread/schema';
+import { ModelConfigSchema } from '../thread/model-config';
 
 export const DATASET_VERSION = 1;
 

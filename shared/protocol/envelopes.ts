@@ -4,7 +4,7 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { ExecNodeSchema, NodeLogSchema, NodeStatusSchema } from './nodes';
-import { MessageSchema, ToolOutputSchema } from '../thread/schema';
+import { MessageSchema, ToolOutputSchema } from '../thread/messages';
 import { literals, type MessageOf } from './contract/define';
 
 export const PROTOCOL_VERSION = 1;

@@ -8,7 +8,8 @@
  * share.
  */
 import type { Static } from '@sinclair/typebox';
-import type { McpTool, Thread } from '../thread/schema';
+import type { McpTool } from '../thread/tools';
+import type { Thread } from '../thread/schema';
 // From the contract, not host-api.ts: host-api imports runner.ts, which imports this file.
 import type { McpToolInfoSchema } from './contract/host-methods';
 

@@ -6,7 +6,8 @@
  * carries each thread's `branchOf`), so deleting, moving or renaming a branch needs no update
  * of its source.
  */
-import type { BranchOf, Message, Thread } from './schema';
+import type { BranchOf, Thread } from './schema';
+import type { Message } from './messages';
 
 /** The title of a branch of `title`, the n-th one when n > 1: "Plan (branch)", "Plan (branch 2)". */
 export function branchTitle(title: string, n = 1): string {

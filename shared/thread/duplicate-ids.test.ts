@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { duplicateIds, duplicateProblems, findDuplicates, validateThread } from './validate';
 import { giveDuplicatesNewIds, makeToolCallIdsUnique } from './ids';
-import type { AssistantMessage, Thread } from './schema';
+import type { AssistantMessage } from './messages';
+import type { Thread } from './schema';
 
 /** A valid thread with the given (distinct) ids: messages alternate user/assistant, calls go to assistant messages by `slots`. */
 function build(messageIds: string[], callIds: string[], slots: number[], toolNames: string[]): Thread {

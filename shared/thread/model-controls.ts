@@ -5,7 +5,7 @@
  * Sources: the request parameter types of the `openai` (Chat Completions, Responses) and
  * `@anthropic-ai/sdk` (Messages) clients this build ships.
  */
-import type { ModelParams, ReasoningEffort } from './schema';
+import type { ModelParams, ReasoningEffort } from './model-config';
 
 /** The wire APIs with model controls. */
 export type ControlApi = 'openai-completions' | 'openai-responses' | 'anthropic-messages';

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { RunRecord } from '../protocol/host-api';
 import type { ExecNode } from '../protocol/nodes';
-import type { Message } from './schema';
+import type { Message } from './messages';
 import { callMessages, conversationAt, messagesThrough, modelCalls } from './run-points';
 
 const user = (id: string): Message => ({ id, role: 'user', content: [{ type: 'text', text: id }] });

@@ -8,7 +8,7 @@
 import type { RunRecord } from '../protocol/host-api';
 import type { ExecNode } from '../protocol/nodes';
 import type { ToolOutputPatch } from '../protocol/envelopes';
-import type { Message } from './schema';
+import type { Message } from './messages';
 
 /** What a rebuild gives: the messages, or why they cannot be rebuilt. */
 export type Conversation = { ok: true; messages: Message[] } | { ok: false; reason: string };

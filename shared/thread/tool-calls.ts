@@ -1,5 +1,6 @@
 /** Pure helpers over a thread's tool calls, shared by the runner (tool step) and the host (checks before a run). */
-import type { AssistantMessage, Thread, ToolCall } from './schema';
+import type { AssistantMessage, ToolCall } from './messages';
+import type { Thread } from './schema';
 import { describeDuplicates, duplicateIds } from './validate';
 
 /** The last assistant message's tool calls that have no output yet; undefined when there are none. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toolNameProblem } from './schema';
+import { toolNameProblem } from './tools';
 
 describe('toolNameProblem (the rule for a typed tool name)', () => {
   it('accepts what the model APIs accept and says what is wrong with the rest', () => {

@@ -4,7 +4,7 @@
  * shape MCP's CallToolResult uses for tool errors,
  * https://modelcontextprotocol.io/specification/2025-06-18/server/tools#error-handling).
  */
-import type { ToolOutput, ToolResultPart } from './schema';
+import type { ToolOutput, ToolResultPart } from './messages';
 
 /** A tool output from a plain string (one text part) or from parts already converted. */
 export function toolOutput(content: string | ToolResultPart[], isError = false): ToolOutput {

@@ -6,7 +6,9 @@
  * options give the same thread, so runs compare.
  */
 import { deflateSync } from 'node:zlib';
-import type { Message, Thread, Tool } from '../../shared/thread/schema';
+import type { Message } from '../../shared/thread/messages';
+import type { Thread } from '../../shared/thread/schema';
+import type { Tool } from '../../shared/thread/tools';
 import { rng } from './rng';
 
 export interface LongThreadOptions {

@@ -8,7 +8,7 @@ import type { ChildExit, ChildFrame, ChildLink } from '../../main/core/process/t
 import type { RunSpec } from '../../shared/protocol/runner';
 import type { ExecNode } from '../../shared/protocol/nodes';
 import type { ToolOutputPatch } from '../../shared/protocol/envelopes';
-import type { Message } from '../../shared/thread/schema';
+import type { Message } from '../../shared/thread/messages';
 import { bundledRunner } from './runner-bundle';
 import { waitFor } from './host-harness';
 

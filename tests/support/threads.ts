@@ -1,5 +1,8 @@
 /** Builders for small valid threads used across tests. */
-import type { Thread, ScriptedResponse, Tool, Message } from '../../shared/thread/schema';
+import type { Thread } from '../../shared/thread/schema';
+import type { ScriptedResponse } from '../../shared/thread/model-config';
+import type { Tool } from '../../shared/thread/tools';
+import type { Message } from '../../shared/thread/messages';
 
 export function userMessage(text: string, id: string = crypto.randomUUID()): Message {
   return { id, role: 'user', content: [{ type: 'text', text }] };

@@ -2,12 +2,13 @@
  * The `bash` built-in tool: `bash -c <command>` in the working directory, in its own process
  * group (detached) with a minimal environment (PATH, HOME, LANG: no API keys), killed as a
  * group on timeout, when the run is cancelled, when the command ends (background jobs
- * it left) and when the runner exits. Result `structuredContent`:
- * `{kind:'bash', command, exitCode, signal?, stdout, stderr, timedOut, truncated}`.
+ * it left) and when the runner exits. Result `structuredContent`: a `BashResult`
+ * (shared/tools/builtin-results.ts).
  */
 import { spawn } from 'node:child_process';
-import type { ToolOutput } from '../../../shared/thread/schema';
+import type { ToolOutput } from '../../../shared/thread/messages';
 import { toolErrorOutput } from '../../../shared/thread/tool-output';
+import type { BashResult } from '../../../shared/tools/builtin-results';
 
 /** Default and largest timeout, ms. */
 export const DEFAULT_BASH_TIMEOUT_MS = 120_000;
@@ -28,18 +29,6 @@ process.on('exit', () => {
     }
   }
 });
-
-/** The terminal result of one command. */
-export interface BashResult {
-  kind: 'bash';
-  command: string;
-  exitCode: number | null;
-  signal?: string;
-  stdout: string;
-  stderr: string;
-  timedOut: boolean;
-  truncated: boolean;
-}
 
 /** The environment a command sees: PATH, HOME and LANG only. */
 export function minimalEnv(): Record<string, string> {

@@ -4,11 +4,14 @@
  * the preview an approval card shows before a held call runs.
  */
 import { mkdir } from 'node:fs/promises';
-import type { Thread, Tool, ToolCall, ToolOutput } from '../../../shared/thread/schema';
+import type { Thread } from '../../../shared/thread/schema';
+import type { Tool } from '../../../shared/thread/tools';
+import type { ToolCall, ToolOutput } from '../../../shared/thread/messages';
 import { toolErrorOutput } from '../../../shared/thread/tool-output';
 import { threadWorkingDirectory } from '../../../shared/thread/working-directory.node.js';
 import type { ToolContext, ToolExecutor } from '../types';
 import { BUILTIN_TOOLS, builtinNameOf } from '../../../shared/thread/builtin-tools';
+import type { BuiltinPreview } from '../../../shared/tools/builtin-results';
 import { globTool, grepTool, lsTool, readTool } from './files-read';
 import { fileChangePreview, fileChangeTool } from './files-write';
 import { bashTool } from './bash';
@@ -71,12 +74,11 @@ export function createBuiltinExecutor(place: BuiltinPlace): ToolExecutor {
 }
 
 /**
- * What the approval card of a held built-in call shows (`attrs.preview`): the diff of a file
- * change (`{kind:'file_change', path, diff}`), the command line of bash (`{kind:'bash',
- * command, cwd}`, `cwd` absolute), the URL of web_fetch; undefined
- * for other tools. Writes nothing.
+ * What the approval card of a held built-in call shows (`attrs.preview`, a `BuiltinPreview`):
+ * the diff of a file change, the command line of bash (`cwd` absolute), the URL of web_fetch;
+ * undefined for other tools. Writes nothing.
  */
-export async function builtinPreview(tool: Tool, call: ToolCall, thread: Thread, place: BuiltinPlace): Promise<Record<string, unknown> | undefined> {
+export async function builtinPreview(tool: Tool, call: ToolCall, thread: Thread, place: BuiltinPlace): Promise<BuiltinPreview | undefined> {
   if (tool.type !== 'builtin') return undefined;
   const name = builtinNameOf(tool);
   const args = name ? normalizeArguments(name, call.arguments) : call.arguments;

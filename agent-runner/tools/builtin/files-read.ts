@@ -5,8 +5,9 @@
  */
 import { lstat, readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { ToolOutput } from '../../../shared/thread/schema';
+import type { ToolOutput } from '../../../shared/thread/messages';
 import { toolErrorOutput, toolOutput } from '../../../shared/thread/tool-output';
+import type { FileRead, GrepMatches, Listing } from '../../../shared/tools/builtin-results';
 import { fsProblem, resolveToolPath, shownPath } from './confine';
 
 /** Largest file `read` and `grep` open, bytes. */
@@ -39,7 +40,7 @@ export async function readTool(cwd: string, a: Args): Promise<ToolOutput> {
     const body = picked.map((l, i) => `${offset + i}\t${l.length > MAX_LINE_CHARS ? `${l.slice(0, MAX_LINE_CHARS)}… (line cut)` : l}`).join('\n');
     const end = offset - 1 + picked.length;
     const more = end < lines.length ? `\n(lines ${offset}–${end} of ${lines.length}; read on with offset ${end + 1})` : '';
-    return { ...toolOutput(body + more), structuredContent: { kind: 'file', path: shownPath(cwd, abs), offset, lines: picked.length, totalLines: lines.length } };
+    return { ...toolOutput(body + more), structuredContent: { kind: 'file', path: shownPath(cwd, abs), offset, lines: picked.length, totalLines: lines.length } satisfies FileRead };
   } catch (err) {
     return toolErrorOutput(`read ${fsProblem(given, err)}`);
   }
@@ -54,7 +55,7 @@ export async function lsTool(cwd: string, a: Args): Promise<ToolOutput> {
     const names = entries.map((e) => (e.isDirectory() ? `${e.name}/` : e.name)).sort();
     const shown = names.slice(0, MAX_LIST);
     const more = names.length > MAX_LIST ? `\n(${names.length - MAX_LIST} more not listed)` : '';
-    return { ...toolOutput(shown.join('\n') + more || '(empty folder)'), structuredContent: { kind: 'list', path: shownPath(cwd, abs), entries: shown } };
+    return { ...toolOutput(shown.join('\n') + more || '(empty folder)'), structuredContent: { kind: 'list', path: shownPath(cwd, abs), entries: shown } satisfies Listing };
   } catch (err) {
     return toolErrorOutput(`ls ${fsProblem(given, err)}`);
   }
@@ -85,7 +86,7 @@ export async function globTool(cwd: string, a: Args): Promise<ToolOutput> {
     const files = (await globFiles(base, pattern)).map((f) => shownPath(cwd, path.join(base, f)));
     const shown = files.slice(0, MAX_LIST);
     const more = files.length > MAX_LIST ? `\n(${files.length - MAX_LIST} more not listed)` : '';
-    return { ...toolOutput(shown.join('\n') + more || 'No files match.'), structuredContent: { kind: 'list', path: shownPath(cwd, base), entries: shown } };
+    return { ...toolOutput(shown.join('\n') + more || 'No files match.'), structuredContent: { kind: 'list', path: shownPath(cwd, base), entries: shown } satisfies Listing };
   } catch (err) {
     return toolErrorOutput(`glob ${fsProblem(given, err)}`);
   }
@@ -120,7 +121,7 @@ export async function grepTool(cwd: string, a: Args): Promise<ToolOutput> {
       });
     }
     const more = total > MAX_MATCHES ? `\n(${total - MAX_MATCHES} more matches not shown)` : '';
-    return { ...toolOutput(matches.join('\n') + more || 'No matches.'), structuredContent: { kind: 'matches', matches: total } };
+    return { ...toolOutput(matches.join('\n') + more || 'No matches.'), structuredContent: { kind: 'matches', matches: total } satisfies GrepMatches };
   } catch (err) {
     return toolErrorOutput(`grep ${fsProblem(given, err)}`);
   }

@@ -3,28 +3,17 @@
  * `apply_patch` (unified diff, applied with the `diff` package). Each is planned first —
  * before and after texts, without writing — so that a call held for approval can show its
  * diff (`preview`), and a multi-file patch is written only when every file applies.
- * Result `structuredContent`: `{kind:'file_change', path, before, after, diff}` or
- * `{kind:'file_changes', changes}`.
+ * Result `structuredContent`: a `FileChange`, or `FileChanges` for several files
+ * (shared/tools/builtin-results.ts).
  */
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type * as DiffLib from 'diff';
-import type { ToolOutput } from '../../../shared/thread/schema';
+import type { ToolOutput } from '../../../shared/thread/messages';
 import { toolErrorOutput, toolOutput } from '../../../shared/thread/tool-output';
+import type { BuiltinPreview, FileChange, FileChanges } from '../../../shared/tools/builtin-results';
 import { fsProblem, resolveToolPath, shownPath } from './confine';
 import { MAX_READ_BYTES } from './files-read';
-
-/** One planned change of one file. */
-export interface FileChange {
-  kind: 'file_change';
-  /** Relative to the working directory, '/'-separated. */
-  path: string;
-  /** The text before; null for a new file. */
-  before: string | null;
-  after: string;
-  /** Unified diff from before to after. */
-  diff: string;
-}
 
 type Args = Record<string, unknown>;
 type Plan = { abs: string; change: FileChange }[];
@@ -115,7 +104,7 @@ async function planPatch(cwd: string, a: Args): Promise<Plan> {
 
 const PLANNERS: Record<string, (cwd: string, a: Args) => Promise<Plan>> = { write: planWrite, edit: planEdit, apply_patch: planPatch };
 
-function structured(plan: Plan): unknown {
+function structured(plan: Plan): FileChange | FileChanges {
   return plan.length === 1 ? plan[0].change : { kind: 'file_changes', changes: plan.map((p) => p.change) };
 }
 
@@ -145,11 +134,11 @@ export async function fileChangeTool(name: string, cwd: string, a: Args): Promis
  * (several files: `{kind:'file_changes', changes:[{path, diff}]}`), or `{kind:'error', message}`
  * when the call would fail. Writes nothing.
  */
-export async function fileChangePreview(name: string, cwd: string, a: Args): Promise<Record<string, unknown>> {
+export async function fileChangePreview(name: string, cwd: string, a: Args): Promise<BuiltinPreview> {
   await loadDiff();
   try {
     const plan = await PLANNERS[name](cwd, a);
-    const brief = plan.map(({ change: c }) => ({ kind: 'file_change', path: c.path, diff: c.diff }));
+    const brief = plan.map(({ change: c }) => ({ kind: 'file_change' as const, path: c.path, diff: c.diff }));
     return brief.length === 1 ? brief[0] : { kind: 'file_changes', changes: brief };
   } catch (err) {
     return { kind: 'error', message: err instanceof PlanError ? err.message : fsProblem(s(a.path), err) };

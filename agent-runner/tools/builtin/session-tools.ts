@@ -3,15 +3,15 @@
  * `ask_user_question` (the tool node waits in `awaiting_input` with a question form, as an MCP
  * elicitation does) and `sleep`.
  */
-import type { ToolOutput } from '../../../shared/thread/schema';
+import type { ToolOutput } from '../../../shared/thread/messages';
 import { toolErrorOutput, toolOutput } from '../../../shared/thread/tool-output';
+import type { Answers, Question, QuestionRequest, TodoItem, TodoList } from '../../../shared/tools/builtin-results';
 import type { ToolContext } from '../types';
 
 /** Longest `sleep`, seconds. */
 export const MAX_SLEEP_SECONDS = 300;
 
 type Args = Record<string, unknown>;
-type TodoItem = { content: string; status: 'pending' | 'in_progress' | 'completed' };
 
 /** `todo_write`: the new list, as `{kind:'todo', items}`; also on the node's attrs (`todo`). */
 export function todoWriteTool(a: Args, ctx: ToolContext): ToolOutput {
@@ -19,7 +19,7 @@ export function todoWriteTool(a: Args, ctx: ToolContext): ToolOutput {
   const mark = { pending: '[ ]', in_progress: '[~]', completed: '[x]' };
   ctx.setAttrs({ todo: items });
   const text = items.length ? items.map((i) => `${mark[i.status]} ${i.content}`).join('\n') : '(the todo list is empty)';
-  return { ...toolOutput(text), structuredContent: { kind: 'todo', items } };
+  return { ...toolOutput(text), structuredContent: { kind: 'todo', items } satisfies TodoList };
 }
 
 /**
@@ -27,12 +27,12 @@ export function todoWriteTool(a: Args, ctx: ToolContext): ToolOutput {
  * `{kind:'question', questions}`; the answer the host sends is `{kind:'answers', answers}`.
  */
 export async function askUserQuestionTool(a: Args, ctx: ToolContext): Promise<ToolOutput> {
-  const questions = (Array.isArray(a.questions) ? a.questions : []) as { id: string; question: string; options?: string[] }[];
+  const questions = (Array.isArray(a.questions) ? a.questions : []) as Question[];
   const ids = new Set(questions.map((q) => q.id));
   if (ids.size !== questions.length) return toolErrorOutput('ask_user_question: two questions have the same id.');
   let answer: unknown;
   try {
-    answer = await ctx.awaitInput({ kind: 'question', questions });
+    answer = await ctx.awaitInput({ kind: 'question', questions } satisfies QuestionRequest);
   } catch {
     return toolErrorOutput('ask_user_question: the run was cancelled before the person answered.');
   }
@@ -44,7 +44,7 @@ export async function askUserQuestionTool(a: Args, ctx: ToolContext): Promise<To
     answers[q.id] = typeof v === 'string' ? v : '';
   }
   const text = questions.map((q) => `${q.question}\n→ ${answers[q.id] || '(no answer)'}`).join('\n\n');
-  return { ...toolOutput(text), structuredContent: { kind: 'answers', answers } };
+  return { ...toolOutput(text), structuredContent: { kind: 'answers', answers } satisfies Answers };
 }
 
 /** `sleep`: waits, ending early (as an error) when the run is cancelled. */

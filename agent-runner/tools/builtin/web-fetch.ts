@@ -3,8 +3,9 @@
  * markdown through `turndown` when that package is installed; otherwise the HTML is returned
  * as it came, saying so.
  */
-import type { ToolOutput } from '../../../shared/thread/schema';
+import type { ToolOutput } from '../../../shared/thread/messages';
 import { toolErrorOutput, toolOutput } from '../../../shared/thread/tool-output';
+import type { WebPage } from '../../../shared/tools/builtin-results';
 
 /** Most bytes of a body read, and ms before giving up. */
 export const MAX_FETCH_BYTES = 1024 * 1024;
@@ -65,5 +66,5 @@ export async function webFetchTool(a: Record<string, unknown>, signal: AbortSign
   const body = markdown ?? text;
   const notes = [cut && `(cut at ${MAX_FETCH_BYTES} bytes)`, html && markdown === undefined && '(HTML as received: no HTML-to-markdown converter is installed)'].filter(Boolean).join(' ');
   const out = toolOutput(`HTTP ${res.status} ${url.href}\n\n${body}${notes ? `\n\n${notes}` : ''}`, !res.ok);
-  return { ...out, structuredContent: { kind: 'web_page', url: url.href, status: res.status, contentType: type, markdown: markdown !== undefined, truncated: cut } };
+  return { ...out, structuredContent: { kind: 'web_page', url: url.href, status: res.status, contentType: type, markdown: markdown !== undefined, truncated: cut } satisfies WebPage };
 }

@@ -4,7 +4,9 @@
  * the `CreateMessageResult` the server gets (MCP spec 2025-06-18, client/sampling).
  */
 import { randomUUID } from 'node:crypto';
-import type { Message, ModelConfig, Thread } from '../../../shared/thread/schema';
+import type { Message } from '../../../shared/thread/messages';
+import type { ModelConfig } from '../../../shared/thread/model-config';
+import type { Thread } from '../../../shared/thread/schema';
 import type { LlmCallResult } from '../../providers/types';
 import type { NestedLlmCall } from '../types';
 

@@ -30,7 +30,8 @@ import { formatProblems } from './validate';
 interface EvalOptions {
   dataset?: string;
   variant: string[];
-  concurrency: string;
+  /** Absent unless given: a new batch then runs DEFAULT_CONCURRENCY cases at a time, a resumed one its saved concurrency. */
+  concurrency?: string;
   maxTurns?: string;
   assertions?: string;
   junit?: string;
@@ -45,6 +46,9 @@ interface EvalOptions {
 
 class BadInput extends Error {}
 
+/** Cases at a time when `--concurrency` is not given (and the batch is new). */
+const DEFAULT_CONCURRENCY = 4;
+
 const fmtMs = (ms: number) => (ms < 1000 ? `${Math.round(ms)} ms` : ms < 60_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`);
 
 function positiveInt(v: string | undefined, flag: string, dflt: number): number {
@@ -54,15 +58,28 @@ function positiveInt(v: string | undefined, flag: string, dflt: number): number 
   return n;
 }
 
-/** The batch to run: a new one from the arguments, or the one in `--resume`'s folder. */
+/**
+ * The batch to run: a new one from the arguments, or the one in `--resume`'s folder. A resumed
+ * batch keeps what it was asked (thread, dataset, variants, turn cap) except its concurrency:
+ * an explicit `--concurrency` wins and is written to its batch file.
+ */
 async function prepare(threadFile: string | undefined, o: EvalOptions, workspaceDir: string, schedulerName: string): Promise<{ spec: BatchSpec; dir: string }> {
   if (o.resume) {
     const dir = path.resolve(o.resume);
+    let spec: BatchSpec;
     try {
-      return { spec: await readBatchSpec(dir), dir };
+      spec = await readBatchSpec(dir);
     } catch (err) {
       throw new BadInput(`--resume ${o.resume}: ${(err as Error).message}`);
     }
+    if (o.concurrency !== undefined) {
+      const concurrency = positiveInt(o.concurrency, '--concurrency', DEFAULT_CONCURRENCY);
+      if (concurrency !== spec.concurrency) {
+        spec = { ...spec, concurrency };
+        await writeBatchSpec(dir, spec);
+      }
+    }
+    return { spec, dir };
   }
   if (!threadFile) throw new BadInput('give the thread file to evaluate (or --resume <batch folder>)');
   if (!o.dataset) throw new BadInput('--dataset <file> is required (a .dataset.json, .jsonl or .csv file)');
@@ -100,7 +117,7 @@ async function prepare(threadFile: string | undefined, o: EvalOptions, workspace
     datasetFile: path.resolve(o.dataset),
     dataset,
     variants,
-    concurrency: positiveInt(o.concurrency, '--concurrency', 4),
+    concurrency: positiveInt(o.concurrency, '--concurrency', DEFAULT_CONCURRENCY),
     maxTurns: positiveInt(o.maxTurns, '--max-turns', DEFAULT_MAX_TURNS),
     scheduler: schedulerName,
   };
@@ -115,7 +132,7 @@ export async function evalCommand(threadFile: string | undefined, o: EvalOptions
   let isolation: CaseIsolation;
   try {
     isolation = parseIsolation(o.isolation);
-    positiveInt(o.concurrency, '--concurrency', 4);
+    positiveInt(o.concurrency, '--concurrency', DEFAULT_CONCURRENCY);
     positiveInt(o.maxTurns, '--max-turns', DEFAULT_MAX_TURNS);
     if (o.queue) queueUrl = parseQueueUrl(o.queue);
   } catch (e) {
@@ -199,7 +216,8 @@ export function registerEval(program: Command): void {
     .argument('[thread]', 'thread file (.json)')
     .option('--dataset <file>', 'cases: .dataset.json, .jsonl or .csv')
     .option('--variant <spec>', 'a variant, e.g. "name=mini model=openai/gpt-4o-mini temperature=0.2" (repeatable)', (v: string, prev: string[]) => [...prev, v], [] as string[])
-    .option('--concurrency <n>', 'cases at a time', '4')
+    // No commander default: a resumed batch must tell "not given" (keep its own) from a given value.
+    .option('--concurrency <n>', `cases at a time (default ${DEFAULT_CONCURRENCY}; with --resume, the batch's own unless given)`)
     .option('--max-turns <n>', 'ReAct turn cap per case')
     .option('--assertions <file>', 'a JSON array of assertions for every case (added to the dataset\'s)')
     .option('--junit <file>', 'write JUnit XML')

@@ -12,7 +12,7 @@ import type { Command } from 'commander';
 import { importMcpServers } from '../../core/mcp/import';
 import { checkServer, ExitError, homeOf, onServer, parseJsonObject, withService, type HomeOpts } from './mcp-common';
 import { registerMcpResources } from './mcp-resources';
-import type { ToolOutput } from '../../../shared/thread/schema';
+import type { ToolOutput } from '../../../shared/thread/messages';
 
 function printOutput(out: ToolOutput): void {
   for (const p of out.content) {

@@ -5,7 +5,8 @@
  * to the case's, so its request and answer can be opened like any run.
  */
 import { randomUUID } from 'node:crypto';
-import type { ModelConfig, Thread } from '../../../shared/thread/schema';
+import type { ModelConfig } from '../../../shared/thread/model-config';
+import type { Thread } from '../../../shared/thread/schema';
 import type { Assertion } from '../../../shared/eval/dataset';
 import type { AssertionResult } from '../../../shared/eval/assertions';
 import type { CaseOutcome } from '../../../shared/eval/outcome';

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import type { ExecNode } from '../../../shared/protocol/nodes';
-import { AssistantMessageSchema } from '../../../shared/thread/schema';
+import { AssistantMessageSchema } from '../../../shared/thread/messages';
 import { salvageResult } from './salvage';
 
 const node = (id: string, kind: ExecNode['kind'], status: ExecNode['status'], extra: Partial<ExecNode> = {}): ExecNode => ({

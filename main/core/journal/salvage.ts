@@ -14,7 +14,7 @@ import { TimingSchema, UsageSchema, type ExecNode, type LlmOutput } from '../../
 import { nodeDurationMs } from '../../../shared/protocol/duration';
 import type { ToolOutputPatch } from '../../../shared/protocol/envelopes';
 import type { RunRecord } from '../../../shared/protocol/host-api';
-import { ServerToolPartSchema, ToolOutputSchema, type AssistantMessage, type ToolCall, type ToolOutput } from '../../../shared/thread/schema';
+import { ServerToolPartSchema, ToolOutputSchema, type AssistantMessage, type ToolCall, type ToolOutput } from '../../../shared/thread/messages';
 import { parseArguments } from '../../../shared/thread/import/common';
 
 const isToolOutput = TypeCompiler.Compile(ToolOutputSchema);

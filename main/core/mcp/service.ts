@@ -11,7 +11,7 @@ import { APP_EXECUTABLE_ENV, type McpHostMethods, type McpLogEntry, type McpLogF
 import { RUNNER_TO_HOST_MCP_CONTROL, RUNNER_TO_MCP } from '../../../shared/protocol/contract/mcp-channel';
 import type { McpResourceMethod } from '../../../shared/protocol/contract/mcp-resources';
 import { messageGate, type GateOptions, type MessageGate } from '../../../shared/protocol/contract/gate';
-import type { ToolOutput } from '../../../shared/thread/schema';
+import type { ToolOutput } from '../../../shared/thread/messages';
 import type { ChildLink, ProcessSpawner } from '../process/types';
 import type { McpAttachment, McpRelay } from '../supervisor/run-supervisor';
 import { stat } from 'node:fs/promises';

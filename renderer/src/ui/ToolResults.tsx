@@ -5,7 +5,8 @@
  * Presentational: no state, no host.
  */
 import { Badge, Checkbox, Group, Stack, Text } from '@mantine/core';
-import { approvalPreview, diffLines, diffStat, toolResultView, type BashResult, type FileChange, type TodoItem } from './tool-results';
+import { approvalPreview, toolResultView, type BashResult, type FileChange, type TodoItem } from '../../../shared/tools/builtin-results';
+import { diffLines, diffStat } from './tool-results';
 import './tool-results.css';
 
 /** A unified diff, one row per line, coloured by kind; `maxLines` cuts a long one with a note. */

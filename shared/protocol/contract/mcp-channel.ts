@@ -4,7 +4,7 @@
  * the messages it may receive; the message types are derived from these entries.
  */
 import { Type as T, type Static } from '@sinclair/typebox';
-import { ToolOutputSchema } from '../../thread/schema';
+import { ToolOutputSchema } from '../../thread/messages';
 import { McpLogEntrySchema, McpLogFilterSchema, McpServerInfoSchema, McpToolInfoSchema } from './host-methods';
 import { literals, method, unionOf, type MessageOf, type MethodTypes } from './define';
 import { WireErrorSchema } from './errors';

@@ -14,7 +14,10 @@
  * - what cannot be kept (cache_control on the system prompt, tools and tool results; the
  *   citations of earlier answers) is listed in `opts.notes`.
  */
-import type { AssistantMessage, DocumentPart, ImagePart, ImageUrlPart, ModelConfig, TextPart, Thread, Tool, ToolResultPart, UserMessage } from '../schema';
+import type { AssistantMessage, DocumentPart, ImagePart, ImageUrlPart, TextPart, ToolResultPart, UserMessage } from '../messages';
+import type { ModelConfig } from '../model-config';
+import type { Thread } from '../schema';
+import type { Tool } from '../tools';
 import { MessageBuilder, extraFields, fail, finishThread, isObj, requestTools, type ImportOptions, type Obj } from './common';
 import { toolOutput } from '../tool-output';
 

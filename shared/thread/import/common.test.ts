@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { Value } from '@sinclair/typebox/value';
 import { ImportError, builtinByType, requestTools, type RequestTool } from './common';
-import { ToolSchema } from '../schema';
+import { ToolSchema } from '../tools';
 import { importOpenAIChat } from './openai-chat';
 import { importOpenAIResponses } from './openai-responses';
 import { importAnthropicMessages } from './anthropic-messages';

@@ -3,7 +3,10 @@
  * messages from a foreign message list (attaching tool results to the tool calls they answer),
  * and small converters (data URLs, tool result content). Browser-safe.
  */
-import { THREAD_VERSION, type ImagePart, type ImageUrlPart, type AssistantMessage, type FunctionTool, type Message, type ModelConfig, type Thread, type Tool, type ToolCall, type ToolOutput, type UserMessage } from '../schema';
+import { THREAD_VERSION, type Thread } from '../schema';
+import type { ImagePart, ImageUrlPart, AssistantMessage, Message, ToolCall, ToolOutput, UserMessage } from '../messages';
+import type { FunctionTool, Tool } from '../tools';
+import type { ModelConfig } from '../model-config';
 import { newId } from '../ids';
 import { validateThread, type ThreadProblem } from '../validate';
 import type { RunRecord } from '../../protocol/host-api';

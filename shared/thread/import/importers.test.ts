@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { detectFormat, importThread, ImportError, importOpenAIChat, importAnthropicMessages } from './index';
-import type { AssistantMessage, Thread, UserMessage } from '../schema';
+import type { AssistantMessage, UserMessage } from '../messages';
+import type { Thread } from '../schema';
 import { validateThread } from '../validate';
 
 const FIX = path.resolve(__dirname, '../../../tests/fixtures/threads');

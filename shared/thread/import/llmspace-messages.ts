@@ -4,7 +4,9 @@
  * (older ones), in user messages and tool outputs; `data` may be `"blob:sha256:<hash>"`, a
  * reference into the file's `blobs` table, resolved here. Browser-safe.
  */
-import type { AssistantMessage, ImagePart, Message, ModelConfig, TextPart, Tool, ToolCall, ToolOutput, UserMessage } from '../schema';
+import type { AssistantMessage, ImagePart, Message, TextPart, ToolCall, ToolOutput, UserMessage } from '../messages';
+import type { ModelConfig } from '../model-config';
+import type { Tool } from '../tools';
 import type { ThreadProblem } from '../validate';
 import { effortOf, fail, isObj, type Obj } from './common';
 import { newId } from '../ids';

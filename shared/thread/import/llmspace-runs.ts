@@ -13,7 +13,8 @@
  */
 import type { RunRecord } from '../../protocol/host-api';
 import type { ExecNode, LlmOutput } from '../../protocol/nodes';
-import type { AssistantMessage, Message, RunRef } from '../schema';
+import type { AssistantMessage, Message } from '../messages';
+import type { RunRef } from '../schema';
 import type { Evaluation, Rubric, RunScores, Verdict } from '../evaluation';
 import { fail, isObj, type Obj } from './common';
 import { F, messagesOf, modelOf, toolsOf, usageOf, type LlmSpaceCtx } from './llmspace-messages';

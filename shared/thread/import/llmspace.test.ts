@@ -8,7 +8,7 @@ import { detectFormat, importDocument, ImportError, importThread } from './index
 import { validateThread } from '../validate';
 import { Value } from '@sinclair/typebox/value';
 import { RunRecordSchema } from '../../protocol/contract/host-methods';
-import type { AssistantMessage, UserMessage } from '../schema';
+import type { AssistantMessage, UserMessage } from '../messages';
 
 const FIX = path.resolve(__dirname, '../../../tests/fixtures/threads/llmspace-v4.json');
 const raw = (): Record<string, any> => JSON.parse(readFileSync(FIX, 'utf8'));

@@ -12,7 +12,10 @@
  *   tool_choice and parallel_tool_calls map to model params, `function.strict` to the tool;
  *   every other request field is kept in `model.params.extra`.
  */
-import type { ModelConfig, Thread, Tool, ToolResultPart, UserMessage } from '../schema';
+import type { ModelConfig } from '../model-config';
+import type { Thread } from '../schema';
+import type { Tool } from '../tools';
+import type { ToolResultPart, UserMessage } from '../messages';
 import { MessageBuilder, builtinByType, effortOf, extraFields, fail, finishThread, imageFromUrl, isObj, joinSystem, messageImage, parseArguments, requestTools, toolParams, type ImportOptions } from './common';
 import { toolOutput } from '../tool-output';
 

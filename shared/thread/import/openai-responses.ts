@@ -11,7 +11,10 @@
  * - temperature, max_output_tokens, reasoning.effort and text.format map to model params;
  *   every other request field is kept in `model.params.extra`.
  */
-import type { ModelConfig, Thread, Tool, ToolResultPart, UserMessage } from '../schema';
+import type { ModelConfig } from '../model-config';
+import type { Thread } from '../schema';
+import type { Tool } from '../tools';
+import type { ToolResultPart, UserMessage } from '../messages';
 import { MessageBuilder, builtinByType, effortOf, extraFields, fail, finishThread, imageFromUrl, isObj, joinSystem, messageImage, parseArguments, requestTools, toolParams, type ImportOptions, type Obj } from './common';
 import { toolOutput } from '../tool-output';
 

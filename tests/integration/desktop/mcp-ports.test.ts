@@ -19,7 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ProcessSpawner } from '../../../main/core/process/types';
-import type { ToolOutput } from '../../../shared/thread/schema';
+import type { ToolOutput } from '../../../shared/thread/messages';
 import { waitFor } from '../../support/host-harness';
 import { adapters, msgType, startHost, text, type McpHost } from './mcp-host-harness';
 import { channelTraffic } from './utility-standin';

@@ -69,6 +69,10 @@ describe('stepwise eval', () => {
     const json = JSON.parse(await readFile(dir('r.json'), 'utf8'));
     expect(json.summaries[0]).toMatchObject({ variant: 'base', total: 2, passed: 2, passRate: 1 });
     expect(json.results.map((x: { outcome: { finalText: string } }) => x.outcome.finalText)).toEqual(['The answer is 4.', 'The answer is 4.']);
+    // Each <testcase time> is that case's own duration in seconds (its result's endedAt - startedAt).
+    const times = Object.fromEntries([...junit.matchAll(/<testcase [^>]*name="([^"]+)" time="([^"]+)"/g)].map((m) => [m[1], m[2]]));
+    const own = Object.fromEntries(json.results.map((x: { caseId: string; startedAt: number; endedAt: number }) => [x.caseId, ((x.endedAt - x.startedAt) / 1000).toFixed(3)]));
+    expect(times).toEqual(own);
     // Each case's run is a normal run: its thread file holds the answer and the run's ref.
     const batchDir = /^results: (.+)$/m.exec(r.stdout)![1];
     const q1 = JSON.parse(await readFile(path.join(batchDir, 'q1.json'), 'utf8'));
@@ -234,5 +238,27 @@ describe('stepwise eval', () => {
     expect(ranAgain.map((l) => l.split(' ')[1]).sort()).toEqual(['q1', 'q2', 'q3'].filter((c) => c !== kept));
     expect(again.stderr).toContain('1 unreadable result line(s) of the earlier run were skipped');
     expect(again.stdout).toMatch(/^base: 3\/3 passed/m);
+    // Not given, the saved concurrency (the default 4) is used.
+    expect(again.stdout).toMatch(/^batch .*: 3 cases × 1 variant, concurrency 4, on local$/m);
+  }, 120_000);
+
+  it('--resume with --concurrency runs at the given concurrency and records it in the batch file', async () => {
+    const f = await files(thread(), '{"id":"q1"}\n{"id":"q2"}\n');
+    const first = await evalCli([f.t, '--dataset', f.d, '--out', dir('batches-c'), '--concurrency', '3']);
+    expect(first.code).toBe(0);
+    const [batch] = await readdir(dir('batches-c'));
+    const folder = path.join(dir('batches-c'), batch);
+    const saved = async () => JSON.parse(await readFile(path.join(folder, '.batch.json'), 'utf8')).concurrency as number;
+    expect(await saved()).toBe(3);
+    const results = path.join(folder, 'results.jsonl');
+    await writeFile(results, `${(await readFile(results, 'utf8')).split('\n')[0]}\n`);
+    const again = await evalCli(['--resume', folder, '--concurrency', '1']);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toMatch(/^batch .*: 2 cases × 1 variant, concurrency 1, on local$/m);
+    expect(await saved()).toBe(1);
+    const bad = await evalCli(['--resume', folder, '--concurrency', 'many']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--concurrency must be a positive whole number, not "many"');
+    expect(await saved()).toBe(1);
   }, 120_000);
 });

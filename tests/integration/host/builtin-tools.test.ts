@@ -10,7 +10,11 @@ import fs from 'node:fs';
 import http from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunSpec } from '../../../shared/protocol/runner';
-import type { ScriptedResponse, Thread, Tool, ToolCall, ToolOutput } from '../../../shared/thread/schema';
+import type { ScriptedResponse } from '../../../shared/thread/model-config';
+import type { Thread } from '../../../shared/thread/schema';
+import type { Tool } from '../../../shared/thread/tools';
+import type { ToolCall, ToolOutput } from '../../../shared/thread/messages';
+import { approvalPreview, questionsOf, toolResultView, type FileChanges } from '../../../shared/tools/builtin-results';
 import { threadWith, userMessage } from '../../support/threads';
 import { tempFolder } from '../../support/temp-folder';
 import { waitFor } from '../../support/host-harness';
@@ -135,6 +139,9 @@ describe('built-in file tools in a runner process', () => {
     expect(patch.structuredContent).toMatchObject({ kind: 'file_changes', changes: [{ path: 'src/b.ts', after: 'export const x = 2;\n' }, { path: 'src/d.ts', before: null, after: 'export const d = 4;\n' }] });
     expect(fs.readFileSync(dir('cwd', 'src', 'b.ts'), 'utf8')).toBe('export const x = 2;\n');
     expect(fs.readFileSync(dir('cwd', 'src', 'd.ts'), 'utf8')).toBe('export const d = 4;\n');
+    // What the runner wrote is what the UI's reader (shared/tools/builtin-results.ts) reads back, nothing lost.
+    expect(toolResultView(write.structuredContent)).toEqual({ kind: 'files', changes: [write.structuredContent] });
+    expect(toolResultView(patch.structuredContent)).toEqual({ kind: 'files', changes: (patch.structuredContent as FileChanges).changes });
   });
 
   it('a patch that does not apply changes nothing, not even the files before it', async () => {
@@ -154,6 +161,7 @@ describe('bash in a runner process', () => {
     const [out] = await toolStep([{ name: 'bash', arguments: { command: 'pwd; env | cut -d= -f1 | sort | tr "\\n" " "; echo err >&2; exit 3' } }]);
     const r = out.structuredContent as { exitCode: number; stdout: string; stderr: string; timedOut: boolean };
     expect(r).toMatchObject({ kind: 'bash', exitCode: 3, stderr: 'err\n', timedOut: false, truncated: false });
+    expect(toolResultView(r)).toEqual(r);
     const [pwd, names] = r.stdout.split('\n');
     expect(fs.realpathSync(pwd)).toBe(fs.realpathSync(dir('cwd')));
     // bash adds PWD, SHLVL and _ itself.
@@ -206,11 +214,13 @@ describe('approval, questions and the other built-in tools', () => {
     const [node] = toolNodes(held);
     expect(node.status).toBe('awaiting_input');
     expect(node.attrs?.preview).toEqual({ kind: 'file_change', path: 'src/a.txt', diff: expect.stringMatching(/-three\n\+3/) });
+    expect(approvalPreview(node.attrs?.preview)).toEqual(node.attrs?.preview);
     expect(fs.readFileSync(dir('cwd', 'src', 'a.txt'), 'utf8')).toBe('one\ntwo\nthree\ntwo\n');
 
     const bashHeld = start(thread({ script: [{ toolCalls: [{ name: 'bash', arguments: { command: 'touch ran' } }] }], react: true }), 'react');
     await bashHeld.exited();
     expect(toolNodes(bashHeld)[0].attrs?.preview).toEqual({ kind: 'bash', command: 'touch ran', cwd: dir('cwd') });
+    expect(approvalPreview(toolNodes(bashHeld)[0].attrs?.preview)).toEqual(toolNodes(bashHeld)[0].attrs?.preview);
     expect(fs.existsSync(dir('cwd', 'ran'))).toBe(false);
 
     // Step mode holds every call; a file change shows its diff there too.
@@ -231,6 +241,7 @@ describe('approval, questions and the other built-in tools', () => {
     const run = start(thread({ script: [{ toolCalls: [{ name: 'ask_user_question', arguments: { questions } }] }, { text: 'Blue it is.' }], react: true }), 'react');
     const node = await waitFor(() => toolNodes(run).find((n) => n.status === 'awaiting_input'), 20_000, 'the question');
     expect(node.attrs?.inputRequest).toEqual({ kind: 'question', questions });
+    expect(questionsOf(node.attrs?.inputRequest)).toEqual(questions);
     run.input(node.id, { kind: 'answers', answers: { color: 'blue' } });
     await run.exited();
     const calls = run.result()!.messages.flatMap((m) => (m.role === 'assistant' ? (m.toolCalls ?? []) : [])) as ToolCall[];
@@ -255,6 +266,7 @@ describe('approval, questions and the other built-in tools', () => {
         { name: 'web_fetch', arguments: { url: 'file:///etc/passwd' } },
       ]);
       expect(todo.structuredContent).toEqual({ kind: 'todo', items });
+      expect(toolResultView(todo.structuredContent)).toEqual(todo.structuredContent);
       expect(text(sleep)).toBe('Slept 0.01 s.');
       expect(text(page)).toMatch(/^# Hi$/m); // the HTML as markdown (turndown)
       expect(text(page)).not.toContain('<h1>');

@@ -8,7 +8,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Thread, Tool } from '../../../shared/thread/schema';
+import type { Thread } from '../../../shared/thread/schema';
+import type { Tool } from '../../../shared/thread/tools';
 import { validateThread } from '../../../shared/thread/validate';
 import { threadWith, userMessage } from '../../support/threads';
 import { makeHome } from '../../support/host-harness';

@@ -9,7 +9,8 @@
 import { describe, expect, it } from 'vitest';
 import type { RunRecord } from '../../../shared/protocol/host-api';
 import type { ExecNode } from '../../../shared/protocol/nodes';
-import type { AssistantMessage, RunRef } from '../../../shared/thread/schema';
+import type { AssistantMessage } from '../../../shared/thread/messages';
+import type { RunRef } from '../../../shared/thread/schema';
 import { runDurationMs, runRefDurationMs } from '../../../shared/protocol/duration';
 import { scriptedThread } from '../../support/threads';
 import { bundledRunner } from '../../support/runner-bundle';

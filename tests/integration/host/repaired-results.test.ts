@@ -10,7 +10,8 @@ import { describe, expect, it } from 'vitest';
 import { createHostCore } from '../../../main/core/host-core';
 import type { RunRecord } from '../../../shared/protocol/host-api';
 import type { ExecNode } from '../../../shared/protocol/nodes';
-import type { AssistantMessage, Thread } from '../../../shared/thread/schema';
+import type { AssistantMessage } from '../../../shared/thread/messages';
+import type { Thread } from '../../../shared/thread/schema';
 import { scriptedThread, sumTool } from '../../support/threads';
 import { makeHome, readThread, writeThread } from '../../support/host-harness';
 

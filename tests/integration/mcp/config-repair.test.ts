@@ -10,7 +10,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { McpService } from '../../../main/core/mcp/service';
 import { McpToolExecutor } from '../../../agent-runner/tools/mcp-executor';
-import type { McpTool } from '../../../shared/thread/schema';
+import type { McpTool } from '../../../shared/thread/tools';
 import { context, FAULTY, harness, makeHome, portPair, startService, text } from './harness';
 import { cleanups } from '../../support/cleanups';
 

@@ -15,7 +15,9 @@ import { McpToolExecutor } from '../../../agent-runner/tools/mcp-executor';
 import type { ToolContext, NestedLlmCall } from '../../../agent-runner/tools/types';
 import type { LlmCallResult } from '../../../agent-runner/providers/types';
 import type { Port } from '../../../shared/protocol/runner';
-import type { McpTool, Thread, ToolOutput } from '../../../shared/thread/schema';
+import type { McpTool } from '../../../shared/thread/tools';
+import type { Thread } from '../../../shared/thread/schema';
+import type { ToolOutput } from '../../../shared/thread/messages';
 import { toMcpTool } from '../../../shared/protocol/mcp';
 
 export const EVERYTHING = path.resolve('node_modules/@modelcontextprotocol/server-everything/dist/index.js');

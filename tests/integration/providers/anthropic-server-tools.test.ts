@@ -8,7 +8,7 @@ import { createAnthropicProvider } from '../../../agent-runner/providers/anthrop
 import { chunkBytes, sseServerPerFile } from '../../support/sse-server';
 import { anth, anthEnd, anthMessageStart, anthTextBlock, anthToolUseBlock, llmRequest, testSink } from './fixtures';
 import { Value } from '@sinclair/typebox/value';
-import { AssistantMessageSchema, type Message } from '../../../shared/thread/schema';
+import { AssistantMessageSchema, type Message } from '../../../shared/thread/messages';
 import { toAssistantMessage } from '../../../agent-runner/providers/types';
 
 const server = sseServerPerFile();

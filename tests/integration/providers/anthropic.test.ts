@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAnthropicProvider } from '../../../agent-runner/providers/anthropic';
 import { startSseServer, chunkBytes, type SseServer } from '../../support/sse-server';
 import { anth, anthEnd, anthMessageStart, anthTextBlock, anthToolUseBlock, llmRequest, testSink } from './fixtures';
-import type { Message } from '../../../shared/thread/schema';
+import type { Message } from '../../../shared/thread/messages';
 
 let server: SseServer;
 beforeAll(async () => {

@@ -3,7 +3,8 @@
  * Completions, OpenAI Responses and Anthropic Messages, and a sink that records every call.
  */
 import type { StreamSink, LlmRequest } from '../../../agent-runner/providers/types';
-import type { Message, ModelConfig } from '../../../shared/thread/schema';
+import type { Message } from '../../../shared/thread/messages';
+import type { ModelConfig } from '../../../shared/thread/model-config';
 import { sseEvent } from '../../support/sse-server';
 
 /** Every sink call in order, plus helpers to read the assembled stream. */

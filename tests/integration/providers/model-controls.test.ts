@@ -6,7 +6,7 @@ import { createOpenAIChatProvider } from '../../../agent-runner/providers/openai
 import { createOpenAIResponsesProvider } from '../../../agent-runner/providers/openai-responses';
 import { createAnthropicProvider } from '../../../agent-runner/providers/anthropic';
 import type { Provider, ToolSpec } from '../../../agent-runner/providers/types';
-import type { ModelParams } from '../../../shared/thread/schema';
+import type { ModelParams } from '../../../shared/thread/model-config';
 import { startSseServer, type SseServer } from '../../support/sse-server';
 import { anthEnd, anthMessageStart, anthTextBlock, chatTextSse, llmRequest, resp, respResponse, testSink } from './fixtures';
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOpenAIChatProvider } from '../../../agent-runner/providers/openai-chat';
 import { startSseServer, chunkBytes, splitAt, sseEvent, type SseServer } from '../../support/sse-server';
 import { chatChunk, chatSse, chatTextSse, chatUsageChunk, llmRequest, testSink } from './fixtures';
-import type { Message } from '../../../shared/thread/schema';
+import type { Message } from '../../../shared/thread/messages';
 
 let server: SseServer;
 beforeAll(async () => {

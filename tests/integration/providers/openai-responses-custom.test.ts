@@ -6,7 +6,8 @@ import { createOpenAIResponsesProvider } from '../../../agent-runner/providers/o
 import { chunkBytes, sseServerPerFile } from '../../support/sse-server';
 import { llmRequest, resp, respResponse, testSink } from './fixtures';
 import { Value } from '@sinclair/typebox/value';
-import { FunctionToolSchema, type Message } from '../../../shared/thread/schema';
+import { FunctionToolSchema } from '../../../shared/thread/tools';
+import type { Message } from '../../../shared/thread/messages';
 import { toolSpecs } from '../../../agent-runner/loop/messages';
 import { toAssistantMessage } from '../../../agent-runner/providers/types';
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOpenAIResponsesProvider } from '../../../agent-runner/providers/openai-responses';
 import { startSseServer, chunkBytes, type SseServer } from '../../support/sse-server';
 import { llmRequest, resp, respResponse, testSink } from './fixtures';
-import type { Message } from '../../../shared/thread/schema';
+import type { Message } from '../../../shared/thread/messages';
 
 let server: SseServer;
 beforeAll(async () => {

@@ -8,7 +8,8 @@ import { createRunnerProviderFactory } from '../../../agent-runner/providers/fac
 import type { RunnerToHost, ProviderConfig } from '../../../shared/protocol/runner';
 import type { RunResult, TreeUpdate } from '../../../shared/protocol/envelopes';
 import type { ExecNode } from '../../../shared/protocol/nodes';
-import type { AssistantMessage, Thread } from '../../../shared/thread/schema';
+import type { AssistantMessage } from '../../../shared/thread/messages';
+import type { Thread } from '../../../shared/thread/schema';
 import { sseServerPerFile } from '../../support/sse-server';
 import { threadWith, userMessage } from '../../support/threads';
 import { anth, anthEnd, anthMessageStart, anthTextBlock, chatChunk, chatSse, chatUsageChunk } from './fixtures';

@@ -11,7 +11,7 @@ import type { McpLogEntry } from '../../../../shared/protocol/mcp';
 import { JsonEditor } from '../../ui/editors';
 import { toJson } from '../../ui/format';
 import { ApprovalPreviewView, ToolResultBody } from '../../ui/ToolResults';
-import { approvalPreview, toolResultView } from '../../ui/tool-results';
+import { approvalPreview, toolResultView } from '../../../../shared/tools/builtin-results';
 
 /** One line of a tool node's `attrs.logs` (agent-runner/loop/tool-call.ts). */
 export interface ToolLogLine {

@@ -20,7 +20,7 @@ import { QuestionForm } from './QuestionForm';
 import { logText } from '../detail/tool-sections';
 import { useJumpToMessage } from './use-jump-to-message';
 import { ApprovalPreviewView, ToolResultBody } from '../../ui/ToolResults';
-import { questionsOf, toolResultView } from '../../ui/tool-results';
+import { questionsOf, toolResultView } from '../../../../shared/tools/builtin-results';
 import './node-row.css';
 
 /** What a row can ask of its tree; one stable object per tree, so memoised rows skip re-rendering. */

@@ -6,7 +6,7 @@
 import { useState } from 'react';
 import { Button, Group, Paper, Radio, Stack, Text, TextInput } from '@mantine/core';
 import { useRunInput } from './use-run-input';
-import type { Question } from '../../ui/tool-results';
+import type { Question } from '../../../../shared/tools/builtin-results';
 
 /** The form; every question needs an answer before Send answers. */
 export function QuestionForm({ runId, nodeId, questions }: { runId: string; nodeId: string; questions: Question[] }) {

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ExecNode } from '../../../../shared/protocol/nodes';
-import type { Message } from '../../../../shared/thread/schema';
+import type { Message } from '../../../../shared/thread/messages';
 import { messageForNode } from './node-message';
 
 const node = (id: string, kind: ExecNode['kind'], parentId: string | undefined, extra: Partial<ExecNode> = {}): ExecNode =>

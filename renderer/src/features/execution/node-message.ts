@@ -12,7 +12,7 @@
  * - a `sampling` or `agent` node, or any node none of these finds: its parent's message.
  */
 import type { ExecNode } from '../../../../shared/protocol/nodes';
-import type { Message } from '../../../../shared/thread/schema';
+import type { Message } from '../../../../shared/thread/messages';
 
 /** An llm node's output as the tree carries it. */
 interface LlmOut {

@@ -5,7 +5,7 @@
  * line naming its URI.
  */
 import type { McpPromptMessage } from '../../../../shared/protocol/contract/mcp-resources';
-import type { Message } from '../../../../shared/thread/schema';
+import type { Message } from '../../../../shared/thread/messages';
 
 type Block = { type: string; text?: string; mimeType?: string; data?: string; uri?: string; resource?: { uri: string; mimeType?: string; text?: string; blob?: string } };
 

@@ -1,7 +1,8 @@
 /** The "Add tool call" row of an assistant message: a tool call made by hand, to craft a test case. */
 import { Button, Group, Select, TextInput, Tooltip } from '@mantine/core';
 import { useState } from 'react';
-import { toolNameProblem, type Thread } from '../../../../shared/thread/schema';
+import { toolNameProblem } from '../../../../shared/thread/tools';
+import type { Thread } from '../../../../shared/thread/schema';
 import { useSession } from '../../state/hooks';
 import { newId } from '../../../../shared/thread/ids';
 import { addToolCall, newToolCall, toolChoices } from './tool-call-edits';

@@ -5,7 +5,7 @@
  */
 import { forwardRef, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { ActionIcon, Group, Text, TextInput } from '@mantine/core';
-import type { Message } from '../../../../shared/thread/schema';
+import type { Message } from '../../../../shared/thread/messages';
 import { findInMessages, type FindMatch } from './find';
 import type { FindState } from './find-context';
 

@@ -4,7 +4,8 @@
  */
 import { ActionIcon, Badge, Collapse, Group, Menu, Paper, SegmentedControl, Stack, Text, Anchor } from '@mantine/core';
 import { useEffect, useState } from 'react';
-import type { Message, Thread } from '../../../../shared/thread/schema';
+import type { Message } from '../../../../shared/thread/messages';
+import type { Thread } from '../../../../shared/thread/schema';
 import { useApp } from '../../state/context';
 import { useSession, useThreadMeta } from '../../state/hooks';
 import { moveItem, removeAt } from '../../state/array-edits';

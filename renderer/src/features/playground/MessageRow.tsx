@@ -6,7 +6,8 @@
  * (ui/editor-mount.tsx).
  */
 import { memo, startTransition, useEffect, useMemo, useState } from 'react';
-import type { Message, Thread } from '../../../../shared/thread/schema';
+import type { Message } from '../../../../shared/thread/messages';
+import type { Thread } from '../../../../shared/thread/schema';
 import { EditorRegionContext, type EditorRegion } from '../../ui/editor-mount';
 import { MessageCard } from './MessageCard';
 import { WAKE_PRIORITY, type WakeQueue } from '../../ui/wake-queue';

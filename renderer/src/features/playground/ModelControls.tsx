@@ -7,7 +7,8 @@
  */
 import { useState } from 'react';
 import { Alert, Button, Checkbox, Collapse, Group, NumberInput, Select, Stack, TagsInput, Text, TextInput } from '@mantine/core';
-import type { ModelParams, Thread, ToolChoice } from '../../../../shared/thread/schema';
+import type { ModelParams, ToolChoice } from '../../../../shared/thread/model-config';
+import type { Thread } from '../../../../shared/thread/schema';
 import { chatResponseFormat, controlsOf, flatResponseFormat, unsentControls, type FlatResponseFormat, type ModelControl } from '../../../../shared/thread/model-controls';
 import { useSession } from '../../state/hooks';
 import { JsonField } from './JsonField';

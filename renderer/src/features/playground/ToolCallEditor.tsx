@@ -1,7 +1,8 @@
 /** One assistant tool call: editable arguments (validated against the tool's schema) and result; remove. */
 import { useAtomValue } from 'jotai';
 import { ActionIcon, Badge, Button, Checkbox, Group, Paper, Stack, Text, Tooltip } from '@mantine/core';
-import type { Thread, ToolCall } from '../../../../shared/thread/schema';
+import type { Thread } from '../../../../shared/thread/schema';
+import type { ToolCall } from '../../../../shared/thread/messages';
 import { useApp } from '../../state/context';
 import { useSession, useThreadMeta } from '../../state/hooks';
 import { PromptEditor } from '../../ui/editors';

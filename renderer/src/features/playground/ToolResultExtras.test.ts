@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Tool } from '../../../../shared/thread/schema';
+import type { Tool } from '../../../../shared/thread/tools';
 import { structuredProblems } from './ToolResultExtras';
 
 const tool: Tool = {

@@ -4,7 +4,8 @@
  * with each problem named (MCP 2025-06-18 "Structured Content").
  */
 import { Stack, Text } from '@mantine/core';
-import type { Tool, ToolOutput } from '../../../../shared/thread/schema';
+import type { Tool } from '../../../../shared/thread/tools';
+import type { ToolOutput } from '../../../../shared/thread/messages';
 import { JsonEditor } from '../../ui/editors';
 import { ResourceView } from '../mcp/ResourceView';
 import { toJson } from '../../ui/format';

@@ -2,7 +2,8 @@
 import { useEffect, useState } from 'react';
 import { useAtomValue } from 'jotai';
 import { Badge, Button, Checkbox, Group, Modal, Paper, Select, Stack, Text, TextInput, ActionIcon, Collapse, Loader } from '@mantine/core';
-import { toolNameProblem, type Thread, type Tool } from '../../../../shared/thread/schema';
+import { toolNameProblem, type Tool } from '../../../../shared/thread/tools';
+import type { Thread } from '../../../../shared/thread/schema';
 import type { McpToolInfo } from '../../../../shared/protocol/host-api';
 import { useMcpServers } from '../settings/use-mcp-servers';
 import { useApp } from '../../state/context';

@@ -1,6 +1,6 @@
 /** A document of a user message (Anthropic `document` block): its name, type and size; a text document's text. */
 import { Badge, Box, CloseButton, Group, ScrollArea, Text } from '@mantine/core';
-import type { DocumentPart } from '../../../../shared/thread/schema';
+import type { DocumentPart } from '../../../../shared/thread/messages';
 import { formatBytes } from '../../ui/format';
 import { base64Bytes } from '../../state/undo';
 

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import type { Message } from '../../../../shared/thread/schema';
+import type { Message } from '../../../../shared/thread/messages';
 import { findInMessages, messageFields } from './find';
 import { occurrences } from '../../ui/find-highlight';
 

@@ -5,7 +5,7 @@
  * own find cannot see messages that are not mounted; this is the find the playground offers
  * (FindBar.tsx), and the offsets are those of the text the fields show, for highlighting.
  */
-import type { Message } from '../../../../shared/thread/schema';
+import type { Message } from '../../../../shared/thread/messages';
 import { toJson } from '../../ui/format';
 import { occurrences } from '../../ui/find-highlight';
 

@@ -3,7 +3,7 @@
  * guess, the less the scrollbar and a jump far down the list move when rows are measured.
  * Figures are the card's parts as MessageCard.tsx lays them out, in px at the default theme.
  */
-import type { Message } from '../../../../shared/thread/schema';
+import type { Message } from '../../../../shared/thread/messages';
 
 /** Characters of 13 px monospace on one line of a prompt editor in a typical playground column. */
 const CHARS_PER_LINE = 80;

@@ -1,5 +1,6 @@
 /** What the run buttons offer for a thread (action names: docs/architecture.md#interface-conventions). */
-import type { Thread, ToolCall } from '../../../../shared/thread/schema';
+import type { Thread } from '../../../../shared/thread/schema';
+import type { ToolCall } from '../../../../shared/thread/messages';
 import { repeatedIds } from '../../state/repeated-ids';
 
 export interface RunOffer {

@@ -7,7 +7,7 @@
  * multipleOf, allOf / anyOf / oneOf / not, and local `$ref` (`#/definitions/…`, `#/$defs/…`).
  * Unknown keywords (format, …) are accepted, never guessed.
  */
-import type { Tool } from '../../../../shared/thread/schema';
+import type { Tool } from '../../../../shared/thread/tools';
 
 type Schema = Record<string, unknown> | boolean;
 

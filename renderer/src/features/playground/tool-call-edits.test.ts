@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { applyPatches, enablePatches, produceWithPatches } from 'immer';
-import type { Thread, Tool } from '../../../../shared/thread/schema';
+import type { Thread } from '../../../../shared/thread/schema';
+import type { Tool } from '../../../../shared/thread/tools';
 import { pendingToolCalls } from '../../../../shared/thread/tool-calls';
 import { validateThread } from '../../../../shared/thread/validate';
 import { addToolCall, newToolCall, removeToolCall, toolChoices } from './tool-call-edits';

@@ -4,7 +4,9 @@
  * the playground applies them to the Immer draft of `session.edit`, which makes each one an
  * undo step.
  */
-import type { AssistantMessage, Thread, Tool, ToolCall } from '../../../../shared/thread/schema';
+import type { AssistantMessage, ToolCall } from '../../../../shared/thread/messages';
+import type { Thread } from '../../../../shared/thread/schema';
+import type { Tool } from '../../../../shared/thread/tools';
 import { toolCallIdsOf } from '../../../../shared/thread/ids';
 
 /** One option of the "Tool of the new call" select. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { restorePlan } from './restore';
 import type { RunRecord } from '../../../../shared/protocol/host-api';
-import type { Message } from '../../../../shared/thread/schema';
+import type { Message } from '../../../../shared/thread/messages';
 
 const user = (id: string, text: string): Message => ({ id, role: 'user', content: [{ type: 'text', text }] });
 const asst = (id: string, text: string, calls?: { id: string; name: string }[]): Message => ({

@@ -4,7 +4,7 @@
  * tool results a tool step filled in (`conversationAfter` in shared/thread/run-points.ts).
  */
 import type { RunRecord } from '../../../../shared/protocol/host-api';
-import type { Message } from '../../../../shared/thread/schema';
+import type { Message } from '../../../../shared/thread/messages';
 import { conversationAfter, type Conversation } from '../../../../shared/thread/run-points';
 
 export type RestorePlan = Conversation;
