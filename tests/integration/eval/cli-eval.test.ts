@@ -239,7 +239,7 @@ describe('stepwise eval', () => {
     expect(again.stderr).toContain('1 unreadable result line(s) of the earlier run were skipped');
     expect(again.stdout).toMatch(/^base: 3\/3 passed/m);
     // Not given, the saved concurrency (the default 4) is used.
-    expect(again.stdout).toMatch(/^batch .*: 3 cases × 1 variant, concurrency 4, on local$/m);
+    expect(again.stdout).toMatch(/^batch .*: 3 cases × 1 variant, concurrency 4, on local \(runner processes reused across cases\)$/m);
   }, 120_000);
 
   it('--resume with --concurrency runs at the given concurrency and records it in the batch file', async () => {
@@ -254,7 +254,7 @@ describe('stepwise eval', () => {
     await writeFile(results, `${(await readFile(results, 'utf8')).split('\n')[0]}\n`);
     const again = await evalCli(['--resume', folder, '--concurrency', '1']);
     expect(again.code).toBe(0);
-    expect(again.stdout).toMatch(/^batch .*: 2 cases × 1 variant, concurrency 1, on local$/m);
+    expect(again.stdout).toMatch(/^batch .*: 2 cases × 1 variant, concurrency 1, on local \(runner processes reused across cases\)$/m);
     expect(await saved()).toBe(1);
     const bad = await evalCli(['--resume', folder, '--concurrency', 'many']);
     expect(bad.code).toBe(2);
