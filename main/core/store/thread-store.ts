@@ -343,14 +343,14 @@ export class ThreadStore {
 
   /**
    * Rename or move an open thread's file as the host (workspace rename/move): `move` does it and
-   * returns the new path (`file`) with what the caller wants back (`value`). It runs after the saves queued so far (written under the old name) and
-   * before any later one, with the file not watched: the old name going away is not a file gone,
-   * and what `move` wrote (the title of a renamed thread) is read back as the host's change,
-   * origin `host`, not as a change made outside. Throws what `move` throws (nothing moved then).
+   * returns the new path (`file`) with what the caller wants back (`value`). It runs after the
+   * save under way and before any later one (edits not saved yet stay so, and are saved under
+   * the new name), with the file not watched: the old name going away is not a file gone, and
+   * what `move` wrote (the title of a renamed thread) is read back as the host's change, origin
+   * `host`, not as a change made outside. Throws what `move` throws (nothing moved then).
    */
   async relocate<T>(threadId: string, move: () => Promise<{ file: string; value: T }>): Promise<T> {
     const t = this.entry(threadId);
-    await this.flush(threadId);
     const watched = !!t.watch;
     const moving = t.saving.then(async () => {
       this.outside.stop(t);

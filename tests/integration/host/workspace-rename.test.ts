@@ -3,7 +3,7 @@
  * host moves the file itself (ThreadStore.relocate), so its file watch does not take the rename
  * for a change made outside Stepwise — no error logged, no `thread_patch` of origin `file`, no
  * notice — while every window still gets the new title (origin `host`), an edit not saved yet is
- * written under the new name, and a real outside edit of the moved file is still taken.
+ * kept and saved under the new name, and a real outside edit of the moved file is still taken.
  * Real host core, real files, real fs.watch on the thread files and the workspace.
  */
 import fs from 'node:fs';
@@ -75,18 +75,20 @@ describe('an open thread renamed or moved by the host', () => {
     conn.close();
   });
 
-  it('writes an edit not saved yet under the new name, and a later edit too, without complaint', async () => {
-    const { home, thread, logs, client, conn } = await openThread(60_000); // saves wait for the rename's flush
+  it('keeps an edit not saved yet and saves it under the new name, with a later edit, without complaint', async () => {
+    const { home, thread, logs, client, conn } = await openThread(60_000); // no save before the window closes
     await conn.request('thread.edit', { threadId: thread.id, baseVersion: 0, patches: [{ op: 'replace', path: ['context', 'systemPrompt'], value: 'typed before the rename' }] });
     await conn.request('workspace.rename', { path: 'w.json', title: 'Renamed' });
     await sleep(400);
     expect(complaints(logs, client.pushes)).toEqual(NONE);
     expect(fs.existsSync(path.join(home, 'workspace', 'w.json'))).toBe(false);
-    expect(readThread(home, 'Renamed.json')).toMatchObject({ title: 'Renamed', context: { systemPrompt: 'typed before the rename' } });
-    const { version } = (await conn.request('thread.open', { path: 'Renamed.json' })) as { version: number };
-    await conn.request('thread.edit', { threadId: thread.id, baseVersion: version, patches: [{ op: 'replace', path: ['context', 'systemPrompt'], value: 'typed after' }] });
+    expect(readThread(home, 'Renamed.json').title).toBe('Renamed');
+    const open = (await conn.request('thread.open', { path: 'Renamed.json' })) as { version: number; thread: { title: string; context: { systemPrompt: string } } };
+    expect([open.thread.title, open.thread.context.systemPrompt]).toEqual(['Renamed', 'typed before the rename']);
+    await conn.request('thread.edit', { threadId: thread.id, baseVersion: open.version, patches: [{ op: 'replace', path: ['context', 'tools'], value: [] }] });
     conn.close(); // the last window closing saves the thread
-    await waitFor(() => readThread(home, 'Renamed.json').context.systemPrompt === 'typed after', 5000, 'the save under the new name');
+    await waitFor(() => readThread(home, 'Renamed.json').context.systemPrompt === 'typed before the rename', 5000, 'the save under the new name');
+    expect(readThread(home, 'Renamed.json')).toMatchObject({ title: 'Renamed', context: { tools: [] } });
     expect(fs.existsSync(path.join(home, 'workspace', 'w.json'))).toBe(false);
     expect(complaints(logs, client.pushes)).toEqual(NONE);
   });
