@@ -9,7 +9,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { HostPush } from '../../../shared/protocol/envelopes';
+import type { HostPush } from '../../../shared/protocol/host-api';
 import type { LogLevel } from '../../../main/core/bridge/stream-bridge';
 import { scriptedThread } from '../../support/threads';
 import { hostCores, makeHome, readThread, RecordingClient, waitFor, writeThread } from '../../support/host-harness';
