@@ -223,18 +223,15 @@ test('Add user message and Add assistant message: the new message comes into vie
   await open(page, serve);
   await expect(page.getByText(`Messages (${n})`)).toBeVisible();
 
-  await page.getByRole('button', { name: 'Add user message' }).click();
-  const added = page.getByRole('textbox', { name: `Text of message ${n + 1}`, exact: true });
-  await expect(added).toBeFocused();
-  expect(await inViewport(page, added)).toBe(true);
-  await page.keyboard.type('typed at once');
-  await expect(added).toHaveText('typed at once');
-
-  await page.getByRole('button', { name: 'Add assistant message' }).click();
-  const reply = page.getByRole('textbox', { name: `Text of message ${n + 2}`, exact: true });
-  await expect(reply).toBeFocused();
-  expect(await inViewport(page, reply)).toBe(true);
-  await page.keyboard.type('a reply');
-  await expect(reply).toHaveText('a reply');
-  await expect(added).toHaveText('typed at once');
+  // Each new message: in view, its text focused, typed into at once.
+  const typed = [['Add user message', 'typed at once'], ['Add assistant message', 'a reply']];
+  for (const [i, [button, text]] of typed.entries()) {
+    await page.getByRole('button', { name: button }).click();
+    const editor = page.getByRole('textbox', { name: `Text of message ${n + 1 + i}`, exact: true });
+    await expect(editor).toBeFocused();
+    expect(await inViewport(page, editor)).toBe(true);
+    await page.keyboard.type(text);
+    await expect(editor).toHaveText(text);
+  }
+  await expect(page.getByRole('textbox', { name: `Text of message ${n + 1}`, exact: true })).toHaveText('typed at once');
 });
