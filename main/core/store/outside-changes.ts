@@ -100,7 +100,7 @@ export class OutsideChanges {
       const whole = fieldPatches(t.doc, found);
       if (whole.length) this.host.commit(t, whole, origin);
     }
-    if (origin === 'file') this.opts.log?.(`took the changes made to ${t.file} outside Stepwise (now version ${t.version})`);
+    if (origin === 'file') this.opts.log?.(`took the changes made to ${t.file} outside Stepwise (now version ${t.version})`, 'info'); // expected, not a fault
     const unsaved = await this.restartLog(t, found, stamp);
     if (unsaved && !fromSave) this.host.scheduleSave(t);
   }

@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import type { HostPush } from '../../../shared/protocol/host-api';
 import type { LogLevel } from '../../../main/core/bridge/stream-bridge';
 import { scriptedThread } from '../../support/threads';
-import { hostCores, makeHome, readThread, RecordingClient, waitFor, writeThread } from '../../support/host-harness';
+import { hostCores, makeHome, readThread, RecordingClient, rejection, waitFor, writeThread } from '../../support/host-harness';
 
 const start = hostCores();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -91,5 +91,17 @@ describe('an open thread renamed or moved by the host', () => {
     expect(readThread(home, 'Renamed.json')).toMatchObject({ title: 'Renamed', context: { tools: [] } });
     expect(fs.existsSync(path.join(home, 'workspace', 'w.json'))).toBe(false);
     expect(complaints(logs, client.pushes)).toEqual(NONE);
+  });
+
+  it('a rename refused (the title is taken) leaves the thread where it was, still watched', async () => {
+    const { home, thread, logs, client, conn } = await openThread(40);
+    writeThread(home, 'Other.json', scriptedThread([{ text: 'other' }], { title: 'Other' }));
+    expect(await rejection(conn.request('workspace.rename', { path: 'w.json', title: 'Other' }))).toMatchObject({ code: 'exists' });
+    const file = path.join(home, 'workspace', 'w.json');
+    fs.writeFileSync(file, JSON.stringify({ ...readThread(home, 'w.json'), context: { ...thread.context, systemPrompt: 'edited outside' } }, null, 2));
+    await waitFor(() => client.pushes.find((p) => p.type === 'thread_patch' && p.origin === 'file'), 5000, 'the outside edit');
+    expect(logs.filter((l) => l.level === 'error' || l.level === 'warn')).toEqual([]); // an outside edit taken is no error either
+    expect(client.pushes.filter((p) => p.type === 'notice')).toEqual([]);
+    conn.close();
   });
 });
