@@ -4,6 +4,7 @@
  * into the thread's `ToolOutput` with every content kind kept. Failures become `isError` output.
  */
 import { CallToolResultSchema, ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { bareMcpMessage } from './mcp-error';
 import { MCP_DEFAULT_TIMEOUT_MS, type McpLogEntry } from '../shared/protocol/mcp';
 import type { ToolOutput, ToolResultPart } from '../shared/thread/messages';
 import { toolErrorOutput } from '../shared/thread/tool-output';
@@ -92,7 +93,7 @@ function describeCallError(session: ServerSession, tool: string, err: unknown, c
   if (err instanceof McpError) {
     if (err.code === ErrorCode.RequestTimeout) return `${where}: timed out after ${timeout} ms without a result or progress (notifications/cancelled sent).`;
     if (err.code === ErrorCode.ConnectionClosed) return `${where}: the server closed the connection during the call (it exited or crashed).${tail}`;
-    return `${where}: JSON-RPC error ${err.code}: ${err.message.replace(/^MCP error -?\d+: /, '')}`;
+    return `${where}: JSON-RPC error ${err.code}: ${bareMcpMessage(err.message)}`;
   }
   const msg = err instanceof Error ? err.message : String(err);
   if (cancelled) return `${where}: cancelled${msg && msg !== 'cancelled' ? ` (${msg})` : ''}; notifications/cancelled sent.`;

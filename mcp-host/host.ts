@@ -6,6 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { mcpErrorText } from './mcp-error';
 import type { Port } from '../shared/protocol/runner';
 import type { HostToMcpHost, McpHostMethods, McpHostToHost, McpOAuthCredentials, McpServerConfig, McpToRunner, RunnerToMcp } from '../shared/protocol/mcp';
 import { HOST_TO_MCP_HOST, MCP_HOST_METHODS, RUNNER_TO_MCP, type McpHostMethod } from '../shared/protocol/contract/mcp-channel';
@@ -144,7 +145,7 @@ export class McpHost {
     handler(m.params).then(
       (result) => reply({ result }),
       // A server's own JSON-RPC error is `mcp_error`; a failed connect `connect_failed`.
-      (err: unknown) => reply({ error: err instanceof McpError ? { code: 'mcp_error', message: err.message } : toWireError(err) }),
+      (err: unknown) => reply({ error: err instanceof McpError ? { code: 'mcp_error', message: mcpErrorText(err) } : toWireError(err) }),
     );
   }
 

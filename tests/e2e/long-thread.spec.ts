@@ -3,7 +3,8 @@
  * renderer through the web host: it opens at once with a bounded DOM, scrolls to its last
  * message and back, finds a message in the middle and edits it (the edit is saved: a reload
  * shows it), holds the reader's place while messages above it grow and arrive, and the
- * execution tree's "Show in thread" brings a run's message into view.
+ * execution tree's "Show in thread" brings a run's message into view; a message added at the end
+ * comes into view with the focus in its text.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -213,4 +214,24 @@ test('"Show in thread" and a double-click on an execution tree row scroll to the
   await llm.dblclick();
   await expect(reply).toBeFocused();
   expect(await inViewport(page, reply)).toBe(true);
+});
+
+test('Add user message and Add assistant message: the new message comes into view with the focus in its text', async ({ page, serve }) => {
+  // Enough messages to be virtualised (MessageList MOUNT_ALL_UP_TO), few enough to open fast.
+  const n = 60;
+  writeFileSync(path.join(serve.home, 'workspace', `${TITLE}.json`), JSON.stringify(longThread({ messages: n, title: TITLE })));
+  await open(page, serve);
+  await expect(page.getByText(`Messages (${n})`)).toBeVisible();
+
+  // Each new message: in view, its text focused, typed into at once.
+  const typed = [['Add user message', 'typed at once'], ['Add assistant message', 'a reply']];
+  for (const [i, [button, text]] of typed.entries()) {
+    await page.getByRole('button', { name: button }).click();
+    const editor = page.getByRole('textbox', { name: `Text of message ${n + 1 + i}`, exact: true });
+    await expect(editor).toBeFocused();
+    expect(await inViewport(page, editor)).toBe(true);
+    await page.keyboard.type(text);
+    await expect(editor).toHaveText(text);
+  }
+  await expect(page.getByRole('textbox', { name: `Text of message ${n + 1}`, exact: true })).toHaveText('typed at once');
 });

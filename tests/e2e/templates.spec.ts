@@ -33,9 +33,13 @@ test('a variable and a scenario: hover, completion, preview, run, raw request', 
   await msg.click();
   await page.keyboard.type('Hi {{ w');
   await expect(page.getByRole('option', { name: /^who/ })).toBeVisible();
-  await page.keyboard.press('Escape');
-  await page.keyboard.type('ho | upper }}');
-  await expect(page.getByRole('textbox', { name: 'Text of message 1', exact: true })).toHaveText('Hi {{ who | upper }}');
+  // Enter takes the option at once (the closing }} came with the opening {{), and }} typed
+  // after it steps over the ones already there.
+  await page.keyboard.press('Enter');
+  await expect(msg).toHaveText('Hi {{ who}}');
+  await expect(msg.locator('.cm-line')).toHaveCount(1);
+  await page.keyboard.type(' | upper }}');
+  await expect(msg).toHaveText('Hi {{ who | upper }}');
 
   // Preview of the system prompt as the next run would send it.
   await page.getByRole('button', { name: 'Preview system prompt' }).click();

@@ -11,7 +11,9 @@ function workspaceChanged(ctx: HostContext): void {
 
 /**
  * Renames or moves `from`; an open thread follows its file, and its open copy takes the new
- * title (every window sees it, and the next save does not write the old title back).
+ * title (every window sees it, and the next save does not write the old title back). The store
+ * moves an open thread's file itself (ThreadStore.relocate), so its file watch does not take
+ * the host's own rename for a change made outside Stepwise.
  * A thread with a live run is not renamed (its run result would go to the old file name).
  */
 async function relocate(ctx: HostContext, from: string, how: { title: string } | { toFolder: string }) {
@@ -21,9 +23,12 @@ async function relocate(ctx: HostContext, from: string, how: { title: string } |
   if (id && rename && ctx.bridge.liveRuns(id).length > 0) {
     throw new HostError('thread_running', `"${from}" cannot be renamed while one of its runs is running; stop it or wait for it to end`);
   }
-  const entry = rename ? await ws.rename(from, how.title) : await ws.move(from, how.toFolder);
+  const go = () => (rename ? ws.rename(from, how.title) : ws.move(from, how.toFolder));
+  const entry = id ? await ctx.threads.relocate(id, async () => {
+    const moved = await go();
+    return { file: await ws.resolve(moved.path), value: moved };
+  }) : await go();
   if (id && entry.kind === 'thread') {
-    await ctx.threads.moved(id, await ws.resolve(entry.path));
     const open = ctx.threads.get(id);
     if (open.thread.title !== entry.title) await ctx.threads.edit(id, open.version, [{ op: 'replace', path: ['title'], value: entry.title }], 'host');
   }

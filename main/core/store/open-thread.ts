@@ -31,6 +31,8 @@ export interface OpenThread {
   savedVersion: number;
   /** Why the last save failed (an error code), until one succeeds. */
   saveError?: string;
+  /** The host is renaming or moving the file (ThreadStore.relocate): a move seen meanwhile is its own. */
+  relocating?: boolean;
 }
 
 /** mtime, size and inode of `file`, or undefined when it cannot be stat'ed. */

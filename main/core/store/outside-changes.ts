@@ -13,8 +13,8 @@ import type { ThreadStoreOptions } from './thread-store-options';
 
 /** What the store lends: applying a change taken from the file, and scheduling a save. */
 export interface OutsideHost {
-  /** Apply `patches` as the next version, origin `file`, neither saved nor logged. Throws when they do not apply. */
-  commit(t: OpenThread, patches: Patch[]): void;
+  /** Apply `patches` as the next version with `origin`, neither saved nor logged. Throws when they do not apply. */
+  commit(t: OpenThread, patches: Patch[], origin: string): void;
   scheduleSave(t: OpenThread): void;
 }
 
@@ -61,9 +61,11 @@ export class OutsideChanges {
    * thread becomes a new version (origin `file`): the fields changed on disk replace those of the
    * open copy, whose edits not saved yet stay on top. A file that does not load marks the thread
    * broken (reported once per problem) until it loads again. `fromSave`: the save that called
-   * it writes next, so no save is scheduled here.
+   * it writes next, so no save is scheduled here. `origin`: who changed the file; other than
+   * `file` (the host itself, ThreadStore.relocate), the change is taken under that origin and
+   * not logged as a change made outside.
    */
-  async reconcile(t: OpenThread, fromSave = false): Promise<void> {
+  async reconcile(t: OpenThread, fromSave = false, origin = 'file'): Promise<void> {
     let found: Thread;
     const stamp = await fileStamp(t.file);
     try {
@@ -92,13 +94,13 @@ export class OutsideChanges {
     t.disk = found;
     const merged = fieldPatches(base, found, t.doc);
     try {
-      if (merged.length) this.host.commit(t, merged);
+      if (merged.length) this.host.commit(t, merged, origin);
     } catch {
       // The open copy's unsaved edits do not fit the new file: the file wins.
       const whole = fieldPatches(t.doc, found);
-      if (whole.length) this.host.commit(t, whole);
+      if (whole.length) this.host.commit(t, whole, origin);
     }
-    this.opts.log?.(`took the changes made to ${t.file} outside Stepwise (now version ${t.version})`);
+    if (origin === 'file') this.opts.log?.(`took the changes made to ${t.file} outside Stepwise (now version ${t.version})`, 'info'); // expected, not a fault
     const unsaved = await this.restartLog(t, found, stamp);
     if (unsaved && !fromSave) this.host.scheduleSave(t);
   }

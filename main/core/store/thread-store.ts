@@ -48,7 +48,7 @@ export class ThreadStore {
 
   constructor(private readonly opts: ThreadStoreOptions) {
     if (opts.editLogDir) this.logs = new EditLogs(opts.editLogDir, opts.io, opts.log);
-    this.outside = new OutsideChanges(opts, { commit: (t, patches) => void this.commit(t, patches, 'file', false), scheduleSave: (t) => this.scheduleSave(t) });
+    this.outside = new OutsideChanges(opts, { commit: (t, patches, origin) => void this.commit(t, patches, origin, false), scheduleSave: (t) => this.scheduleSave(t) });
   }
 
   /** Replay the edit logs a stopped host left (once, at start, before any open): edit-recovery.ts. */
@@ -342,16 +342,52 @@ export class ThreadStore {
   }
 
   /**
-   * Follow a file that moved on disk (workspace rename/move). Resolves once the edit log names
-   * the new path and the file has been read again (a rename that rewrote it, e.g. its title,
-   * is taken, and the edit log restarts from it).
+   * Rename or move an open thread's file as the host (workspace rename/move): `move` does it and
+   * returns the new path (`file`) with what the caller wants back (`value`). It runs after the
+   * save under way and before any later one (edits not saved yet stay so, and are saved under
+   * the new name), with the file not watched: the old name going away is not a file gone, and
+   * what `move` wrote (the title of a renamed thread) is read back as the host's change, origin
+   * `host`, not as a change made outside. Throws what `move` throws (nothing moved then).
+   */
+  async relocate<T>(threadId: string, move: () => Promise<{ file: string; value: T }>): Promise<T> {
+    const t = this.entry(threadId);
+    const watched = !!t.watch;
+    const moving = t.saving.then(async () => {
+      this.outside.stop(t);
+      t.relocating = true;
+      let moved: { file: string; value: T };
+      try {
+        moved = await move();
+        this.repoint(t, moved.file);
+      } finally {
+        t.relocating = false;
+        if (watched) this.outside.start(t);
+      }
+      await t.log?.moved(t.file).catch(() => {});
+      if (t.watch) await this.outside.reconcile(t, false, 'host');
+      return moved.value;
+    });
+    t.saving = moving.then(() => {}, () => {});
+    return moving;
+  }
+
+  /** `t` is now at `file` (absolute or relative to the working folder). */
+  private repoint(t: OpenThread, file: string): void {
+    this.byFile.delete(t.file);
+    t.file = path.resolve(file);
+    this.byFile.set(t.file, t.doc.id);
+  }
+
+  /**
+   * Follow a file that moved on disk outside the host (the workspace watch saw it). Resolves
+   * once the edit log names the new path and the file has been read again (a rename that
+   * rewrote it, e.g. its title, is taken, and the edit log restarts from it). Ignored while the
+   * host moves the file itself ({@link relocate}).
    */
   moved(threadId: string, file: string): Promise<void> {
     const t = this.byId.get(threadId);
-    if (!t) return Promise.resolve();
-    this.byFile.delete(t.file);
-    t.file = path.resolve(file);
-    this.byFile.set(t.file, threadId);
+    if (!t || t.relocating) return Promise.resolve();
+    this.repoint(t, file);
     if (t.watch) {
       this.outside.stop(t);
       this.outside.start(t);

@@ -2,14 +2,18 @@
  * A request to show one message of the open thread: set by the execution tree and the detail
  * panel ("Show in thread", features/execution/use-jump-to-message.ts), taken by the playground's
  * message list, which scrolls to the message, outlines it for a moment and, with `focus`,
- * moves the keyboard focus to it. `seq` makes a repeated jump to the same message a new request.
+ * moves the keyboard focus to it, or into its text editor (a message just added: the person
+ * types at once). `seq` makes a repeated jump to the same message a new request.
  */
 import { atom } from 'jotai';
 
 export interface MessageJump {
   messageId: string;
-  /** Move the focus to the message (a jump from elsewhere in the window), not just scroll. */
-  focus: boolean;
+  /**
+   * Where the focus goes: the message's card (a jump from elsewhere in the window), its text
+   * editor (a message just added), or nowhere (just scroll).
+   */
+  focus: 'card' | 'text' | false;
   seq: number;
 }
 
@@ -18,7 +22,7 @@ export const messageJumpAtom = atom<MessageJump | null>(null);
 
 let seq = 0;
 
-/** A new request for `messageId`. */
-export function jumpTo(messageId: string, focus = true): MessageJump {
+/** A new request for `messageId` (by default the focus goes to its card). */
+export function jumpTo(messageId: string, focus: MessageJump['focus'] = 'card'): MessageJump {
   return { messageId, focus, seq: ++seq };
 }

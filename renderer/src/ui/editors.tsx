@@ -27,7 +27,6 @@ import { findHighlightExtension, type FieldHighlight } from './find-highlight';
 const jsonSetup: BasicSetupOptions = { foldGutter: true, lineNumbers: true, highlightActiveLine: true, autocompletion: false, history: false };
 const jsonReadOnlySetup: BasicSetupOptions = { ...jsonSetup, highlightActiveLine: false };
 const promptSetup: BasicSetupOptions = { lineNumbers: false, foldGutter: false, highlightActiveLine: false, autocompletion: false, history: false };
-const templatePromptSetup: BasicSetupOptions = { ...promptSetup, autocompletion: true };
 
 export interface JsonEditorProps {
   value: string;
@@ -136,6 +135,6 @@ export function PromptEditor({ value, onChange, readOnly, label, placeholder, mi
   const extensions = useMemo(() => (templated ? [...PROMPT_EXTENSIONS, templateSupport(() => current.current ?? [])] : PROMPT_EXTENSIONS), [templated]);
   return (
     <FramedEditor value={value} onChange={onChange} readOnly={readOnly} label={label} placeholder={placeholder} extensions={extensions}
-      minHeight={`${minHeight}px`} maxHeight="420px" basicSetup={templated ? templatePromptSetup : promptSetup} style={PROMPT_STYLE} highlight={highlight} wrap />
+      minHeight={`${minHeight}px`} maxHeight="420px" basicSetup={promptSetup} style={PROMPT_STYLE} highlight={highlight} wrap />
   );
 }

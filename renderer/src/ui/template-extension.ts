@@ -1,13 +1,14 @@
 /**
  * Template support for the prompt editors (docs/architecture.md#templates): `{{ … }}`
  * highlighted amber, `{% … %}` violet and `{# … #}` grey; completion of variable names and
- * `@include("…")` after `{{`, and of block tags after `{%`; a variable's value on hover.
+ * `@include("…")` after `{{`, and of block tags after `{%`, taken with Enter or Tab; a
+ * variable's value on hover.
  * The variables are read through `variables()` at the moment they are needed, so the extension
  * stays the same object while the thread changes.
  */
-import type { CompletionContext, CompletionResult } from '@codemirror/autocomplete';
-import { EditorState, type Extension } from '@codemirror/state';
-import { Decoration, EditorView, MatchDecorator, ViewPlugin, hoverTooltip, type DecorationSet, type ViewUpdate } from '@codemirror/view';
+import { acceptCompletion, autocompletion, type CompletionContext, type CompletionResult } from '@codemirror/autocomplete';
+import { EditorState, Prec, type Extension } from '@codemirror/state';
+import { Decoration, EditorView, MatchDecorator, ViewPlugin, hoverTooltip, keymap, type DecorationSet, type ViewUpdate } from '@codemirror/view';
 import { BLOCK_TAGS } from '../../../shared/template/syntax';
 
 /** A variable as the editors show it: its name, a kind (`text`, `json`, `file`, `built-in`) and its value. */
@@ -50,6 +51,19 @@ const theme = EditorView.baseTheme({
   '.cm-tmpl-hover': { padding: '4px 8px', maxWidth: '420px', maxHeight: '240px', overflow: 'auto', whiteSpace: 'pre-wrap', fontFamily: 'monospace', fontSize: '12px' },
 });
 
+/**
+ * The completion list of template editors. Enter and Tab take the selected option as soon as the
+ * list shows: CodeMirror's default `interactionDelay` (75 ms) ignores Enter that soon after the
+ * list opens, and Enter then fell through to the default keymap's new line (between `{{ w` and
+ * the `}}` closeBrackets put after it). Inside `{{ … }}` or `{% … %}` a new line is never what
+ * was meant. Tab takes the option too (the editors do not indent with Tab: without a list it
+ * still moves the focus on). Merges with the basic setup's `autocompletion()` if it has one.
+ */
+const completion: Extension = [
+  autocompletion({ interactionDelay: 0 }),
+  Prec.highest(keymap.of([{ key: 'Tab', run: acceptCompletion }])),
+];
+
 /** Completions at the cursor: names after `{{` (and `@include`), block tags after `{%`. */
 export function templateCompletions(variables: () => TemplateVariable[]) {
   return (ctx: CompletionContext): CompletionResult | null => {
@@ -87,7 +101,7 @@ export function nameAt(text: string, pos: number): { name: string; from: number;
   return null;
 }
 
-/** The extension: highlighting, completion and hover over `variables()`. */
+/** The extension: highlighting, completion (list and keys) and hover over `variables()`. */
 export function templateSupport(variables: () => TemplateVariable[]): Extension {
   // One source for the editor's life: the completion plugin matches its results to their source by identity.
   const source = templateCompletions(variables);
@@ -95,6 +109,7 @@ export function templateSupport(variables: () => TemplateVariable[]): Extension 
   return [
     highlight,
     theme,
+    completion,
     EditorState.languageData.of(() => data),
     hoverTooltip((view, pos) => {
       const line = view.state.doc.lineAt(pos);

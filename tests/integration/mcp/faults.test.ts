@@ -1,8 +1,8 @@
 /**
  * Failure modes end as clear tool errors and the mcp-host recovers for the next call: a server
- * that crashes mid-call, one that hangs (timeout), one that writes garbage to stdout, a 5 MB
- * result, the mcp-host itself dying mid-call, and connection diagnoses (command not found,
- * HTTP 401).
+ * that crashes mid-call, one that hangs (timeout), one that writes garbage to stdout, a server's
+ * JSON-RPC error (its prefix said once), a 5 MB result, the mcp-host itself dying mid-call, and
+ * connection diagnoses (command not found, HTTP 401).
  */
 import fs from 'node:fs';
 import http from 'node:http';
@@ -62,6 +62,13 @@ describe('faulty servers', () => {
     expect(r.out.isError).toBe(true);
     expect(text(r.out)).toContain('protocol error');
     expect(text(r.out)).toContain('not JSON-RPC');
+    await stillWorks();
+  });
+
+  it('a server\'s JSON-RPC error (an SDK server: its message already prefixed) is a tool error saying "MCP error" nowhere twice', async () => {
+    const r = await h.call('refuse', {});
+    expect(r.out.isError).toBe(true);
+    expect(text(r.out)).toBe('MCP tool "refuse" on server "faulty": JSON-RPC error -32602: refused on purpose');
     await stillWorks();
   });
 

@@ -1,7 +1,8 @@
 /**
  * Resources, resource templates, subscriptions, completions and prompts through the real
  * McpService → mcp-host → server-everything, over stdio and over Streamable HTTP; paging
- * against a server that pages its lists (tests/support/mcp-servers/paged.mjs).
+ * against a server that pages its lists (tests/support/mcp-servers/paged.mjs), whose errors (a
+ * bad cursor, a missing resource) come with the SDK's "MCP error <code>: " prefix said once.
  */
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -96,6 +97,13 @@ describe('paged lists', () => {
     expect(seen).toEqual(Array.from({ length: 25 }, (_, i) => `r${i}`));
     const prompts = await svc.resourceRequest('prompts', { server: 'paged', cursor: '10' });
     expect(prompts).toEqual({ prompts: [{ name: 'p10' }, { name: 'p11' }] });
-    await expect(svc.resourceRequest('resources', { server: 'paged', cursor: 'zzz' })).rejects.toMatchObject({ code: 'mcp_error', message: expect.stringContaining('bad cursor') });
+    await expect(svc.resourceRequest('resources', { server: 'paged', cursor: 'zzz' })).rejects.toMatchObject({ code: 'mcp_error', message: 'MCP error -32602: bad cursor "zzz"' });
+  });
+
+  it('a missing resource is the server\'s -32002, its "MCP error" prefix said once (the SDK server sends it prefixed already)', async () => {
+    const svc = startService(makeHome({ paged: { command: process.execPath, args: [PAGED] } }));
+    defer(() => svc.close());
+    expect((await svc.resourceRequest('readResource', { server: 'paged', uri: 'paged://r/3' })).contents).toEqual([{ uri: 'paged://r/3', mimeType: 'text/plain', text: 'r3' }]);
+    await expect(svc.resourceRequest('readResource', { server: 'paged', uri: 'paged://r/99' })).rejects.toMatchObject({ code: 'mcp_error', message: 'MCP error -32002: Resource not found: paged://r/99' });
   });
 });

@@ -5,9 +5,10 @@
 //   hang     — never answers
 //   garbage  — writes lines that are not JSON-RPC to stdout and never answers
 //   big      — returns `bytes` (default 5 MiB) of text in one result
+//   refuse   — throws the SDK's McpError(-32602): the SDK sends its message with "MCP error -32602: " before it
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 
 const server = new Server({ name: 'faulty', version: '1.0.0' }, { capabilities: { tools: {} } });
 const obj = (props = {}) => ({ type: 'object', properties: props });
@@ -18,6 +19,7 @@ server.setRequestHandler(ListToolsRequestSchema, async () => ({
     { name: 'hang', inputSchema: obj() },
     { name: 'garbage', inputSchema: obj() },
     { name: 'big', inputSchema: obj({ bytes: { type: 'integer' } }) },
+    { name: 'refuse', inputSchema: obj() },
   ],
 }));
 server.setRequestHandler(CallToolRequestSchema, async (req) => {
@@ -38,6 +40,8 @@ server.setRequestHandler(CallToolRequestSchema, async (req) => {
       const n = Number(args.bytes ?? 5 * 1024 * 1024);
       return { content: [{ type: 'text', text: 'x'.repeat(n - 3) + 'END' }] };
     }
+    case 'refuse':
+      throw new McpError(ErrorCode.InvalidParams, 'refused on purpose');
     default:
       throw new Error(`unknown tool ${req.params.name}`);
   }

@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 // A stdio MCP server whose lists come in pages (server-everything never pages): 25 resources
 // and 12 prompts, 10 per page, the cursor being the next index as a string. A cursor that is
-// not one it gave out is answered with JSON-RPC error -32602.
+// not one it gave out is answered with JSON-RPC error -32602. Its resources read as their name;
+// any other URI is answered with -32002 (the spec's "Resource not found"), thrown as the SDK's
+// McpError, whose message the SDK sends with its own "MCP error -32002: " before it.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { ListPromptsRequestSchema, ListResourcesRequestSchema, McpError, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { ListPromptsRequestSchema, ListResourcesRequestSchema, ReadResourceRequestSchema, McpError, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 
 const PAGE = 10;
 const server = new Server({ name: 'paged', version: '1.0.0' }, { capabilities: { resources: {}, prompts: {} } });
@@ -25,5 +27,10 @@ server.setRequestHandler(ListResourcesRequestSchema, async (req) => {
 server.setRequestHandler(ListPromptsRequestSchema, async (req) => {
   const p = page(prompts, req.params?.cursor);
   return { prompts: p.items, ...(p.nextCursor ? { nextCursor: p.nextCursor } : {}) };
+});
+server.setRequestHandler(ReadResourceRequestSchema, async (req) => {
+  const r = resources.find((x) => x.uri === req.params.uri);
+  if (!r) throw new McpError(-32002, `Resource not found: ${req.params.uri}`);
+  return { contents: [{ uri: r.uri, mimeType: r.mimeType, text: r.name }] };
 });
 await server.connect(new StdioServerTransport());

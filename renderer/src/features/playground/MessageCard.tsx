@@ -114,7 +114,9 @@ export function MessageCard({ thread, index, readOnly }: { thread: Thread; index
         {/* A reply of tool calls only has no text part: offered by a button, so the editor does
             not vanish when its text is cleared (the emptied part stays). */}
         {(m.role === 'user' || textIdx >= 0 || !m.toolCalls?.length) && (
-          <PromptEditor label={`Text of message ${index + 1}`} value={text} readOnly={readOnly} placeholder={m.role === 'user' ? 'User message' : 'Assistant reply'} onChange={setText} highlight={textHighlight} />
+          <div data-message-text>
+            <PromptEditor label={`Text of message ${index + 1}`} value={text} readOnly={readOnly} placeholder={m.role === 'user' ? 'User message' : 'Assistant reply'} onChange={setText} highlight={textHighlight} />
+          </div>
         )}
         <TemplatePreview threadId={thread.id} place={`message:${m.id}`} label={`message ${index + 1}`} version={version}
           source={m.content.map((p) => (p.type === 'text' ? p.text : '')).join('\n')} />

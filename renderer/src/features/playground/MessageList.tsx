@@ -10,8 +10,8 @@
  *   message that changes while it is not mounted keeps its estimated size until it mounts.
  * - The focused message and any message whose arguments do not parse yet stay mounted when
  *   scrolled away, so a half-typed value is never lost with its row.
- * - Jumps: to a message ({@link messageJumpAtom}, from the execution tree) and to the current
- *   find match (FindBar.tsx), which is highlighted through {@link FindContext}.
+ * - Jumps: to a message ({@link messageJumpAtom}, from the execution tree, or a message just
+ *   added, whose text editor takes the focus) and to the current find match (FindBar.tsx), which is highlighted through {@link FindContext}.
  */
 import { startTransition, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import { useAtomValue } from 'jotai';
@@ -179,14 +179,19 @@ export function MessageList({ thread, readOnly, scrollRef, find, queue }: Messag
     if (!jump) return;
     const i = messages.findIndex((m) => m.id === jump.messageId);
     if (i < 0) return;
-    virtualizer.scrollToIndex(i, { align: 'start' });
-    setFlash(keys[i]);
+    const text = jump.focus === 'text';
+    // A message just added comes into view by the shortest scroll, without the outline: the
+    // person asked for it where they are. A jump from elsewhere puts the message at the top.
+    virtualizer.scrollToIndex(i, { align: text ? 'auto' : 'start' });
+    if (!text) setFlash(keys[i]);
     if (jump.focus) {
-      // The row mounts once the scroll reaches it.
+      // The row mounts once the scroll reaches it, its card in turn (MessageRow.tsx). Focusing
+      // the text's static stand-in makes its editor at once, which takes the focus.
+      const target = `[data-row-key="${CSS.escape(keys[i])}"] ${text ? '[data-message-text] [role="textbox"]' : '[data-message-card]'}`;
       let frames = 0;
       const tryFocus = () => {
-        const card = listRef.current?.querySelector<HTMLElement>(`[data-row-key="${CSS.escape(keys[i])}"] [data-message-card]`);
-        if (card) card.focus({ preventScroll: true });
+        const el = listRef.current?.querySelector<HTMLElement>(target);
+        if (el) el.focus({ preventScroll: true });
         else if (frames++ < 120) requestAnimationFrame(tryFocus);
       };
       requestAnimationFrame(tryFocus);

@@ -29,6 +29,7 @@ import { FileGoneNotice } from '../workspace/FileGoneNotice';
 import { BranchLinks } from './BranchLinks';
 import { PlaygroundBody } from './PlaygroundBody';
 import { McpBrowser } from '../mcp/McpBrowser';
+import { jumpTo, messageJumpAtom } from '../../state/message-jump';
 
 function Section({ title, children }: { title: string; children: React.ReactNode }) {
   return (
@@ -56,9 +57,13 @@ const ThreadContent = memo(function ThreadContent({ session, thread, version, re
   /** Opens the MCP resources and prompts browser. */
   onBrowse: () => void;
 }) {
+  const app = useApp();
   const shown = useSectionsShown(queue, 4);
-  const addMessage = (role: 'user' | 'assistant') =>
-    session.edit((d) => void d.context.messages.push(role === 'user' ? { id: newId('msg'), role, content: [{ type: 'text', text: '' }] } : { id: newId('msg'), role, content: [{ type: 'text', text: '' }] }));
+  /** Add an empty message at the end; the list scrolls to it and its text editor takes the focus. */
+  const addMessage = (role: 'user' | 'assistant') => {
+    const id = newId('msg');
+    if (session.edit((d) => void d.context.messages.push({ id, role, content: [{ type: 'text', text: '' }] }))) app.store.set(messageJumpAtom, jumpTo(id, 'text'));
+  };
   return (
     <PlaygroundBody
       messagesScrollRef={scrollRef}
