@@ -64,7 +64,7 @@ describe('stepwise branch', () => {
     const unknown = await stepwise(['branch', file, '--at', 'nope']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('has no message with id "nope" (its message ids: u1, a1, u3)');
-  });
+  }, 120_000);
 });
 
 /** A built-in tool runs without approval (ReAct goes on) and without a server. */
@@ -113,5 +113,5 @@ describe('stepwise run --from-run --from-call', () => {
       expect(bad.stderr).toContain(message);
     }
     expect(server.requests.length - before).toBe(1);
-  });
+  }, 120_000);
 });
