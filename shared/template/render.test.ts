@@ -179,6 +179,17 @@ describe('confinement and sandbox', () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect((await renderError('{% include "x" %}')).message).toMatch(/^systemPrompt, line 1, column \d+: .*template not found/);
   });
+
+  it('a key that names itself differently each time it is read (cycler().next as toString) reaches no constructor', async () => {
+    const g = globalThis as { __stepwisePwned?: number };
+    delete g.__stepwisePwned;
+    const payload = '{% set c = cycler("x","constructor","constructor") %}{% set k = {toString: c.next} %}{{ range[k]("globalThis.__stepwisePwned = 1")() }}';
+    const e = await renderError(payload);
+    expect(e.message).toMatch(/Unable to call/);
+    expect(g.__stepwisePwned).toBeUndefined();
+    // Any object as a key: looked up by the one name it gave.
+    expect(await render('{% set c = cycler("a","constructor") %}{% set k = {toString: c.next} %}[{{ d[k] }}]', { d: '{"a":"A","constructor":"C"}' }, { d: 'json' })).toBe('[A]');
+  });
 });
 
 describe('errors', () => {

@@ -57,7 +57,13 @@ interface Runtime {
 const runtime = (nunjucks as unknown as { runtime: Runtime }).runtime;
 const memberLookup = runtime.memberLookup;
 const nameLookup = runtime.contextOrFrameLookup;
-runtime.memberLookup = (obj, key) => (BLOCKED_MEMBERS.has(String(key)) ? undefined : memberLookup(obj, key));
+// The key is made a string once, and that string is what is looked up: an object key whose
+// `toString` answers differently each time (`cycler().next`) cannot pass the check as one name
+// and be looked up as another.
+runtime.memberLookup = (obj, key) => {
+  const name = typeof key === 'number' ? key : String(key);
+  return BLOCKED_MEMBERS.has(String(name)) ? undefined : memberLookup(obj, name);
+};
 runtime.contextOrFrameLookup = (context, frame, name) => {
   if (!(name in Object.prototype)) return nameLookup(context, frame, name);
   const local = frame.lookup(name);
