@@ -3,7 +3,7 @@
  * a size cap), `ls`, `glob` (tinyglobby) and `grep` (a JavaScript regular expression over
  * files, capped). Paths are confined by confine.ts; results name paths relative to it.
  */
-import { lstat, readdir, readFile, stat } from 'node:fs/promises';
+import { lstat, readdir, readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { ToolOutput } from '../../../shared/thread/messages';
 import { toolErrorOutput, toolOutput } from '../../../shared/thread/tool-output';
@@ -61,12 +61,25 @@ export async function lsTool(cwd: string, a: Args): Promise<ToolOutput> {
   }
 }
 
-/** Files under `base` matching `pattern`, relative to `base`, sorted; symbolic links not followed out. */
-async function globFiles(base: string, pattern: string): Promise<string[]> {
+/**
+ * Files under `base` matching `pattern`, as absolute paths, sorted; only those that really lie
+ * inside `cwd`. tinyglobby starts its crawl at the pattern's fixed prefix (`a/` of `a/*`) and
+ * follows a symbolic link there whatever `followSymbolicLinks` says, so each path found is
+ * resolved (links followed) and one that leads outside `cwd` is dropped.
+ */
+async function globFiles(cwd: string, base: string, pattern: string): Promise<string[]> {
   // Loaded on first use: an ordinary run's process never loads it.
   const { glob: tinyglob } = await import('tinyglobby');
   const found = await tinyglob(pattern, { cwd: base, dot: false, followSymbolicLinks: false, onlyFiles: true, ignore: ['**/node_modules/**', '**/.git/**'] });
-  return found.sort();
+  const realCwd = await realpath(cwd);
+  const inside = await Promise.all(
+    found.map(async (f) => {
+      const abs = path.join(base, f);
+      const real = await realpath(abs).catch(() => undefined);
+      return real !== undefined && (real === realCwd || real.startsWith(realCwd + path.sep)) ? abs : undefined;
+    }),
+  );
+  return inside.filter((f): f is string => f !== undefined).sort();
 }
 
 function checkPattern(pattern: string): string | undefined {
@@ -83,7 +96,7 @@ export async function globTool(cwd: string, a: Args): Promise<ToolOutput> {
   if (bad) return toolErrorOutput(`glob: ${bad}.`);
   try {
     const base = await resolveToolPath(cwd, given);
-    const files = (await globFiles(base, pattern)).map((f) => shownPath(cwd, path.join(base, f)));
+    const files = (await globFiles(cwd, base, pattern)).map((f) => shownPath(cwd, f));
     const shown = files.slice(0, MAX_LIST);
     const more = files.length > MAX_LIST ? `\n(${files.length - MAX_LIST} more not listed)` : '';
     return { ...toolOutput(shown.join('\n') + more || 'No files match.'), structuredContent: { kind: 'list', path: shownPath(cwd, base), entries: shown } satisfies Listing };
@@ -106,7 +119,7 @@ export async function grepTool(cwd: string, a: Args): Promise<ToolOutput> {
   if (bad) return toolErrorOutput(`grep: ${bad}.`);
   try {
     const base = await resolveToolPath(cwd, given);
-    const files = (await stat(base)).isDirectory() ? (await globFiles(base, filter)).map((f) => path.join(base, f)) : [base];
+    const files = (await stat(base)).isDirectory() ? await globFiles(cwd, base, filter) : [base];
     const matches: string[] = [];
     let total = 0;
     for (const file of files) {
