@@ -198,7 +198,7 @@ export class RunSupervisor {
     link.onExit((exit) => {
       this.procs.delete(proc);
       if (proc.idleTimer) clearTimeout(proc.idleTimer);
-      if (proc.pool !== undefined) this.idle.set(proc.pool, (this.idle.get(proc.pool) ?? []).filter((p) => p !== proc));
+      this.dropIdle(proc);
       if (proc.current) this.finish(proc.current, exit);
     });
     return proc;
@@ -229,8 +229,21 @@ export class RunSupervisor {
   private toIdle(proc: Proc): void {
     const pool = proc.pool!;
     this.idle.set(pool, [...(this.idle.get(pool) ?? []), proc]);
-    proc.idleTimer = setTimeout(() => proc.link.kill('SIGTERM'), this.idleMs);
+    proc.idleTimer = setTimeout(() => {
+      // Out of the idle list before it is stopped: a run starting before its exit event gets another process.
+      proc.idleTimer = undefined;
+      this.dropIdle(proc);
+      proc.link.kill('SIGTERM');
+    }, this.idleMs);
     proc.idleTimer.unref?.();
+  }
+
+  /** Takes `proc` out of its pool's idle list (if there). */
+  private dropIdle(proc: Proc): void {
+    if (proc.pool === undefined) return;
+    const left = (this.idle.get(proc.pool) ?? []).filter((p) => p !== proc);
+    if (left.length) this.idle.set(proc.pool, left);
+    else this.idle.delete(proc.pool);
   }
 
   private takeIdle(pool: string): Proc | undefined {
