@@ -118,6 +118,8 @@ async function runOnce(core: CaseHost, file: string, thread: Thread, mode: 'reac
     const exited = core.supervisor.get(runId)?.exited;
     const cancel = () => core.supervisor.cancel(runId, 'the batch was cancelled');
     signal?.addEventListener('abort', cancel, { once: true });
+    // A cancel that came while the run was starting fired no listener: act on it now.
+    if (signal?.aborted) cancel();
     await new Promise<void>((resolve) => {
       if (endedIds.has(runId)) resolve();
       else ended.set(runId, resolve);
