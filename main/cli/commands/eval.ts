@@ -23,6 +23,7 @@ import { RedisScheduler, parseQueueUrl } from '../../core/eval/redis-scheduler';
 import { junitXml, jsonReport } from '../../core/eval/reports';
 import { safeStem } from '../../core/workspace/names';
 import { DEFAULT_MAX_TURNS } from '../../../shared/thread/defaults';
+import { MAX_BATCH_CONCURRENCY, MAX_BATCH_VARIANTS } from '../../../shared/protocol/contract/eval-methods';
 import { readAssertionsFile, readDatasetFile, readVariants, withAssertions } from './eval-input';
 import { startCliCore } from '../cli-core';
 import { formatProblems } from './validate';
@@ -51,10 +52,11 @@ const DEFAULT_CONCURRENCY = 4;
 
 const fmtMs = (ms: number) => (ms < 1000 ? `${Math.round(ms)} ms` : ms < 60_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`);
 
-function positiveInt(v: string | undefined, flag: string, dflt: number): number {
+function positiveInt(v: string | undefined, flag: string, dflt: number, max = Number.MAX_SAFE_INTEGER): number {
   if (v === undefined) return dflt;
   const n = Number(v);
   if (!Number.isInteger(n) || n < 1) throw new BadInput(`${flag} must be a positive whole number, not ${JSON.stringify(v)}`);
+  if (n > max) throw new BadInput(`${flag} may be at most ${max}, not ${n}`);
   return n;
 }
 
@@ -73,7 +75,7 @@ async function prepare(threadFile: string | undefined, o: EvalOptions, workspace
       throw new BadInput(`--resume ${o.resume}: ${(err as Error).message}`);
     }
     if (o.concurrency !== undefined) {
-      const concurrency = positiveInt(o.concurrency, '--concurrency', DEFAULT_CONCURRENCY);
+      const concurrency = positiveInt(o.concurrency, '--concurrency', DEFAULT_CONCURRENCY, MAX_BATCH_CONCURRENCY);
       if (concurrency !== spec.concurrency) {
         spec = { ...spec, concurrency };
         await writeBatchSpec(dir, spec);
@@ -104,6 +106,7 @@ async function prepare(threadFile: string | undefined, o: EvalOptions, workspace
   } catch (err) {
     throw new BadInput((err as Error).message);
   }
+  if (variants.length > MAX_BATCH_VARIANTS) throw new BadInput(`a batch may have at most ${MAX_BATCH_VARIANTS} variants, not ${variants.length}`);
   const problems = variantProblems(variants, thread);
   if (problems.length) throw new BadInput(problems.join('\n'));
   const id = `${new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19)}-${randomUUID().slice(0, 6)}`;
@@ -117,7 +120,7 @@ async function prepare(threadFile: string | undefined, o: EvalOptions, workspace
     datasetFile: path.resolve(o.dataset),
     dataset,
     variants,
-    concurrency: positiveInt(o.concurrency, '--concurrency', DEFAULT_CONCURRENCY),
+    concurrency: positiveInt(o.concurrency, '--concurrency', DEFAULT_CONCURRENCY, MAX_BATCH_CONCURRENCY),
     maxTurns: positiveInt(o.maxTurns, '--max-turns', DEFAULT_MAX_TURNS),
     scheduler: schedulerName,
   };
@@ -132,7 +135,7 @@ export async function evalCommand(threadFile: string | undefined, o: EvalOptions
   let isolation: CaseIsolation;
   try {
     isolation = parseIsolation(o.isolation);
-    positiveInt(o.concurrency, '--concurrency', DEFAULT_CONCURRENCY);
+    positiveInt(o.concurrency, '--concurrency', DEFAULT_CONCURRENCY, MAX_BATCH_CONCURRENCY);
     positiveInt(o.maxTurns, '--max-turns', DEFAULT_MAX_TURNS);
     if (o.queue) queueUrl = parseQueueUrl(o.queue);
   } catch (e) {

@@ -7,46 +7,47 @@
 import path from 'node:path';
 import { appendFile, mkdir, readFile, readdir } from 'node:fs/promises';
 import writeFileAtomic from 'write-file-atomic';
-import type { Thread } from '../../../shared/thread/schema';
-import type { Dataset } from '../../../shared/eval/dataset';
 import type { CaseResult } from '../../../shared/eval/results';
-import type { Variant } from './variants';
+import { checkBatchSpec, type BatchSpec } from './batch-spec';
 
 /** A dotfile: the workspace tree does not list it as a thread. */
 export const BATCH_FILE = '.batch.json';
 export const RESULTS_FILE = 'results.jsonl';
 
-/** What a batch runs, fixed when it starts. */
-export interface BatchSpec {
-  id: string;
-  /** Shown in the batch list and the case thread titles. */
-  name: string;
-  /** Epoch ms. */
-  createdAt: number;
-  /** The thread as it was (its file, relative to the workspace when inside it). */
-  threadFile: string;
-  thread: Thread;
-  datasetFile?: string;
-  dataset: Dataset;
-  variants: Variant[];
-  concurrency: number;
-  maxTurns: number;
-  /** `local` or the queue's address. */
-  scheduler: string;
-}
+export type { BatchSpec } from './batch-spec';
 
 export async function writeBatchSpec(dir: string, spec: BatchSpec): Promise<void> {
   await mkdir(dir, { recursive: true });
   await writeFileAtomic(path.join(dir, BATCH_FILE), `${JSON.stringify(spec, null, 2)}\n`);
 }
 
+/** A batch file that could not be read or does not check; `message` names the file and the fields, never its folder. */
+export class BatchFileError extends Error {
+  constructor(
+    message: string,
+    /** The batch's id when the file names one (so a request for it can say what is wrong). */
+    readonly batchId?: string,
+  ) {
+    super(message);
+    this.name = 'BatchFileError';
+  }
+}
+
+/** The batch file of `dir`, checked (batch-spec.ts). Throws BatchFileError, or the read's error when there is no file. */
 export async function readBatchSpec(dir: string): Promise<BatchSpec> {
   const text = await readFile(path.join(dir, BATCH_FILE), 'utf8');
-  const spec = JSON.parse(text) as BatchSpec;
-  if (!spec || typeof spec !== 'object' || typeof spec.id !== 'string' || !Array.isArray(spec.variants) || !spec.dataset || !spec.thread) {
-    throw new Error(`${BATCH_FILE} is not a batch file`);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new BatchFileError(`${BATCH_FILE} is not JSON: ${(err as Error).message}`);
   }
-  return spec;
+  const checked = checkBatchSpec(value);
+  if (!checked.ok) {
+    const id = value && typeof value === 'object' && typeof (value as { id?: unknown }).id === 'string' ? (value as { id: string }).id : undefined;
+    throw new BatchFileError(`${BATCH_FILE} is not a usable batch file: ${checked.problems.join('; ')}`, id);
+  }
+  return checked.spec;
 }
 
 /** Appends one finished case (one line, one write). */
@@ -81,9 +82,16 @@ export async function readResults(dir: string): Promise<{ results: CaseResult[];
   return { results: [...byKey.values()], skipped };
 }
 
-/** The batch folders under `root` (one level of dataset folders, then batches), newest first. */
-export async function listBatchDirs(root: string): Promise<string[]> {
-  const out: { dir: string; t: number }[] = [];
+/** A batch folder: its checked batch file, or why it cannot be used. */
+export type BatchEntry = { dir: string; spec: BatchSpec } | { dir: string; error: BatchFileError };
+
+/**
+ * The batch folders under `root` (one level of dataset folders, then folders holding a batch
+ * file): those that check, newest first, then those that do not (with their error).
+ */
+export async function listBatches(root: string): Promise<BatchEntry[]> {
+  const good: { dir: string; spec: BatchSpec }[] = [];
+  const bad: { dir: string; error: BatchFileError }[] = [];
   const datasets = await readdir(root, { withFileTypes: true }).catch(() => []);
   for (const d of datasets) {
     if (!d.isDirectory()) continue;
@@ -92,12 +100,12 @@ export async function listBatchDirs(root: string): Promise<string[]> {
       if (!b.isDirectory()) continue;
       const dir = path.join(root, d.name, b.name);
       try {
-        const spec = await readBatchSpec(dir);
-        out.push({ dir, t: spec.createdAt });
-      } catch {
-        /* not a batch */
+        good.push({ dir, spec: await readBatchSpec(dir) });
+      } catch (err) {
+        if (err instanceof BatchFileError) bad.push({ dir, error: err });
+        // else: no batch file there (not a batch)
       }
     }
   }
-  return out.sort((a, b) => b.t - a.t).map((x) => x.dir);
+  return [...good.sort((a, b) => b.spec.createdAt - a.spec.createdAt), ...bad];
 }

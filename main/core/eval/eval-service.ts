@@ -7,7 +7,7 @@
  */
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { mkdir, readdir, readFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import writeFileAtomic from 'write-file-atomic';
 import type { Thread } from '../../../shared/thread/schema';
 import type { HostPush } from '../../../shared/protocol/host-api';
@@ -19,9 +19,9 @@ import { DEFAULT_MAX_TURNS } from '../../../shared/thread/defaults';
 import { HostError } from '../errors';
 import { loadThreadFile } from '../threads/thread-file';
 import { readRun } from '../journal/run-files';
-import { safeStem } from '../workspace/names';
+import { safeStem, uniqueName } from '../workspace/names';
 import { runBatch, type BatchProgress } from './batch';
-import { listBatchDirs, readBatchSpec, readResults, writeBatchSpec, type BatchSpec } from './batch-files';
+import { BatchFileError, listBatches, readBatchSpec, readResults, writeBatchSpec, type BatchSpec } from './batch-files';
 import { LocalScheduler } from './scheduler';
 import type { CaseHost } from './case-run';
 import { variantProblems, type Variant } from './variants';
@@ -57,6 +57,8 @@ export interface StartBatchParams {
 export class EvalService {
   private readonly live = new Map<string, LiveBatch>();
   private readonly dirs = new Map<string, string>();
+  /** Broken batch files already logged (the list is read often). */
+  private readonly reported = new Set<string>();
 
   constructor(
     private readonly core: CaseHost,
@@ -115,12 +117,34 @@ export class EvalService {
   async saveDataset(rel: string | undefined, d: Dataset): Promise<{ path: string }> {
     const checked = checkDataset(d);
     if (!checked.ok) throw new HostError('invalid_dataset', checked.errors.slice(0, 5).join('; '));
-    const target = rel ?? `datasets/${safeStem(d.name)}${DATASET_SUFFIX}`;
-    const abs = await this.datasetFile(target);
-    await mkdir(path.dirname(abs), { recursive: true });
-    await writeFileAtomic(abs, formatDatasetFile(d));
+    const abs = rel === undefined ? await this.newDatasetFile(d) : await this.datasetFile(rel);
+    if (rel !== undefined) {
+      await mkdir(path.dirname(abs), { recursive: true });
+      await writeFileAtomic(abs, formatDatasetFile(d));
+    }
     this.broadcast({ type: 'workspace_changed' });
     return { path: this.rel(abs) };
+  }
+
+  /**
+   * Writes a new dataset under `datasets/`, named after it, never over an existing file: a name
+   * taken gets ` 2`, ` 3`… (as new threads do), and the file is created exclusively, so two
+   * windows saving "New dataset" at once get two files. Returns its absolute path.
+   */
+  private async newDatasetFile(d: Dataset): Promise<string> {
+    const dir = await this.ws.resolve('datasets');
+    await mkdir(dir, { recursive: true });
+    for (let attempt = 0; ; attempt++) {
+      const name = await uniqueName(dir, safeStem(d.name), DATASET_SUFFIX);
+      const abs = await this.datasetFile(`datasets/${name}`);
+      try {
+        await writeFile(abs, formatDatasetFile(d), { flag: 'wx' });
+        return abs;
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+        if (attempt >= 20) throw new HostError('conflict', `datasets/${name}: the name kept being taken while saving; save again`);
+      }
+    }
   }
 
   /** A case from a past run: the thread's variables (with its picked scenario) and the run's final text as expected. */
@@ -176,7 +200,7 @@ export class EvalService {
   async resume(batchId: string): Promise<BatchInfo> {
     if (this.live.has(batchId)) throw new HostError('batch_running', 'the batch is running');
     const dir = await this.dirOf(batchId);
-    return this.launch(await readBatchSpec(dir), dir);
+    return this.launch(await this.specOf(dir), dir);
   }
 
   private launch(spec: BatchSpec, dir: string): BatchInfo {
@@ -247,22 +271,39 @@ export class EvalService {
   private async dirOf(batchId: string): Promise<string> {
     const known = this.dirs.get(batchId);
     if (known) return known;
-    for (const dir of await listBatchDirs(this.evalsRoot)) {
-      const spec = await readBatchSpec(dir).catch(() => undefined);
-      if (spec) this.dirs.set(spec.id, dir);
+    let broken: string | undefined;
+    for (const entry of await listBatches(this.evalsRoot)) {
+      if ('spec' in entry) this.dirs.set(entry.spec.id, entry.dir);
+      else if (entry.error.batchId === batchId) broken ??= `batch ${batchId} cannot be read: ${this.rel(entry.dir)}/${entry.error.message}`;
     }
     const dir = this.dirs.get(batchId);
-    if (!dir) throw new HostError('not_found', `no batch ${batchId}`);
-    return dir;
+    if (dir) return dir;
+    if (broken) throw new HostError('invalid_batch', broken);
+    throw new HostError('not_found', `no batch ${batchId}`);
   }
 
+  /** The batch file of `dir`, checked; a broken one is a HostError naming its workspace path and fields. */
+  private async specOf(dir: string): Promise<BatchSpec> {
+    try {
+      return await readBatchSpec(dir);
+    } catch (err) {
+      if (err instanceof BatchFileError) throw new HostError('invalid_batch', `${this.rel(dir)}/${err.message}`);
+      throw err;
+    }
+  }
+
+  /** Every batch whose file checks, newest first; a broken batch file is left out (and logged once). */
   async batches(): Promise<BatchInfo[]> {
     const out: BatchInfo[] = [];
-    for (const dir of await listBatchDirs(this.evalsRoot)) {
-      const spec = await readBatchSpec(dir).catch(() => undefined);
-      if (!spec) continue;
-      this.dirs.set(spec.id, dir);
-      out.push(await this.infoOf(spec, dir));
+    for (const entry of await listBatches(this.evalsRoot)) {
+      if (!('spec' in entry)) {
+        const problem = `${this.rel(entry.dir)}/${entry.error.message}`;
+        if (!this.reported.has(problem)) this.log('warn', `batch left out of the list: ${problem}`);
+        this.reported.add(problem);
+        continue;
+      }
+      this.dirs.set(entry.spec.id, entry.dir);
+      out.push(await this.infoOf(entry.spec, entry.dir));
     }
     return out;
   }
@@ -277,7 +318,7 @@ export class EvalService {
 
   async batch(batchId: string): Promise<{ info: BatchInfo; results: CaseResult[] }> {
     const dir = await this.dirOf(batchId);
-    const spec = await readBatchSpec(dir);
+    const spec = await this.specOf(dir);
     const { results } = await readResults(dir);
     return { info: await this.infoOf(spec, dir), results: results.map((r) => this.forClient(r, dir)) };
   }

@@ -8,6 +8,11 @@ import { DatasetSchema } from '../../eval/dataset';
 import { NodeStatusSchema } from '../nodes';
 import { literals, method } from './define';
 
+/** Most cases a batch runs at a time (a batch file asking more is refused). */
+export const MAX_BATCH_CONCURRENCY = 32;
+/** Most variants of one batch. */
+export const MAX_BATCH_VARIANTS = 20;
+
 const NonEmpty = T.String({ minLength: 1 });
 const Path = T.String({ minLength: 1, maxLength: 4096 });
 const None = T.Object({});
@@ -91,7 +96,7 @@ export const EVAL_METHODS = {
   'eval.saveDataset': method(
     T.Object({ path: T.Optional(Path), dataset: DatasetSchema }),
     T.Object({ path: T.String() }),
-    'Write a dataset (a new one goes to `datasets/<name>.dataset.json`); refused when it does not check.',
+    'Write a dataset (a new one, without `path`, goes to `datasets/<name>.dataset.json`, or `<name> 2.dataset.json`… when that is taken: never over another file); refused when it does not check.',
   ),
   'eval.addRunAsCase': method(
     T.Object({ path: Path, threadId: NonEmpty, runId: NonEmpty }),
@@ -102,8 +107,8 @@ export const EVAL_METHODS = {
     T.Object({
       threadPath: Path,
       datasetPath: Path,
-      variants: T.Array(VariantSchema, { minItems: 1, maxItems: 20 }),
-      concurrency: T.Optional(T.Integer({ minimum: 1, maximum: 32 })),
+      variants: T.Array(VariantSchema, { minItems: 1, maxItems: MAX_BATCH_VARIANTS }),
+      concurrency: T.Optional(T.Integer({ minimum: 1, maximum: MAX_BATCH_CONCURRENCY })),
       maxTurns: T.Optional(T.Integer({ minimum: 1 })),
       name: T.Optional(T.String({ minLength: 1, maxLength: 200 })),
     }),
