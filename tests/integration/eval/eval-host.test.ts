@@ -114,23 +114,22 @@ describe('eval.cancelBatch', () => {
     // About 10 s of streaming: it would complete (and be recorded) were the cancel lost.
     writeThread(home, 't.json', scriptedThread([{ text: `4 ${words(500)}` }], { tokensPerSecond: 50 }));
     const core = await startCore({ home, runnerEntry: bundledRunner(), saveDebounceMs: 20 });
-    let batchId: string | undefined;
     let cancelled = false;
     const conn = core.connect((p) => rec.send(p));
     const rec = recorder((p) => {
       // The case has been handed to the scheduler (running 1): cancel just after, while its run starts.
       if (p.type !== 'eval_progress' || p.progress.running !== 1 || cancelled) return;
       cancelled = true;
-      setImmediate(() => void conn.request('eval.cancelBatch', { batchId: batchId ?? p.batchId }));
+      setImmediate(() => void conn.request('eval.cancelBatch', { batchId: p.batchId }));
     });
+    await conn.request('stream.subscribe', {}); // every thread's run_ended, the case thread's included
     const { path: datasetPath } = (await conn.request('eval.saveDataset', { dataset: { ...arithmetic(), cases: [arithmetic().cases[0]!] } })) as { path: string };
     const info = (await conn.request('eval.startBatch', { threadPath: 't.json', datasetPath, variants: [{ name: 'base' }], concurrency: 1 })) as BatchInfo;
-    batchId = info.id;
     await rec.ended(info.id);
     expect(cancelled).toBe(true);
     const { results } = (await conn.request('eval.batch', { batchId: info.id })) as { results: unknown[] };
     expect(results).toEqual([]);
     const runEnds = rec.pushes.filter((p) => p.type === 'run_ended');
-    expect(runEnds.every((p) => p.type === 'run_ended' && p.status === 'cancelled')).toBe(true);
+    expect(runEnds).toEqual([expect.objectContaining({ status: 'cancelled' })]);
   }, 60_000);
 });
