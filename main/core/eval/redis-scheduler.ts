@@ -9,7 +9,7 @@
  */
 import path from 'node:path';
 import { createHash } from 'node:crypto';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, open, rm } from 'node:fs/promises';
 import writeFileAtomic from 'write-file-atomic';
 import { Queue, QueueEvents } from 'bullmq';
 import type { CaseScheduler } from './scheduler';
@@ -55,6 +55,30 @@ export interface RedisSchedulerOptions {
   home: string;
 }
 
+/**
+ * Writes `text` to `file` only if no file is there (opened with `wx`); resolves false when one
+ * is. A write that fails midway removes what it wrote, so no half file is left.
+ */
+async function writeNewFile(file: string, text: string): Promise<boolean> {
+  let h;
+  try {
+    h = await open(file, 'wx');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw err;
+  }
+  try {
+    await h.writeFile(text);
+    await h.sync();
+  } catch (err) {
+    await rm(file, { force: true });
+    throw err;
+  } finally {
+    await h.close().catch(() => {});
+  }
+  return true;
+}
+
 /** The batch side of the Redis queue. */
 export class RedisScheduler implements CaseScheduler {
   readonly name: string;
@@ -96,18 +120,19 @@ export class RedisScheduler implements CaseScheduler {
       if (/stalled/i.test(msg)) return fail('its worker stopped while running it, twice (it was retried once on another start)', 2);
       return fail(`the worker failed: ${msg}`);
     }
-    const checked = checkCaseOutput(answer);
+    const checked = checkCaseOutput(answer, job);
     if (!checked.ok) return fail(checked.problem);
     const out = checked.out;
-    // The case's thread and its run, here, so that the batch's case opens like any run.
+    // The case's run and its thread, here, so that the batch's case opens like any run. The run
+    // file is new: an answer naming a run that is here already is refused, never written over.
+    if (out.run) {
+      const file = runFile(this.o.home, job.thread.id, out.run.runId);
+      await mkdir(path.dirname(file), { recursive: true });
+      if (!(await writeNewFile(file, JSON.stringify(out.run)))) return fail(`the worker's run id ${JSON.stringify(out.run.runId)} names a run this home has already: not written over`);
+    }
     if (out.thread) {
       await mkdir(dir, { recursive: true });
       await writeFileAtomic(path.join(dir, job.file), `${JSON.stringify(out.thread, null, 2)}\n`);
-    }
-    if (out.run && out.thread) {
-      const file = runFile(this.o.home, out.thread.id, out.run.runId);
-      await mkdir(path.dirname(file), { recursive: true });
-      await writeFileAtomic(file, JSON.stringify(out.run));
     }
     out.result.threadFile = job.file;
     return out;
