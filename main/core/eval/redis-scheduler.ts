@@ -9,6 +9,7 @@
  */
 import path from 'node:path';
 import { createHash } from 'node:crypto';
+import type { EventEmitter } from 'node:events';
 import { mkdir, open, rm } from 'node:fs/promises';
 import writeFileAtomic from 'write-file-atomic';
 import { Queue, QueueEvents } from 'bullmq';
@@ -79,6 +80,34 @@ async function writeNewFile(file: string, text: string): Promise<boolean> {
   return true;
 }
 
+/**
+ * The end of job `id` as QueueEvents reports it: `done` resolves with its return value or
+ * rejects with its failure reason; `stop` stops listening (`done` then never settles).
+ */
+function finishEvent(events: QueueEvents, id: string): { done: Promise<unknown>; stop: () => void } {
+  // BullMQ emits `completed:<jobId>` / `failed:<jobId>` too; its typings name only the plain events.
+  const em = events as unknown as EventEmitter;
+  let stop = () => {};
+  const done = new Promise<unknown>((resolve, reject) => {
+    const completed = (a: { returnvalue: unknown }) => {
+      stop();
+      resolve(a.returnvalue);
+    };
+    const failed = (a: { failedReason: string }) => {
+      stop();
+      reject(new Error(a.failedReason));
+    };
+    em.on(`completed:${id}`, completed);
+    em.on(`failed:${id}`, failed);
+    stop = () => {
+      em.off(`completed:${id}`, completed);
+      em.off(`failed:${id}`, failed);
+    };
+  });
+  done.catch(() => {}); // read only when waitUntilFinished found no job
+  return { done, stop };
+}
+
 /** The batch side of the Redis queue. */
 export class RedisScheduler implements CaseScheduler {
   readonly name: string;
@@ -98,7 +127,13 @@ export class RedisScheduler implements CaseScheduler {
       result: { caseId: job.caseId, variant: job.variant, status: 'error', error, assertions: [], startedAt, endedAt: Date.now(), attempts, threadFile: job.file },
     });
     await this.events.waitUntilReady();
-    const added = await this.queue.add('case', { job }, { jobId: jobIdOf(job), attempts: 1, removeOnComplete: { age: 24 * 3600 }, removeOnFail: true });
+    // Heard before the job is added: a job refused at once can fail, and be removed, before
+    // waitUntilFinished listens, which then finds no job ("Missing key") instead of the reason.
+    const early = finishEvent(this.events, jobIdOf(job));
+    const added = await this.queue.add('case', { job }, { jobId: jobIdOf(job), attempts: 1, removeOnComplete: { age: 24 * 3600 }, removeOnFail: true }).catch((err: unknown) => {
+      early.stop();
+      throw err;
+    });
     let onAbort = () => {};
     const cancelled = new Promise<'cancelled'>((resolve) => {
       if (signal.aborted) resolve('cancelled');
@@ -107,7 +142,11 @@ export class RedisScheduler implements CaseScheduler {
     });
     let answer: unknown;
     try {
-      const r = await Promise.race([added.waitUntilFinished(this.events), cancelled]);
+      const finished = added.waitUntilFinished(this.events).catch((err: unknown) => {
+        if (/^Missing key for job/.test((err as Error).message)) return early.done;
+        throw err;
+      });
+      const r = await Promise.race([finished, cancelled]).finally(() => early.stop());
       if (r === 'cancelled') {
         await added.remove().catch(() => {}); // waiting: gone; running: its worker finishes it unheard
         return fail('the batch was cancelled');

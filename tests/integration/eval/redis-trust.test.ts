@@ -5,52 +5,26 @@
  * in a folder of its own under the worker's home; a worker's answer that is about another thread
  * or names a run the batch's home has already is refused, and no run file is written over.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { describe, expect, it, vi } from 'vitest';
 import { access, mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { Worker } from 'bullmq';
+import { Queue, Worker } from 'bullmq';
 import { tempFolder } from '../../support/temp-folder';
-import { startRedis, type RedisServer } from '../../support/redis-server';
+import { useRedis } from '../../support/redis-server';
+import { spawnCliGroup, stopGroup as stop, type CliGroup } from '../../support/cli-process';
 import { RedisScheduler, QUEUE_NAME, connectionOf } from '../../../main/core/eval/redis-scheduler';
 import { runFile } from '../../../main/core/journal/journal';
 import type { CaseJob, CaseRunOutput } from '../../../main/core/eval/case-run';
 import type { Thread } from '../../../shared/thread/schema';
 
-const ROOT = path.resolve(__dirname, '../../..');
 const dir = tempFolder('stepwise-trust-', 'file');
-let redis: RedisServer;
-beforeAll(async () => {
-  redis = await startRedis();
-}, 30_000);
-afterAll(async () => {
-  await redis?.stop();
-});
-
-interface Proc {
-  child: ChildProcess;
-  out: () => string;
-  done: Promise<number | null>;
-}
+const redis = useRedis();
 
 /** A `stepwise worker` process on the test's Redis, ready to take jobs. */
-async function worker(name: string, extra: string[] = []): Promise<Proc> {
-  const child = spawn(process.execPath, [path.join(ROOT, 'bin/stepwise.mjs'), 'worker', '--queue', redis.url, '--name', name, '--home', dir(`home-${name}`), ...extra], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
-  let out = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (out += d));
-  const p = { child, out: () => out, done: new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code))) };
-  await expect.poll(() => out, { timeout: 90_000, interval: 100 }).toContain('running cases from');
+async function worker(name: string, extra: string[] = []): Promise<CliGroup> {
+  const p = spawnCliGroup(['worker', '--queue', redis().url, '--name', name, '--home', dir(`home-${name}`), ...extra]);
+  await expect.poll(() => p.out(), { timeout: 90_000, interval: 100 }).toContain('running cases from');
   return p;
-}
-async function stop(p: Proc) {
-  if (p.child.exitCode !== null) return;
-  process.kill(-p.child.pid!, 'SIGTERM');
-  await p.done;
 }
 
 /** The reviewer's hostile thread: a scripted model calling bash and write, both auto-approved, in `cwd`. */
@@ -75,7 +49,7 @@ describe('jobs from Redis get no more power than the worker\'s owner gave', () =
   it('a default worker refuses a job using bash/write, settings.cwd or settings.allowTools; nothing is written', async () => {
     const target = dir('target-default');
     const w = await worker('plain');
-    const s = new RedisScheduler({ url: new URL(redis.url), home: dir('bhome1') });
+    const s = new RedisScheduler({ url: new URL(redis().url), home: dir('bhome1') });
     try {
       const calls = [
         { name: 'bash', arguments: { command: `mkdir -p ${target} && echo pwned > ${target}/bash.txt` } },
@@ -105,7 +79,7 @@ describe('jobs from Redis get no more power than the worker\'s owner gave', () =
   it('with --allow-tools bash,write the tools run, in the case\'s own folder under the worker\'s home; settings.cwd is ignored', async () => {
     const target = dir('target-trusted');
     const w = await worker('trusted', ['--allow-tools', 'bash,write']);
-    const s = new RedisScheduler({ url: new URL(redis.url), home: dir('bhome2') });
+    const s = new RedisScheduler({ url: new URL(redis().url), home: dir('bhome2') });
     try {
       const calls = [
         { name: 'bash', arguments: { command: 'pwd > where.txt && echo ran > bash.txt' } },
@@ -136,6 +110,8 @@ describe('jobs from Redis get no more power than the worker\'s owner gave', () =
   }, 180_000);
 });
 
+const thread = (id: string): Thread => ({ ...hostileThread(id, undefined, []), settings: {} });
+
 describe('a worker\'s answer is about its job, and never writes over a run', () => {
   it('an answer with a foreign thread id or an existing run id is refused; the victim run files are unchanged', async () => {
     const home = dir('bhome3');
@@ -157,11 +133,10 @@ describe('a worker\'s answer is about its job, and never writes over a run', () 
         const out: CaseRunOutput = { result: { caseId: job.caseId, variant: job.variant, status: 'passed', assertions: [], startedAt: 1, endedAt: 2, attempts: 1 }, thread: thread as Thread, run: run as CaseRunOutput['run'] };
         return out;
       },
-      { connection: connectionOf(new URL(redis.url)) },
+      { connection: connectionOf(new URL(redis().url)) },
     );
     await fake.waitUntilReady();
-    const s = new RedisScheduler({ url: new URL(redis.url), home });
-    const thread = (id: string): Thread => ({ ...hostileThread(id, undefined, []), settings: {} });
+    const s = new RedisScheduler({ url: new URL(redis().url), home });
     try {
       const foreign = await s.run(jobOf('answers', thread('case-thread-foreign'), 'foreign'), dir('batch3'), new AbortController().signal);
       expect(foreign.result).toMatchObject({ status: 'error', error: 'the worker\'s answer is not about this case: its run is of thread "victim-thread"' });
@@ -178,6 +153,28 @@ describe('a worker\'s answer is about its job, and never writes over a run', () 
     } finally {
       await s.close();
       await fake.close();
+    }
+  }, 120_000);
+
+  it('a job refused at once by its worker: the batch gets the worker\'s reason, even when the job is gone before it listens', async () => {
+    // A refusal is immediate: the job can fail, and be removed (removeOnFail), before the batch
+    // waits for it. Made certain here: the batch's add returns only once the job is gone.
+    const w = await worker('fast');
+    const s = new RedisScheduler({ url: new URL(redis().url), home: dir('bhome4') });
+    const add = Queue.prototype.add;
+    const spy = vi.spyOn(Queue.prototype, 'add').mockImplementation(async function (this: Queue, ...args: Parameters<Queue['add']>) {
+      const job = await add.apply(this, args);
+      await expect.poll(async () => (await this.getJob(job.id!)) === undefined, { timeout: 60_000, interval: 20 }).toBe(true);
+      return job;
+    });
+    try {
+      const out = await s.run(jobOf('fast-fail', hostileThread('t1', dir('nowhere'), [])), dir('batch4'), new AbortController().signal);
+      expect(spy).toHaveBeenCalledOnce();
+      expect(out.result.error).toBe('the worker failed: refused: the job\'s thread sets settings.cwd, which a job may not (the worker runs each case in a folder of its own)');
+    } finally {
+      spy.mockRestore();
+      await s.close();
+      await stop(w);
     }
   }, 120_000);
 });
