@@ -101,7 +101,7 @@ export async function workerCommand(o: WorkerOptions): Promise<number> {
 export function registerWorker(program: Command): void {
   program
     .command('worker')
-    .description('Run evaluation cases sent through Redis by `stepwise eval --queue`, each in its own runner process.')
+    .description('Run evaluation cases sent through Redis by `stepwise eval --queue`, each in its own runner process. Give a worker a home of its own (--home): a job\'s templates can include files of the worker\'s workspace.')
     .option('--queue <url>', 'the Redis to take cases from (redis://HOST:PORT)')
     .option('--concurrency <n>', 'cases at a time', '2')
     .option('--name <name>', 'this worker\'s name in results (default host:pid)')
