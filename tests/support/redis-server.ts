@@ -5,6 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import { accessSync } from 'node:fs';
+import { afterAll, beforeAll } from 'vitest';
 
 /** Whether `redis-server` can be started here. */
 export function redisServerPath(): string | undefined {
@@ -63,5 +64,20 @@ export async function startRedis(): Promise<RedisServer> {
         child.on('exit', () => resolve());
         child.kill('SIGTERM');
       }),
+  };
+}
+
+/** Starts a redis-server before the file's tests and stops it after; returns it (valid inside tests). */
+export function useRedis(): () => RedisServer {
+  let redis: RedisServer | undefined;
+  beforeAll(async () => {
+    redis = await startRedis();
+  }, 30_000);
+  afterAll(async () => {
+    await redis?.stop();
+  });
+  return () => {
+    if (!redis) throw new Error('useRedis(): used outside a test');
+    return redis;
   };
 }

@@ -9,7 +9,8 @@
  */
 import path from 'node:path';
 import { createHash } from 'node:crypto';
-import { mkdir } from 'node:fs/promises';
+import type { EventEmitter } from 'node:events';
+import { mkdir, open, rm } from 'node:fs/promises';
 import writeFileAtomic from 'write-file-atomic';
 import { Queue, QueueEvents } from 'bullmq';
 import type { CaseScheduler } from './scheduler';
@@ -55,6 +56,58 @@ export interface RedisSchedulerOptions {
   home: string;
 }
 
+/**
+ * Writes `text` to `file` only if no file is there (opened with `wx`); resolves false when one
+ * is. A write that fails midway removes what it wrote, so no half file is left.
+ */
+async function writeNewFile(file: string, text: string): Promise<boolean> {
+  let h;
+  try {
+    h = await open(file, 'wx');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw err;
+  }
+  try {
+    await h.writeFile(text);
+    await h.sync();
+  } catch (err) {
+    await rm(file, { force: true });
+    throw err;
+  } finally {
+    await h.close().catch(() => {});
+  }
+  return true;
+}
+
+/**
+ * The end of job `id` as QueueEvents reports it: `done` resolves with its return value or
+ * rejects with its failure reason; `stop` stops listening (`done` then never settles).
+ */
+function finishEvent(events: QueueEvents, id: string): { done: Promise<unknown>; stop: () => void } {
+  // BullMQ emits `completed:<jobId>` / `failed:<jobId>` too; its typings name only the plain events.
+  const em = events as unknown as EventEmitter;
+  let stop = () => {};
+  const done = new Promise<unknown>((resolve, reject) => {
+    const completed = (a: { returnvalue: unknown }) => {
+      stop();
+      resolve(a.returnvalue);
+    };
+    const failed = (a: { failedReason: string }) => {
+      stop();
+      reject(new Error(a.failedReason));
+    };
+    em.on(`completed:${id}`, completed);
+    em.on(`failed:${id}`, failed);
+    stop = () => {
+      em.off(`completed:${id}`, completed);
+      em.off(`failed:${id}`, failed);
+    };
+  });
+  done.catch(() => {}); // read only when waitUntilFinished found no job
+  return { done, stop };
+}
+
 /** The batch side of the Redis queue. */
 export class RedisScheduler implements CaseScheduler {
   readonly name: string;
@@ -74,7 +127,13 @@ export class RedisScheduler implements CaseScheduler {
       result: { caseId: job.caseId, variant: job.variant, status: 'error', error, assertions: [], startedAt, endedAt: Date.now(), attempts, threadFile: job.file },
     });
     await this.events.waitUntilReady();
-    const added = await this.queue.add('case', { job }, { jobId: jobIdOf(job), attempts: 1, removeOnComplete: { age: 24 * 3600 }, removeOnFail: true });
+    // Heard before the job is added: a job refused at once can fail, and be removed, before
+    // waitUntilFinished listens, which then finds no job ("Missing key") instead of the reason.
+    const early = finishEvent(this.events, jobIdOf(job));
+    const added = await this.queue.add('case', { job }, { jobId: jobIdOf(job), attempts: 1, removeOnComplete: { age: 24 * 3600 }, removeOnFail: true }).catch((err: unknown) => {
+      early.stop();
+      throw err;
+    });
     let onAbort = () => {};
     const cancelled = new Promise<'cancelled'>((resolve) => {
       if (signal.aborted) resolve('cancelled');
@@ -83,7 +142,11 @@ export class RedisScheduler implements CaseScheduler {
     });
     let answer: unknown;
     try {
-      const r = await Promise.race([added.waitUntilFinished(this.events), cancelled]);
+      const finished = added.waitUntilFinished(this.events).catch((err: unknown) => {
+        if (/^Missing key for job/.test((err as Error).message)) return early.done;
+        throw err;
+      });
+      const r = await Promise.race([finished, cancelled]).finally(() => early.stop());
       if (r === 'cancelled') {
         await added.remove().catch(() => {}); // waiting: gone; running: its worker finishes it unheard
         return fail('the batch was cancelled');
@@ -96,18 +159,19 @@ export class RedisScheduler implements CaseScheduler {
       if (/stalled/i.test(msg)) return fail('its worker stopped while running it, twice (it was retried once on another start)', 2);
       return fail(`the worker failed: ${msg}`);
     }
-    const checked = checkCaseOutput(answer);
+    const checked = checkCaseOutput(answer, job);
     if (!checked.ok) return fail(checked.problem);
     const out = checked.out;
-    // The case's thread and its run, here, so that the batch's case opens like any run.
+    // The case's run and its thread, here, so that the batch's case opens like any run. The run
+    // file is new: an answer naming a run that is here already is refused, never written over.
+    if (out.run) {
+      const file = runFile(this.o.home, job.thread.id, out.run.runId);
+      await mkdir(path.dirname(file), { recursive: true });
+      if (!(await writeNewFile(file, JSON.stringify(out.run)))) return fail(`the worker's run id ${JSON.stringify(out.run.runId)} names a run this home has already: not written over`);
+    }
     if (out.thread) {
       await mkdir(dir, { recursive: true });
       await writeFileAtomic(path.join(dir, job.file), `${JSON.stringify(out.thread, null, 2)}\n`);
-    }
-    if (out.run && out.thread) {
-      const file = runFile(this.o.home, out.thread.id, out.run.runId);
-      await mkdir(path.dirname(file), { recursive: true });
-      await writeFileAtomic(file, JSON.stringify(out.run));
     }
     out.result.threadFile = job.file;
     return out;

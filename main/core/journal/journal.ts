@@ -21,8 +21,13 @@ import type { JournalLine } from './journal-log';
 
 const SAFE_ID = /^[A-Za-z0-9._-]{1,200}$/;
 
+/** Whether `id` may name a thread's or a run's file: 1–200 of A–Z a–z 0–9 . _ -, not `.` or `..`. */
+export function isSafeId(id: unknown): id is string {
+  return typeof id === 'string' && SAFE_ID.test(id) && id !== '.' && id !== '..';
+}
+
 function safeId(id: string, what: string): string {
-  if (!SAFE_ID.test(id) || id === '.' || id === '..') throw new HostError('bad_request', `${what} ${JSON.stringify(id)} is not a valid id`);
+  if (!isSafeId(id)) throw new HostError('bad_request', `${what} ${JSON.stringify(id)} is not a valid id`);
   return id;
 }
 

@@ -3,40 +3,18 @@
  * `stepwise worker --queue` runs them (both real processes). A worker killed mid-case gets that
  * case retried once by another worker; killed again, the case ends `error` (exit 3).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { access, readFile, writeFile } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
+import { readFile, access, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { tempFolder } from '../../support/temp-folder';
-import { startRedis, type RedisServer } from '../../support/redis-server';
+import { useRedis } from '../../support/redis-server';
+import { spawnCliGroup as cli, stopGroup as stop, type CliGroup as Proc } from '../../support/cli-process';
 import { runFile } from '../../../main/core/journal/journal';
 
-const ROOT = path.resolve(__dirname, '../../..');
 const dir = tempFolder('stepwise-queue-', 'test');
-let redis: RedisServer;
-beforeAll(async () => {
-  redis = await startRedis();
-}, 30_000);
-afterAll(async () => {
-  await redis?.stop();
-});
+const redis = useRedis();
 
-interface Proc {
-  child: ChildProcess;
-  out: () => string;
-  done: Promise<number | null>;
-}
-
-function cli(args: string[]): Proc {
-  // Its own process group, so that a kill reaches the CLI process under the wrapper too.
-  const child = spawn(process.execPath, [path.join(ROOT, 'bin/stepwise.mjs'), ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-  let out = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (out += d));
-  return { child, out: () => out, done: new Promise((resolve) => child.on('close', (code) => resolve(code))) };
-}
-
-const worker = (name: string) => cli(['worker', '--queue', redis.url, '--name', name, '--lock-ms', '1000', '--home', dir(`home-${name}`)]);
+const worker = (name: string) => cli(['worker', '--queue', redis().url, '--name', name, '--lock-ms', '1000', '--home', dir(`home-${name}`)]);
 const killGroup = (p: Proc) => {
   try {
     process.kill(-p.child.pid!, 'SIGKILL');
@@ -44,12 +22,6 @@ const killGroup = (p: Proc) => {
     /* gone */
   }
 };
-async function stop(p: Proc) {
-  if (p.child.exitCode !== null) return;
-  process.kill(-p.child.pid!, 'SIGTERM');
-  await p.done;
-}
-
 async function files(tokensPerSecond: number) {
   const thread = {
     version: 1,
@@ -64,7 +36,7 @@ async function files(tokensPerSecond: number) {
   await writeFile(dir('a.json'), JSON.stringify([{ type: 'contains', value: 'done' }]));
 }
 
-const evalArgs = () => ['eval', dir('t.json'), '--dataset', dir('d.jsonl'), '--assertions', dir('a.json'), '--queue', redis.url, '--json', dir('r.json'), '--home', dir('home-batch')];
+const evalArgs = () => ['eval', dir('t.json'), '--dataset', dir('d.jsonl'), '--assertions', dir('a.json'), '--queue', redis().url, '--json', dir('r.json'), '--home', dir('home-batch')];
 
 describe('the Redis queue', () => {
   it('a worker runs the batch\'s case; its thread and run come back to the batch\'s home', async () => {
