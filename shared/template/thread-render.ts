@@ -1,7 +1,9 @@
 /**
- * Renders every place of a thread before a run (docs/architecture.md#templates): the system
- * prompt, each message's text parts and each tool result's text parts. Places with no template
- * syntax are sent as written, byte for byte. A place frozen by an earlier run (frozen.ts) is
+ * Renders every place of a thread before a run (docs/architecture.md#templates): the places the
+ * user authored — the system prompt, each user message's text parts, each assistant message the
+ * user wrote (no `model`) and each tool result the user typed (`typed`). Text a model wrote or a
+ * tool run produced, and every text of a `settings.literal` thread, is sent as written, as are
+ * places with no template syntax, byte for byte. A place frozen by an earlier run (frozen.ts) is
  * sent as it was unless its source or the variables changed, or `fresh` is asked. The first
  * template error stops the render and names the place, line and column.
  */
@@ -47,21 +49,39 @@ export interface ThreadRender {
   scenario?: string;
 }
 
+/** One place of a thread and its text parts. */
+export interface ThreadPlace {
+  place: Place;
+  texts: { get(): string; set(t: string): void }[];
+  /**
+   * The user authored it, so it is a template: the system prompt, a user message, an assistant
+   * message without `model` (written by hand, not by a model), a tool result with `typed`.
+   * False for a model's message or a tool run's result: those are sent as written.
+   */
+  authored: boolean;
+}
+
 /** Every place of `thread` with its text parts, in document order. */
-export function placesOf(thread: Thread): { place: Place; texts: { get(): string; set(t: string): void }[] }[] {
-  const out: { place: Place; texts: { get(): string; set(t: string): void }[] }[] = [];
+export function placesOf(thread: Thread): ThreadPlace[] {
+  const out: ThreadPlace[] = [];
   const ctx = thread.context;
-  out.push({ place: { kind: 'systemPrompt' }, texts: [{ get: () => ctx.systemPrompt, set: (t) => void (ctx.systemPrompt = t) }] });
+  out.push({ place: { kind: 'systemPrompt' }, texts: [{ get: () => ctx.systemPrompt, set: (t) => void (ctx.systemPrompt = t) }], authored: true });
   for (const m of ctx.messages) {
     const parts = (m.content as { type: string; text?: string }[]).filter((p) => p.type === 'text') as { text: string }[];
-    out.push({ place: { kind: 'message', messageId: m.id }, texts: parts.map((p) => ({ get: () => p.text, set: (t) => void (p.text = t) })) });
+    const authored = m.role === 'user' || !m.model;
+    out.push({ place: { kind: 'message', messageId: m.id }, texts: parts.map((p) => ({ get: () => p.text, set: (t) => void (p.text = t) })), authored });
     if (m.role !== 'assistant') continue;
     for (const c of m.toolCalls ?? []) {
       const outParts = (c.output?.content ?? []).filter((p) => p.type === 'text') as { text: string }[];
-      out.push({ place: { kind: 'tool', toolCallId: c.id }, texts: outParts.map((p) => ({ get: () => p.text, set: (t) => void (p.text = t) })) });
+      out.push({ place: { kind: 'tool', toolCallId: c.id }, texts: outParts.map((p) => ({ get: () => p.text, set: (t) => void (p.text = t) })), authored: c.output?.typed === true });
     }
   }
   return out;
+}
+
+/** The places of `thread` that are templates: none for a `settings.literal` thread. */
+export function templatePlacesOf(thread: Thread): ThreadPlace[] {
+  return thread.settings?.literal ? [] : placesOf(thread).filter((p) => p.authored);
 }
 
 /** Renders one text against `scope`, reading the files it asks for between passes. */
@@ -111,7 +131,7 @@ export async function renderThread(thread: Thread, opts: ThreadRenderOptions): P
   const renderer = new TemplateRenderer(scope);
   const renders: FrozenRenders = { inputs: vars.inputs, places: {} };
   const reused: string[] = [];
-  for (const { place, texts } of placesOf(copy)) {
+  for (const { place, texts } of templatePlacesOf(copy)) {
     const key = placeKey(place);
     if (opts.only !== undefined && key !== opts.only) continue;
     const source = texts.map((t) => t.get());

@@ -130,4 +130,43 @@ describe('templates in runs', () => {
     await edit([{ op: 'add', path: ['settings'], value: { cwd: 'proj' } }]);
     expect(await render()).toBe(`cwd=${path.join(home, 'workspace', 'proj')}`);
   });
+
+  it("a model's reply and a tool run's result are sent as written on the next run, template syntax and all", async () => {
+    const reply = 'In Jinja: {% if user %}Hello {{ user.name }} (no end tag).';
+    const thread = scriptedThread(
+      [{ text: 'Reading.', toolCalls: [{ name: 'read', arguments: { path: 'page.md' } }] }, { text: reply }, { text: 'Continued.' }],
+      { tools: [{ type: 'builtin', name: 'read' }], messages: [userMessage('Read page.md for {{ who }}')] },
+    );
+    thread.settings = { autoRunTools: true };
+    thread.context.variables = { who: 'Ada', x: 'X' };
+    const page = 'Page for {{ who }}: {{ x }} {% for i in items %}';
+    const home = makeHome({ 't.json': thread });
+    fs.mkdirSync(path.join(home, 'work', thread.id), { recursive: true });
+    fs.writeFileSync(path.join(home, 'work', thread.id, 'page.md'), page);
+    const core = await startCore({ home, runnerEntry: bundledRunner() });
+    const c = new RecordingClient();
+    const conn = core.connect(c.send);
+    await conn.request('thread.open', { path: 't.json' });
+    await conn.request('stream.subscribe', { threadId: thread.id });
+    const run = async (mode: string): Promise<RunRecord> => {
+      const { runId } = (await conn.request('run.start', { threadId: thread.id, mode })) as { runId: string };
+      await waitFor(() => c.ended.get(runId), 20_000, 'run end');
+      await waitFor(() => core.threads.get(thread.id).thread.runRefs.some((r) => r.id === runId && r.status !== 'running'), 5000, 'run ref');
+      return (await conn.request('run.get', { threadId: thread.id, runId })) as RunRecord;
+    };
+    expect((await run('react')).status).toBe('completed');
+    const messages = core.threads.get(thread.id).thread.context.messages;
+    expect(messages.map((m) => m.role)).toEqual(['user', 'assistant', 'assistant']);
+    const version = core.threads.get(thread.id).version;
+    await conn.request('thread.edit', { threadId: thread.id, baseVersion: version, patches: [{ op: 'add', path: ['context', 'messages', 3], value: userMessage('Go on, {{ who }}') }] });
+    // Continue: the reply's unbalanced {% if %} and the page's template syntax break nothing.
+    const next = await run('step');
+    expect(next.status).toBe('completed');
+    type SentMessage = { content: { type: string; text?: string }[]; toolCalls?: { output?: { content: { text?: string }[] } }[] };
+    const req = next.records[0].request as { messages: SentMessage[] };
+    expect(req.messages[0].content[0].text).toBe('Read page.md for Ada');
+    expect(req.messages[1].toolCalls?.[0].output?.content[0].text).toContain(page);
+    expect(req.messages[2].content[0].text).toBe(reply);
+    expect(req.messages[3].content[0].text).toBe('Go on, Ada');
+  });
 });

@@ -53,7 +53,9 @@ export function ToolCallEditor({ thread, mi, ci, call, readOnly }: { thread: Thr
       const others = (c.output?.content ?? []).filter((p) => p.type !== 'text');
       const cur = c.output?.content.find((p) => p.type === 'text') as { text: string } | undefined;
       if (typedFrom !== undefined) textValue = applyTyping(typedFrom, textValue, cur?.text ?? '');
-      c.output = { content: [{ type: 'text', text: textValue }, ...others], isError, ...(c.output?.structuredContent !== undefined ? { structuredContent: c.output.structuredContent } : {}) };
+      // Text the user types is a template; a tool run's result stays literal until its text is edited.
+      const typed = typedFrom !== undefined || !c.output || c.output.typed === true;
+      c.output = { content: [{ type: 'text', text: textValue }, ...others], isError, ...(c.output?.structuredContent !== undefined ? { structuredContent: c.output.structuredContent } : {}), ...(typed ? { typed: true } : {}) };
     }, `result.${call.id}`);
   return (
     <Paper withBorder p={6} radius="sm" aria-label={`tool call ${name}`}>
