@@ -9,7 +9,7 @@
  */
 import type { Thread } from '../thread/schema';
 import { frozenText, placeKey, type FrozenRenders, type Place } from './frozen';
-import { TemplateError, TemplateRenderer, type FileLookup, type RenderScope } from './render';
+import { TemplateError, TemplateLimitError, inProcessEngine, type FileLookup, type RenderScope, type TemplateEngine, type TemplateSession } from './render';
 import { hasTemplateSyntax } from './syntax';
 import { applyFileVariables, resolveVariables, type VariableSources } from './variables';
 
@@ -27,6 +27,8 @@ export interface ThreadRenderOptions extends VariableSources {
   fresh?: boolean;
   /** Render only this place (a place key); the others are left as they are. */
   only?: string;
+  /** Where the texts are rendered; default this thread (`inProcessEngine`). */
+  engine?: TemplateEngine;
 }
 
 /** A template error at a place; `message` reads `<place>, line L, column C: <detail>`. */
@@ -85,14 +87,15 @@ export function templatePlacesOf(thread: Thread): ThreadPlace[] {
 }
 
 /** Renders one text against `scope`, reading the files it asks for between passes. */
-async function renderWithFiles(renderer: TemplateRenderer, scope: RenderScope, source: string, read: TemplateFileReader): Promise<string> {
+async function renderWithFiles(session: TemplateSession, scope: RenderScope, source: string, read: TemplateFileReader): Promise<string> {
   for (;;) {
     scope.wanted.clear();
     let out: string | undefined;
     let failure: unknown;
     try {
-      out = renderer.render(source);
+      out = await session.render(source);
     } catch (err) {
+      if (err instanceof TemplateLimitError) throw err;
       failure = err;
     }
     // An error while files were still missing may come from the missing text: read, then retry.
@@ -128,23 +131,33 @@ export async function renderThread(thread: Thread, opts: ThreadRenderOptions): P
   if (fileVars.length > MAX_TEMPLATE_FILES) throw new PlaceError('variables', { detail: `more than ${MAX_TEMPLATE_FILES} file variables` });
   await loadFiles(scope, fileVars, opts.read);
   applyFileVariables(vars, (p) => scope.files.get(p) ?? { kind: 'missing' });
-  const renderer = new TemplateRenderer(scope);
-  const renders: FrozenRenders = { inputs: vars.inputs, places: {} };
+  const session = (opts.engine ?? inProcessEngine)(scope);
+  try {
+    return { thread: copy, ...(await renderPlaces(copy, session, scope, vars.inputs, opts)), ...(vars.scenario ? { scenario: vars.scenario } : {}) };
+  } finally {
+    session.close();
+  }
+}
+
+/** Renders the template places of `copy` in place; the renders to freeze and the places reused. */
+async function renderPlaces(copy: Thread, session: TemplateSession, scope: RenderScope, inputs: string, opts: ThreadRenderOptions): Promise<Pick<ThreadRender, 'renders' | 'reused'>> {
+  const renders: FrozenRenders = { inputs, places: {} };
   const reused: string[] = [];
   for (const { place, texts } of templatePlacesOf(copy)) {
     const key = placeKey(place);
     if (opts.only !== undefined && key !== opts.only) continue;
     const source = texts.map((t) => t.get());
     if (!source.some(hasTemplateSyntax)) continue;
-    let text = opts.fresh ? undefined : frozenText(opts.frozen, vars.inputs, key, source);
+    let text = opts.fresh ? undefined : frozenText(opts.frozen, inputs, key, source);
     if (text) reused.push(key);
     else {
       text = [];
       for (const s of source) {
         try {
-          text.push(await renderWithFiles(renderer, scope, s, opts.read));
+          text.push(await renderWithFiles(session, scope, s, opts.read));
         } catch (err) {
           if (err instanceof TemplateError) throw new PlaceError(key, err);
+          if (err instanceof TemplateLimitError) throw new PlaceError(key, { detail: err.message });
           throw err;
         }
       }
@@ -152,5 +165,5 @@ export async function renderThread(thread: Thread, opts: ThreadRenderOptions): P
     texts.forEach((t, i) => t.set(text[i]));
     renders.places[key] = { source, text };
   }
-  return { thread: copy, renders, reused, ...(vars.scenario ? { scenario: vars.scenario } : {}) };
+  return { renders, reused };
 }

@@ -169,4 +169,27 @@ describe('templates in runs', () => {
     expect(req.messages[2].content[0].text).toBe(reply);
     expect(req.messages[3].content[0].text).toBe('Go on, Ada');
   });
+
+  it('a template that runs too long is stopped with an error naming the place, and the host answers meanwhile', async () => {
+    const thread = templatedThread();
+    thread.context.systemPrompt = '{% for i in range(0, 1000000) %}{% for j in range(0, 1000000) %}{% endfor %}{% endfor %}';
+    const { conn, home, edit } = await setup(thread);
+    const preview = conn.request('thread.render', { threadId: thread.id }) as Promise<HostResult<'thread.render'>>;
+    // The host's event loop is free: another request is answered while the template renders.
+    const answered = await Promise.race([conn.request('workspace.list', {}).then(() => 'answered'), preview.then(() => 'rendered')]);
+    expect(answered).toBe('answered');
+    expect((await preview).error).toEqual({ place: 'systemPrompt', message: 'systemPrompt: rendering took longer than 2 s (a loop too long?) and was stopped' });
+    // A run of it is refused the same way, before any runner starts.
+    const err = await rejection(conn.request('run.start', { threadId: thread.id, mode: 'step' }));
+    expect(err.code).toBe('template_error');
+    expect(err.message).toBe('systemPrompt: rendering took longer than 2 s (a loop too long?) and was stopped');
+    expect(fs.existsSync(path.join(home, 'runs', thread.id))).toBe(false);
+    // range(0, 1e9) is refused at once; then a normal prompt renders as ever.
+    await edit([{ op: 'replace', path: ['context', 'systemPrompt'], value: '{% for i in range(0, 1000000000) %}{% endfor %}' }]);
+    const billion = (await conn.request('thread.render', { threadId: thread.id })) as HostResult<'thread.render'>;
+    expect(billion.error?.message).toBe('systemPrompt, line 1, column 18: range(0, 1000000000, 1) has more than 1000000 items: a loop that long is refused');
+    await edit([{ op: 'replace', path: ['context', 'systemPrompt'], value: 'You help {{ who }}.' }]);
+    const ok = (await conn.request('thread.render', { threadId: thread.id, place: 'systemPrompt' })) as HostResult<'thread.render'>;
+    expect(ok.places[0].text).toEqual(['You help Ada.']);
+  });
 });
