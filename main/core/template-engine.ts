@@ -134,7 +134,6 @@ export class WorkerTemplateEngine {
     const w = isTypeScriptEntry(entry)
       ? new Worker(`import(${JSON.stringify(tsxApi())}).then((api) => api.tsImport(${JSON.stringify(pathToFileURL(entry).href)}, ${JSON.stringify(import.meta.url)}))`, { ...limits, eval: true })
       : new Worker(entry, limits);
-    w.unref();
     this.worker = w;
     this.generation++;
     const ready = new Promise<Worker>((resolve, reject) => {
@@ -153,7 +152,9 @@ export class WorkerTemplateEngine {
     w.on('exit', () => {
       if (this.worker === w) this.fail(new TemplateLimitError('the template worker stopped'));
     });
-    this.ready = ready.catch((err: Error) => {
+    // Unref'd once ready (after its listeners: adding a 'message' listener refs it again), the
+    // idle worker never keeps a CLI process alive; a render in progress does, by its timer.
+    this.ready = ready.then((ok) => (ok.unref(), ok)).catch((err: Error) => {
       throw new TemplateLimitError(`the template worker could not start: ${err.message}`);
     });
     return this.ready;
