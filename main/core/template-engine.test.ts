@@ -73,4 +73,15 @@ describe('rendering in the worker thread', () => {
     const err = await failure('{% set s = "xxxxxxxxxxxxxxxx" %}{% for i in range(0, 21) %}{% set s = s ~ s %}{% endfor %}{{ s }}');
     expect(err.message).toBe('systemPrompt: the rendered text is longer than 16 Mi characters');
   });
+
+  it('renders in process, with the same text and bounds, when no worker can start', async () => {
+    const said: string[] = [];
+    const broken = new WorkerTemplateEngine({ entry: '/nonexistent/template-worker.js', log: (m) => said.push(m) });
+    const inBroken = (text: string) => renderThread(threadOf(text), { read, workingDirectory: '/ws', now: new Date(2026, 0, 5), engine: broken.engine }).then((r) => r.thread.context.systemPrompt);
+    expect(await inBroken('{{@include("nested.md")}} {{ who }}')).toBe('[Rule 2: many] Ada');
+    await expect(inBroken('{% for i in range(0, 1000000000) %}{% endfor %}')).rejects.toThrow(/has more than 1000000 items/);
+    expect(said).toHaveLength(1);
+    expect(said[0]).toMatch(/^templates render in the host's own thread: /);
+    await broken.close();
+  });
 });

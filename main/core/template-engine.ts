@@ -8,7 +8,8 @@
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { TemplateError, TemplateLimitError, type FileLookup, type RenderScope, type TemplateEngine, type TemplateSession } from '../../shared/template/render';
+import { TemplateError, TemplateLimitError, TemplateRenderer, type RenderScope, type TemplateEngine, type TemplateSession } from '../../shared/template/render';
+import { renderReply, type TemplateWorkerReply, type TemplateWorkerRequest } from './template-protocol';
 import { templateWorkerEntry } from './process/entries';
 import { isTypeScriptEntry } from './process/link-base';
 
@@ -17,19 +18,6 @@ export const TEMPLATE_TIME_BUDGET_MS = 2000;
 
 /** The worker's heap limit, in MB. */
 export const TEMPLATE_WORKER_MEMORY_MB = 256;
-
-/** Host → worker. `open` starts session `session` (sent again to a new worker); `files` are the cache entries it has not seen. */
-export type TemplateWorkerRequest =
-  | { type: 'render'; id: number; session: number; open?: { values: Record<string, unknown>; problems: Record<string, string> }; files: [string, FileLookup][]; source: string }
-  | { type: 'close'; session: number };
-
-/** Worker → host: the text, a TemplateError's fields, a bound passed, or another failure; `wanted`: paths asked for and not in the cache. */
-export type TemplateWorkerReply = { id: number; wanted: string[] } & (
-  | { text: string }
-  | { error: { detail: string; line: number; column: number; file?: string } }
-  | { limit: string }
-  | { failure: string }
-);
 
 interface Pending {
   id: number;
@@ -46,10 +34,12 @@ export class WorkerTemplateEngine {
   private nextId = 1;
   private nextSession = 1;
   private pending: Pending | undefined;
+  /** Why no worker could start; renders then run in process. */
+  private unavailable: string | undefined;
   /** Renders run one after the other: the budget counts one text's own time. */
   private tail: Promise<unknown> = Promise.resolve();
 
-  constructor(private readonly o: { budgetMs?: number; memoryMb?: number; entry?: string } = {}) {}
+  constructor(private readonly o: { budgetMs?: number; memoryMb?: number; entry?: string; log?: (message: string) => void } = {}) {}
 
   /** The engine to pass to renderThread. */
   readonly engine: TemplateEngine = (scope) => this.open(scope);
@@ -66,10 +56,15 @@ export class WorkerTemplateEngine {
     const session = this.nextSession++;
     let openIn = -1;
     const sent = new Set<string>();
+    let local: TemplateRenderer | undefined;
     return {
       render: (source) => {
-        const run = this.tail.then(async () => {
-          const w = await this.spawned();
+        const run = this.tail.then(async (): Promise<TemplateWorkerReply> => {
+          const w = this.unavailable === undefined ? await this.spawned().catch((err: Error) => this.noWorker(err)) : undefined;
+          if (!w) {
+            local ??= new TemplateRenderer(scope);
+            return renderReply(local, scope, 0, source);
+          }
           const open = openIn !== this.generation ? { values: scope.values, problems: scope.problems } : undefined;
           if (open) {
             openIn = this.generation;
@@ -92,6 +87,16 @@ export class WorkerTemplateEngine {
         if (openIn === this.generation) this.worker?.postMessage({ type: 'close', session } satisfies TemplateWorkerRequest);
       },
     };
+  }
+
+  /**
+   * No worker could start (e.g. a packaging that cannot load its file): render in process from
+   * now on, with the engine's own bounds but no time budget, and say so once.
+   */
+  private noWorker(err: Error): undefined {
+    this.unavailable = err.message;
+    this.o.log?.(`templates render in the host's own thread: ${err.message}`);
+    return undefined;
   }
 
   private request(w: Worker, req: Extract<TemplateWorkerRequest, { type: 'render' }>): Promise<TemplateWorkerReply> {
@@ -177,6 +182,6 @@ let shared: WorkerTemplateEngine | undefined;
 
 /** The host's engine, one worker for the whole process (started on first use). */
 export function hostTemplateEngine(): TemplateEngine {
-  shared ??= new WorkerTemplateEngine();
+  shared ??= new WorkerTemplateEngine({ log: (m) => console.warn(`stepwise: ${m}`) });
   return shared.engine;
 }

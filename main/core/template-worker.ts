@@ -5,8 +5,8 @@
  * thread: its variable values, problems and file cache, sent once and then added to.
  */
 import { parentPort } from 'node:worker_threads';
-import { TemplateError, TemplateLimitError, TemplateRenderer, type RenderScope } from '../../shared/template/render';
-import type { TemplateWorkerReply, TemplateWorkerRequest } from './template-engine';
+import { TemplateRenderer, type RenderScope } from '../../shared/template/render';
+import { renderReply, type TemplateWorkerReply, type TemplateWorkerRequest } from './template-protocol';
 
 const sessions = new Map<number, { scope: RenderScope; renderer: TemplateRenderer }>();
 
@@ -23,15 +23,7 @@ function handle(req: TemplateWorkerRequest): TemplateWorkerReply | undefined {
   }
   if (!s) return { id: req.id, failure: `no template session ${req.session}`, wanted: [] };
   for (const [p, hit] of req.files) s.scope.files.set(p, hit);
-  s.scope.wanted.clear();
-  const wanted = () => [...s.scope.wanted];
-  try {
-    return { id: req.id, text: s.renderer.render(req.source), wanted: wanted() };
-  } catch (err) {
-    if (err instanceof TemplateError) return { id: req.id, error: { detail: err.detail, line: err.line, column: err.column, ...(err.file ? { file: err.file } : {}) }, wanted: wanted() };
-    if (err instanceof TemplateLimitError) return { id: req.id, limit: err.message, wanted: wanted() };
-    return { id: req.id, failure: (err as Error)?.message ?? String(err), wanted: wanted() };
-  }
+  return renderReply(s.renderer, s.scope, req.id, req.source);
 }
 
 parentPort?.on('message', (req: TemplateWorkerRequest) => {
