@@ -61,7 +61,7 @@ export interface RenderScope {
 }
 
 // Nunjucks is no sandbox: `"".constructor.constructor("code")()` would run code in the host,
-// and tool results are rendered too. Every member lookup of compiled templates goes through
+// and included files and typed tool results are rendered too. Every member lookup of compiled templates goes through
 // `runtime.memberLookup`; these keys read as undefined.
 const BLOCKED_MEMBERS = new Set(['constructor', '__proto__', 'prototype', '__defineGetter__', '__defineSetter__', '__lookupGetter__', '__lookupSetter__']);
 // A bare name resolves against the context object, whose prototype would hand out `constructor`
