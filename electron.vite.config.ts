@@ -18,8 +18,9 @@ function devCsp(): Plugin {
 }
 
 /**
- * One build for every process. The main side emits four files under out/main/:
- * the Electron main process, the agent-runner (one process per run), the mcp-host and the CLI.
+ * One build for every process. The main side emits five files under out/main/: the Electron
+ * main process, the agent-runner (one process per run), the mcp-host, the CLI and the host's
+ * template worker thread.
  */
 export default defineConfig({
   main: {
@@ -36,6 +37,7 @@ export default defineConfig({
           'agent-runner': resolve('agent-runner/index.ts'),
           'mcp-host': resolve('mcp-host/index.ts'),
           cli: resolve('main/cli/index.ts'),
+          'template-worker': resolve('main/core/template-worker.ts'),
         },
         // Shared chunks sit next to the entries: code that finds its siblings through
         // import.meta.url (process/entries.ts, web/seed.ts, electron/paths.ts) must run from out/main/.

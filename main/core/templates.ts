@@ -3,6 +3,8 @@
  * before a run starts, reading included files itself (confined to the workspace), so the runner
  * gets the text to send and a template error stops the run before a runner or a model is
  * reached. The renders of the thread's latest run that has them are reused where still valid.
+ * Texts render in a worker thread with a time budget (template-engine.ts), never on the host's
+ * event loop.
  */
 import type { Thread } from '../../shared/thread/schema';
 import type { FrozenRenders } from '../../shared/template/frozen';
@@ -11,6 +13,7 @@ import { workspaceFileReader } from '../../shared/template/files.node.js';
 import { threadWorkingDirectory } from '../../shared/thread/working-directory.node.js';
 import { readRun } from './journal/run-files';
 import { HostError } from './errors';
+import { hostTemplateEngine } from './template-engine';
 
 /** How far back through a thread's run refs to look for frozen renders (tool steps have none). */
 const LOOK_BACK = 10;
@@ -51,6 +54,7 @@ export async function renderForRun(thread: Thread, o: HostRenderOptions): Promis
       only: o.only,
       scenario: o.scenario,
       skills: o.skills,
+      engine: hostTemplateEngine(),
     });
   } catch (err) {
     if (err instanceof PlaceError) throw new TemplateHostError(err);

@@ -31,6 +31,23 @@ export class TemplateError extends Error {
   }
 }
 
+/**
+ * A render that went past a bound (time, memory, size, a `range` too long): `message` says which
+ * and why, without a position (the whole place is refused).
+ */
+export class TemplateLimitError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'TemplateLimitError';
+  }
+}
+
+/** Most items one `range(…)` yields: more is refused before any is made. */
+export const MAX_RANGE_ITEMS = 1_000_000;
+
+/** Longest text one render may produce, in UTF-16 code units (16 Mi; far past any model's context). */
+export const MAX_RENDER_LENGTH = 16 * 1024 * 1024;
+
 /** What a render sees: variable values, variables that failed to resolve, and the file cache. */
 export interface RenderScope {
   /** name → value: text, or a parsed JSON value. */
@@ -44,7 +61,7 @@ export interface RenderScope {
 }
 
 // Nunjucks is no sandbox: `"".constructor.constructor("code")()` would run code in the host,
-// and tool results are rendered too. Every member lookup of compiled templates goes through
+// and included files and typed tool results are rendered too. Every member lookup of compiled templates goes through
 // `runtime.memberLookup`; these keys read as undefined.
 const BLOCKED_MEMBERS = new Set(['constructor', '__proto__', 'prototype', '__defineGetter__', '__defineSetter__', '__lookupGetter__', '__lookupSetter__']);
 // A bare name resolves against the context object, whose prototype would hand out `constructor`
@@ -110,6 +127,22 @@ function bareMessage(err: Nunjucks): string {
   return last.replace(/^Error: /, '').replace(/^parse[A-Z]\w*: /, '');
 }
 
+/**
+ * Nunjucks' `range(stop)` / `range(start, stop[, step])` (a step of 0 counts as 1), refusing
+ * more than MAX_RANGE_ITEMS items before making any: `range(0, 1e9)` would hold the render's
+ * thread for minutes and its memory.
+ */
+function boundedRange(start: number, stop?: number, step?: number): number[] {
+  if (stop === undefined) [start, stop, step] = [0, start, 1];
+  else if (!step) step = 1;
+  const count = Math.ceil((Number(stop) - Number(start)) / Number(step));
+  if (count > MAX_RANGE_ITEMS) throw new Error(`range(${start}, ${stop}, ${step}) has more than ${MAX_RANGE_ITEMS} items: a loop that long is refused`);
+  const out: number[] = [];
+  if (step > 0) for (let i = start; i < stop && out.length < MAX_RANGE_ITEMS; i += step) out.push(i);
+  else for (let i = start; i > stop && out.length < MAX_RANGE_ITEMS; i += step) out.push(i);
+  return out;
+}
+
 /** Renders template text against one scope; one instance per render of a thread. */
 export class TemplateRenderer {
   private readonly env: nunjucks.Environment;
@@ -122,16 +155,20 @@ export class TemplateRenderer {
     this.env = new nunjucks.Environment([], { autoescape: false, dev: true, throwOnUndefined: false });
     this.env.addGlobal('include', (p: unknown) => this.include(p));
     this.env.addGlobal('exists', (p: unknown) => this.exists(p));
+    this.env.addGlobal('range', boundedRange);
   }
 
   /** The rendered text. Text without template markers only gets its known `{{name}}`s replaced. Throws TemplateError. */
   render(source: string): string {
     this.failure = undefined;
+    let text: string;
     try {
-      return this.renderSource(source);
+      text = this.renderSource(source);
     } catch (err) {
       throw this.failure ?? err;
     }
+    if (text.length > MAX_RENDER_LENGTH) throw new TemplateLimitError(`the rendered text is longer than ${MAX_RENDER_LENGTH / 1024 / 1024} Mi characters`);
+    return text;
   }
 
   private renderSource(source: string): string {
@@ -229,3 +266,24 @@ export class TemplateRenderer {
     return new Error(message);
   }
 }
+
+/**
+ * One render of a thread's texts against one scope, in this thread or elsewhere (the host renders
+ * in a worker thread: main/core/template-engine.ts). `render` adds the paths it asked for and
+ * did not find in `scope.files` to `scope.wanted`; it throws TemplateError or TemplateLimitError.
+ */
+export interface TemplateSession {
+  render(source: string): Promise<string>;
+  /** Frees what the session holds; it renders nothing after. */
+  close(): void;
+}
+
+/** Opens a session over `scope`. */
+export type TemplateEngine = (scope: RenderScope) => TemplateSession;
+
+/** Renders on the caller's thread (the agent-runner, tests, tools): no time bound. */
+export const inProcessEngine: TemplateEngine = (scope) => {
+  const renderer = new TemplateRenderer(scope);
+  return { render: async (source) => renderer.render(source), close: () => undefined };
+};
+

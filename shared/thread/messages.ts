@@ -129,6 +129,12 @@ export const ToolOutputSchema = Type.Object({
   content: Type.Array(ToolResultPartSchema),
   structuredContent: Type.Optional(Type.Unknown()),
   isError: Type.Boolean(),
+  /**
+   * The user typed or edited this result's text (the playground's result editor): its text parts
+   * are templates, like a user message's. A result a tool run produced has no `typed` and is sent
+   * as written (docs/architecture.md#templates).
+   */
+  typed: Type.Optional(Type.Boolean()),
 });
 export type ToolOutput = Static<typeof ToolOutputSchema>;
 

@@ -123,6 +123,12 @@ export const ThreadSchema = Type.Object({
      * main/core/skills/discover.ts); the `skill` tool loads them and `available_skills` lists them.
      */
     skills: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
+    /**
+     * Send every text as written: no place of this thread is rendered as a template
+     * (docs/architecture.md#templates). Set on threads the host builds from text that is not
+     * the user's template, e.g. a judge's thread holding a case's output (main/core/eval/judge.ts).
+     */
+    literal: Type.Optional(Type.Boolean()),
   })),
   runRefs: Type.Array(RunRefSchema),
   /** Set on a branch ("Branch from here"): the point of the source thread it starts from. */

@@ -2,7 +2,8 @@
  * Templates in the playground (docs/architecture.md#templates): define a variable and a
  * scenario, see the variable's value on hover and its name offered as a completion, preview the
  * rendered system prompt, pick the scenario, run on the scripted model, and find the rendered
- * text in the raw request and the scenario on the run in Run history.
+ * text in the raw request and the scenario on the run in Run history; the model's reply, holding
+ * template syntax, is marked as sent as written.
  */
 import type { Page } from '@playwright/test';
 import { test, expect, shot } from './fixtures';
@@ -61,7 +62,7 @@ test('a variable and a scenario: hover, completion, preview, run, raw request', 
   await typeInto(page, 'System prompt', 'You help {{ who }}.{% if formal %} Be formal.{% endif %}');
   await expect(page.getByLabel('Rendered system prompt')).toHaveText('You help Bob. Be formal.');
 
-  await typeInto(page, 'Scripted model script', JSON.stringify([{ text: 'Good day.' }]));
+  await typeInto(page, 'Scripted model script', JSON.stringify([{ text: 'Good day. In Jinja: {% if user %}{{ user.name }}' }]));
   await shot(page, '40-templates');
   await page.getByRole('button', { name: 'Run', exact: true }).click();
   await expect(page.getByRole('treeitem', { name: /^run step, completed$/ })).toBeVisible({ timeout: 60_000 });
@@ -73,6 +74,10 @@ test('a variable and a scenario: hover, completion, preview, run, raw request', 
   await expect(raw).toContainText('"system": "You help Bob. Be formal."');
   await expect(raw).toContainText('"text": "Hi BOB"');
   await expect(prompt).toHaveText('You help {{ who }}.{% if formal %} Be formal.{% endif %}');
+
+  // The model's reply holds template syntax: it is sent as written, and the card says so.
+  await expect(page.getByLabel('message 2 is sent as written')).toHaveText('Sent as written, not a template: written by a model');
+  await expect(page.getByRole('button', { name: 'Preview message 2' })).toHaveCount(0);
 
   await page.getByRole('tab', { name: 'Run history' }).click();
   await expect(page.getByRole('tabpanel', { name: 'Run history' })).toContainText('formal Bob');

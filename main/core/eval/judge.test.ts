@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { judgeResult, judgeThread, readVerdict } from './judge';
 import { validateThread } from '../../../shared/thread/validate';
+import { renderThread } from '../../../shared/template/thread-render';
 
 describe('the LLM judge', () => {
   it('reads a JSON verdict anywhere in the answer, or "score: N"; a score outside 1–5 or none is a problem', () => {
@@ -42,5 +43,29 @@ describe('the LLM judge', () => {
     expect(text).toContain('EXPECTED:\nParis');
     expect(text).toContain('TOOL CALLS MADE:\nsearch({"q":"France"})');
     expect(text.endsWith('OUTPUT:\nParis')).toBe(true);
+  });
+
+  it('sends the judge the output, the variables and the expected value byte for byte, template syntax included', async () => {
+    const output = 'Write {{ user.name }} to print the name.\nUse {% for x in items %}…{% endfor %} or {% if x %}. {# note #} {{ who }}';
+    const vars = { who: '{{ who }}', loop: '{% for i in range(0, 3) %}{{ i }}{% endfor %}' };
+    const expected = 'Something like {{ user.name }} and {% if';
+    const t = judgeThread(
+      { type: 'judge', rubric: 'Explains {{ Jinja }} loops' },
+      { provider: 'scripted', id: 's', params: {} },
+      { status: 'completed', finalText: output, toolCalls: [], turns: 1, inputTokens: 0, outputTokens: 0 },
+      vars,
+      expected,
+      'Judge · b',
+    );
+    t.context.variables = { who: 'Ada' };
+    expect(validateThread(t).ok).toBe(true);
+    const before = (t.context.messages[0].content[0] as { text: string }).text;
+    const r = await renderThread(t, { read: async () => ({ kind: 'missing' }), workingDirectory: '/ws', now: new Date() });
+    const text = (r.thread.context.messages[0].content[0] as { text: string }).text;
+    expect(text).toBe(before);
+    expect(text.endsWith(`OUTPUT:\n${output}`)).toBe(true);
+    expect(text).toContain(`EXPECTED:\n${expected}`);
+    expect(text).toContain(JSON.stringify(vars, null, 2));
+    expect(r.renders.places).toEqual({});
   });
 });

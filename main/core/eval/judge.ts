@@ -2,7 +2,8 @@
  * The LLM judge of a `judge` assertion: a one-step thread asking a model to score a case's
  * output against a rubric on 1–5 and say why, run in its own runner process like any run (any
  * configured provider; the scripted one gives offline tests). The judge's thread is kept next
- * to the case's, so its request and answer can be opened like any run.
+ * to the case's, so its request and answer can be opened like any run. It is a literal thread
+ * (`settings.literal`): its text is never rendered as a template.
  */
 import { randomUUID } from 'node:crypto';
 import type { ModelConfig } from '../../../shared/thread/model-config';
@@ -44,6 +45,9 @@ export function judgeThread(a: JudgeAssertion, caseModel: ModelConfig, o: CaseOu
     title,
     model: judgeModel(a, caseModel),
     context: { systemPrompt: SYSTEM, tools: [], messages: [{ id: 'judge-input', role: 'user', content: [{ type: 'text', text: parts.join('\n\n') }] }] },
+    // The output, variables and expected value are the case's text, not a template of the
+    // user's: the judge must see them byte for byte (`{{ x }}` and `{% if %}` included).
+    settings: { literal: true },
     runRefs: [],
   };
 }

@@ -1,6 +1,6 @@
 /**
  * Where the child-process entries live. From the bundle (this code runs from `out/main/`)
- * they are the sibling `agent-runner.js` / `mcp-host.js`; from sources they are the
+ * they are the sibling `agent-runner.js` / `mcp-host.js` / `template-worker.js`; from sources they are the
  * TypeScript entries, run through tsx. `STEPWISE_RUNNER_ENTRY` / `STEPWISE_MCP_HOST_ENTRY`
  * override either.
  */
@@ -37,4 +37,9 @@ export function runnerEntry(): string {
 /** The mcp-host entry file (one long-lived process). */
 export function mcpHostEntry(): string {
   return resolveEntry('mcp-host.js', 'mcp-host/index.ts', 'STEPWISE_MCP_HOST_ENTRY');
+}
+
+/** The template worker thread's entry (main/core/template-engine.ts). */
+export function templateWorkerEntry(): string {
+  return resolveEntry('template-worker.js', 'main/core/template-worker.ts', 'STEPWISE_TEMPLATE_WORKER_ENTRY');
 }

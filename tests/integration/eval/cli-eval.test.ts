@@ -2,7 +2,8 @@
  * `stepwise eval` as a real process through bin/stepwise.mjs, on the offline scripted model:
  * exit codes (0 all passed, 1 an assertion failed, 2 bad input, 3 a case could not run), JUnit
  * and JSON output, a case whose runner process is killed (it ends `error`, the others go on),
- * and resuming an interrupted batch without re-running its finished cases.
+ * resuming an interrupted batch without re-running its finished cases, and a judge that reads
+ * the case output as it is, template syntax included.
  */
 import { describe, expect, it } from 'vitest';
 import { execFileSync, spawn } from 'node:child_process';
@@ -79,6 +80,28 @@ describe('stepwise eval', () => {
     expect(q1.context.variables).toEqual({ question: '2+2' });
     expect(q1.context.messages.at(-1).content[0].text).toBe('The answer is 4.');
     expect(q1.runRefs).toHaveLength(1);
+  }, 120_000);
+
+  it('a judge reads the case output, variables and expected value byte for byte, template syntax included', async () => {
+    const answer = 'Write {{ user.name }} to print it; loop with {% for x in items %} and {% if x %}.';
+    const f = await files(thread(answer), '{"id":"q1","question":"{{ q }} {% raw","expected":"{% endraw %}{{ user.name }}"}\n');
+    const judge = { type: 'judge', rubric: 'Explains {{ Jinja }}', model: { provider: 'scripted', id: 'scripted', params: { tokensPerSecond: 100000 }, script: [{ text: '{"score": 5, "reason": "clear"}' }] } };
+    await writeFile(dir('judge.json'), JSON.stringify([judge]));
+    const r = await evalCli([f.t, '--dataset', f.d, '--assertions', dir('judge.json'), '--json', dir('rj.json')]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const json = JSON.parse(await readFile(dir('rj.json'), 'utf8'));
+    expect(json.results[0].assertions).toEqual([{ type: 'judge', status: 'pass', score: 5, reason: '5/5: clear' }]);
+    // The judge's run sent the text as built: the case's values and output unchanged.
+    const batchDir = /^results: (.+)$/m.exec(r.stdout)![1];
+    const judgeThread = JSON.parse(await readFile(path.join(batchDir, 'judges', 'q1.judge-1.json'), 'utf8'));
+    const runs = path.join(dir('home'), 'runs', judgeThread.id);
+    const [record] = await readdir(runs);
+    const sent = JSON.parse(await readFile(path.join(runs, record), 'utf8')).records[0].request.messages[0].content[0].text as string;
+    expect(sent).toBe(judgeThread.context.messages[0].content[0].text);
+    expect(sent.endsWith(`OUTPUT:\n${answer}`)).toBe(true);
+    expect(sent).toContain('"question": "{{ q }} {% raw"');
+    expect(sent).toContain('EXPECTED:\n{% endraw %}{{ user.name }}');
   }, 120_000);
 
   it('exits 1 when an assertion failed, naming it, with a JUnit <failure>', async () => {

@@ -1,7 +1,8 @@
 /**
  * `stepwise render` and `stepwise run --scenario` as real CLI processes
  * (docs/architecture.md#templates): render prints a place's text exactly, or every place under
- * a header; a template error exits 2 naming place, line and column; `run --scenario` sends the
+ * a header; a template error exits 2 naming place, line and column, as does a template that
+ * runs too long; `run --scenario` sends the
  * scenario's values (the run's raw request shows them) and records the scenario on the run.
  */
 import fs from 'node:fs';
@@ -54,6 +55,14 @@ describe('stepwise render', () => {
     const place = await runCli(['render', file, '--place', 'message:zz'], home);
     expect(place.code).toBe(2);
     expect(place.stderr).toContain('the thread has no place message:zz; its places: systemPrompt, message:u1');
+  });
+
+  it('stops a template that runs too long and exits 2 naming the place; an idle render worker keeps no process alive', async () => {
+    const { home, file } = setup((t) => (t.context.systemPrompt = '{% for i in range(0, 1000000) %}{% for j in range(0, 1000000) %}{% endfor %}{% endfor %}'));
+    const slow = await runCli(['render', file], home);
+    expect(slow).toEqual({ code: 2, stdout: '', stderr: 'stepwise render: systemPrompt: rendering took longer than 2 s (a loop too long?) and was stopped\n' });
+    // Only the user message is rendered: the worker that rendered it stays idle, and the process still exits.
+    expect(await runCli(['render', file, '--place', 'message:u1'], home)).toEqual({ code: 0, stdout: 'Hi Ada', stderr: '' });
   });
 });
 

@@ -130,4 +130,66 @@ describe('templates in runs', () => {
     await edit([{ op: 'add', path: ['settings'], value: { cwd: 'proj' } }]);
     expect(await render()).toBe(`cwd=${path.join(home, 'workspace', 'proj')}`);
   });
+
+  it("a model's reply and a tool run's result are sent as written on the next run, template syntax and all", async () => {
+    const reply = 'In Jinja: {% if user %}Hello {{ user.name }} (no end tag).';
+    const thread = scriptedThread(
+      [{ text: 'Reading.', toolCalls: [{ name: 'read', arguments: { path: 'page.md' } }] }, { text: reply }, { text: 'Continued.' }],
+      { tools: [{ type: 'builtin', name: 'read' }], messages: [userMessage('Read page.md for {{ who }}')] },
+    );
+    thread.settings = { autoRunTools: true };
+    thread.context.variables = { who: 'Ada', x: 'X' };
+    const page = 'Page for {{ who }}: {{ x }} {% for i in items %}';
+    const home = makeHome({ 't.json': thread });
+    fs.mkdirSync(path.join(home, 'work', thread.id), { recursive: true });
+    fs.writeFileSync(path.join(home, 'work', thread.id, 'page.md'), page);
+    const core = await startCore({ home, runnerEntry: bundledRunner() });
+    const c = new RecordingClient();
+    const conn = core.connect(c.send);
+    await conn.request('thread.open', { path: 't.json' });
+    await conn.request('stream.subscribe', { threadId: thread.id });
+    const run = async (mode: string): Promise<RunRecord> => {
+      const { runId } = (await conn.request('run.start', { threadId: thread.id, mode })) as { runId: string };
+      await waitFor(() => c.ended.get(runId), 20_000, 'run end');
+      await waitFor(() => core.threads.get(thread.id).thread.runRefs.some((r) => r.id === runId && r.status !== 'running'), 5000, 'run ref');
+      return (await conn.request('run.get', { threadId: thread.id, runId })) as RunRecord;
+    };
+    expect((await run('react')).status).toBe('completed');
+    const messages = core.threads.get(thread.id).thread.context.messages;
+    expect(messages.map((m) => m.role)).toEqual(['user', 'assistant', 'assistant']);
+    const version = core.threads.get(thread.id).version;
+    await conn.request('thread.edit', { threadId: thread.id, baseVersion: version, patches: [{ op: 'add', path: ['context', 'messages', 3], value: userMessage('Go on, {{ who }}') }] });
+    // Continue: the reply's unbalanced {% if %} and the page's template syntax break nothing.
+    const next = await run('step');
+    expect(next.status).toBe('completed');
+    type SentMessage = { content: { type: string; text?: string }[]; toolCalls?: { output?: { content: { text?: string }[] } }[] };
+    const req = next.records[0].request as { messages: SentMessage[] };
+    expect(req.messages[0].content[0].text).toBe('Read page.md for Ada');
+    expect(req.messages[1].toolCalls?.[0].output?.content[0].text).toContain(page);
+    expect(req.messages[2].content[0].text).toBe(reply);
+    expect(req.messages[3].content[0].text).toBe('Go on, Ada');
+  });
+
+  it('a template that runs too long is stopped with an error naming the place, and the host answers meanwhile', async () => {
+    const thread = templatedThread();
+    thread.context.systemPrompt = '{% for i in range(0, 1000000) %}{% for j in range(0, 1000000) %}{% endfor %}{% endfor %}';
+    const { conn, home, edit } = await setup(thread);
+    const preview = conn.request('thread.render', { threadId: thread.id }) as Promise<HostResult<'thread.render'>>;
+    // The host's event loop is free: another request is answered while the template renders.
+    const answered = await Promise.race([conn.request('workspace.list', {}).then(() => 'answered'), preview.then(() => 'rendered')]);
+    expect(answered).toBe('answered');
+    expect((await preview).error).toEqual({ place: 'systemPrompt', message: 'systemPrompt: rendering took longer than 2 s (a loop too long?) and was stopped' });
+    // A run of it is refused the same way, before any runner starts.
+    const err = await rejection(conn.request('run.start', { threadId: thread.id, mode: 'step' }));
+    expect(err.code).toBe('template_error');
+    expect(err.message).toBe('systemPrompt: rendering took longer than 2 s (a loop too long?) and was stopped');
+    expect(fs.existsSync(path.join(home, 'runs', thread.id))).toBe(false);
+    // range(0, 1e9) is refused at once; then a normal prompt renders as ever.
+    await edit([{ op: 'replace', path: ['context', 'systemPrompt'], value: '{% for i in range(0, 1000000000) %}{% endfor %}' }]);
+    const billion = (await conn.request('thread.render', { threadId: thread.id })) as HostResult<'thread.render'>;
+    expect(billion.error?.message).toBe('systemPrompt, line 1, column 18: range(0, 1000000000, 1) has more than 1000000 items: a loop that long is refused');
+    await edit([{ op: 'replace', path: ['context', 'systemPrompt'], value: 'You help {{ who }}.' }]);
+    const ok = (await conn.request('thread.render', { threadId: thread.id, place: 'systemPrompt' })) as HostResult<'thread.render'>;
+    expect(ok.places[0].text).toEqual(['You help Ada.']);
+  });
 });

@@ -119,7 +119,8 @@ export function MessageCard({ thread, index, readOnly }: { thread: Thread; index
           </div>
         )}
         <TemplatePreview threadId={thread.id} place={`message:${m.id}`} label={`message ${index + 1}`} version={version}
-          source={m.content.map((p) => (p.type === 'text' ? p.text : '')).join('\n')} />
+          source={m.content.map((p) => (p.type === 'text' ? p.text : '')).join('\n')}
+          literal={thread.settings?.literal ? 'the thread is literal' : m.role === 'assistant' && m.model ? 'written by a model' : undefined} />
         {m.role === 'assistant' && textIdx < 0 && !!m.toolCalls?.length && !readOnly && (
           <Anchor component="button" type="button" size="xs" onClick={() => setText('')} aria-label={`Add text to message ${index + 1}`} style={{ alignSelf: 'flex-start' }}>
             + reply text

@@ -74,7 +74,8 @@ const ThreadContent = memo(function ThreadContent({ session, thread, version, re
         {shown > 2 && <Section title="System prompt">
           <PromptEditor label="System prompt" value={thread.context.systemPrompt} readOnly={readOnly} placeholder="You are…" minHeight={48}
             onChange={(t, before) => session.edit((d) => void (d.context.systemPrompt = applyTyping(before, t, d.context.systemPrompt)), 'systemPrompt')} />
-          <TemplatePreview threadId={thread.id} place="systemPrompt" label="system prompt" source={thread.context.systemPrompt} version={version} />
+          <TemplatePreview threadId={thread.id} place="systemPrompt" label="system prompt" source={thread.context.systemPrompt} version={version}
+            literal={thread.settings?.literal ? 'the thread is literal' : undefined} />
           <VariablesField thread={thread} readOnly={readOnly} />
         </Section>}
       </>}

@@ -11,13 +11,17 @@ import { useApp } from '../../state/context';
 
 type Answer = HostResult<'thread.render'>;
 
-/** A disclosure showing `place` rendered; shown only when `source` holds template syntax. */
-export function TemplatePreview({ threadId, place, label, source, version }: { threadId: string; place: string; label: string; source: string; version: number }) {
+/**
+ * A disclosure showing `place` rendered; shown only when `source` holds template syntax. With
+ * `literal` (why the place is no template: a model wrote it, a tool run produced it, the thread
+ * is literal) it says the text is sent as written instead.
+ */
+export function TemplatePreview({ threadId, place, label, source, version, literal }: { threadId: string; place: string; label: string; source: string; version: number; literal?: string }) {
   const app = useApp();
   const [open, setOpen] = useState(false);
   const [answer, setAnswer] = useState<Answer | { failed: string } | null>(null);
   useEffect(() => {
-    if (!open) return;
+    if (!open || literal) return;
     let live = true;
     const t = setTimeout(() => {
       app.host.call('thread.render', { threadId, place }).then(
@@ -29,8 +33,9 @@ export function TemplatePreview({ threadId, place, label, source, version }: { t
       live = false;
       clearTimeout(t);
     };
-  }, [app, open, threadId, place, version]);
+  }, [app, open, threadId, place, version, literal]);
   if (!hasTemplateSyntax(source) || app.host.presentational) return null;
+  if (literal) return <Text size="xs" c="dimmed" aria-label={`${label} is sent as written`}>Sent as written, not a template: {literal}</Text>;
   const rendered = answer && 'places' in answer ? answer.places.find((p) => p.place === place) : undefined;
   return (
     <Box>

@@ -53,7 +53,9 @@ export function ToolCallEditor({ thread, mi, ci, call, readOnly }: { thread: Thr
       const others = (c.output?.content ?? []).filter((p) => p.type !== 'text');
       const cur = c.output?.content.find((p) => p.type === 'text') as { text: string } | undefined;
       if (typedFrom !== undefined) textValue = applyTyping(typedFrom, textValue, cur?.text ?? '');
-      c.output = { content: [{ type: 'text', text: textValue }, ...others], isError, ...(c.output?.structuredContent !== undefined ? { structuredContent: c.output.structuredContent } : {}) };
+      // Text the user types is a template; a tool run's result stays literal until its text is edited.
+      const typed = typedFrom !== undefined || !c.output || c.output.typed === true;
+      c.output = { content: [{ type: 'text', text: textValue }, ...others], isError, ...(c.output?.structuredContent !== undefined ? { structuredContent: c.output.structuredContent } : {}), ...(typed ? { typed: true } : {}) };
     }, `result.${call.id}`);
   return (
     <Paper withBorder p={6} radius="sm" aria-label={`tool call ${name}`}>
@@ -102,7 +104,8 @@ export function ToolCallEditor({ thread, mi, ci, call, readOnly }: { thread: Thr
         <Text size="xs" c="dimmed">Result {out ? '' : last ? '— type one, or Run tool' : '— type one'}</Text>
         <PromptEditor label={`Result of ${name}`} value={text} readOnly={readOnly} placeholder="Tool result text"
           onChange={(t, before) => setOutput(t, out?.isError ?? false, before)} highlight={resultHighlight} />
-        <TemplatePreview threadId={thread.id} place={`tool:${call.id}`} label={`result of ${name}`} source={text} version={version} />
+        <TemplatePreview threadId={thread.id} place={`tool:${call.id}`} label={`result of ${name}`} source={text} version={version}
+          literal={thread.settings?.literal ? 'the thread is literal' : out && !out.typed ? 'produced by a tool run (edit it to make it one)' : undefined} />
         {out?.structuredContent !== undefined && <ToolResultBody structured={out.structuredContent} compact />}
         {out?.content.filter((p) => p.type === 'image').map((p, k) => <ImagePreview key={k} part={p as { mimeType: string; data: string }} />)}
         {out && <ToolResultExtras name={name} tool={tool} output={out} />}
