@@ -122,7 +122,7 @@ describe('electron-builder.yml', () => {
 describe('electron-builder --dir', () => {
   let unpacked = '';
   beforeAll(async () => {
-    for (const f of ['out/main/index.js', 'out/main/agent-runner.js', 'out/main/mcp-host.js', 'out/preload/index.cjs', 'out/renderer/index.html']) {
+    for (const f of ['out/main/index.js', 'out/main/agent-runner.js', 'out/main/mcp-host.js', 'out/main/template-worker.js', 'out/preload/index.cjs', 'out/renderer/index.html']) {
       if (!fs.existsSync(path.join(repo, f))) {
         await run('yarn', ['build'], 240_000);
         break;
@@ -145,7 +145,7 @@ describe('electron-builder --dir', () => {
     expect(fs.existsSync(asar)).toBe(true);
     expect(fs.existsSync(path.join(unpacked, 'stepwise'))).toBe(true);
     const files = listPackage(asar, { isPack: false }).map((f) => f.split(path.sep).join('/'));
-    for (const f of ['/package.json', '/out/main/index.js', '/out/main/agent-runner.js', '/out/main/mcp-host.js', '/out/preload/index.cjs', '/out/renderer/index.html']) {
+    for (const f of ['/package.json', '/out/main/index.js', '/out/main/agent-runner.js', '/out/main/mcp-host.js', '/out/main/template-worker.js', '/out/preload/index.cjs', '/out/renderer/index.html']) {
       expect(files).toContain(f);
     }
     expect(files.some((f) => f.startsWith('/resources/examples/') && f.endsWith('.json'))).toBe(true);
