@@ -45,4 +45,29 @@ describe('CodeEditor', () => {
     expect(view.state.selection.main.head).toBe(16);
     expect(changes).toHaveLength(1); // a value applied is not an edit of the person's
   });
+
+  it('turns read-only and back without making its gutters and plugins again', () => {
+    // A thread turns read-only while it runs: every editor follows, and making each one's
+    // plugins again (gutters, highlighter) put the whole page's editors into one long task.
+    const el = document.createElement('div');
+    document.body.append(el);
+    root = createRoot(el);
+    const setup = { lineNumbers: true, foldGutter: true };
+    const show = (readOnly: boolean) =>
+      act(() => root!.render(<CodeEditor value={'{\n  "a": 1\n}'} readOnly={readOnly} theme="light" extensions={noExtensions} basicSetup={setup} />));
+    show(false);
+    const view = EditorView.findFromDOM(el.querySelector('.cm-editor') as HTMLElement)!;
+    const gutter = el.querySelector('.cm-lineNumbers');
+    expect(gutter).not.toBeNull();
+    expect(view.state.readOnly).toBe(false);
+    expect(view.contentDOM.getAttribute('contenteditable')).toBe('true');
+    show(true);
+    expect(view.state.readOnly).toBe(true);
+    expect(view.contentDOM.getAttribute('contenteditable')).toBe('false');
+    expect(el.querySelector('.cm-lineNumbers')).toBe(gutter);
+    show(false);
+    expect(view.state.readOnly).toBe(false);
+    expect(view.contentDOM.getAttribute('contenteditable')).toBe('true');
+    expect(el.querySelector('.cm-lineNumbers')).toBe(gutter);
+  });
 });

@@ -57,13 +57,28 @@ function sizeTheme(minHeight: string | undefined, maxHeight: string | undefined)
   return theme;
 }
 
-/** The editor's configuration that follows props: theme, setup, read-only, size, extensions. */
-function configure(p: CodeEditorProps): Extension[] {
+/**
+ * The editor's configuration that follows props, but for read-only ({@link access}): theme,
+ * setup, placeholder, size, extensions.
+ */
+export function configure(p: Omit<CodeEditorProps, 'value' | 'readOnly'>): Extension[] {
   return [
-    ...getDefaultExtensions({ theme: p.theme, basicSetup: p.basicSetup, placeholder: p.placeholder ?? '', editable: !p.readOnly, readOnly: p.readOnly, indentWithTab: false }),
+    ...getDefaultExtensions({ theme: p.theme, basicSetup: p.basicSetup, placeholder: p.placeholder ?? '', indentWithTab: false }),
     sizeTheme(p.minHeight, p.maxHeight),
     ...p.extensions,
   ];
+}
+
+const READ_ONLY: Extension = [EditorView.editable.of(false), EditorState.readOnly.of(true)];
+
+/**
+ * Read-only or not, in a compartment of its own: a thread turns read-only while it runs, and
+ * every editor of it follows. Reconfiguring only this keeps the editors' plugins (gutters,
+ * highlighter, lint); reconfiguring the whole setup made them all again, for every editor in
+ * the page, in the task that started or ended the run.
+ */
+export function access(readOnly: boolean | undefined): Extension {
+  return readOnly ? READ_ONLY : [];
 }
 
 /** A CodeMirror editor showing `value`; see the file comment for how value changes apply. */
@@ -71,6 +86,7 @@ export function CodeEditor(props: CodeEditorProps) {
   const parent = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView | null>(null);
   const config = useRef(new Compartment());
+  const readOnlyPart = useRef(new Compartment());
   const onChange = useRef(props.onChange);
   onChange.current = props.onChange;
   /** The editor's text as last typed or applied: one serialisation per keystroke, no more. */
@@ -87,6 +103,7 @@ export function CodeEditor(props: CodeEditorProps) {
         doc: text.current,
         extensions: [
           config.current.of(configure(props)),
+          readOnlyPart.current.of(access(props.readOnly)),
           EditorView.updateListener.of((u) => {
             if (!u.docChanged || u.transactions.some((t) => t.annotation(fromProp))) return;
             const previous = text.current;
@@ -125,7 +142,13 @@ export function CodeEditor(props: CodeEditorProps) {
     if (!configured.current) return void (configured.current = true); // made with this configuration
     view.current?.dispatch({ effects: config.current.reconfigure(configure({ ...props })) });
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [theme, basicSetup, placeholder, readOnly, minHeight, maxHeight, extensions]);
+  }, [theme, basicSetup, placeholder, minHeight, maxHeight, extensions]);
+  const madeReadOnly = useRef(readOnly);
+  useEffect(() => {
+    if (madeReadOnly.current === readOnly) return; // made (or last set) so
+    madeReadOnly.current = readOnly;
+    view.current?.dispatch({ effects: readOnlyPart.current.reconfigure(access(readOnly)) });
+  }, [readOnly]);
 
   return <div ref={parent} style={props.style} />;
 }
