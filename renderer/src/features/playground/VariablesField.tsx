@@ -10,6 +10,7 @@ import type { Thread } from '../../../../shared/thread/schema';
 import { VARIABLE_NAME_PATTERN } from '../../../../shared/thread/schema';
 import { BUILTIN_VARIABLES } from '../../../../shared/template/syntax';
 import { useSession } from '../../state/hooks';
+import { DROPDOWN_WHEN_OPEN } from '../../ui/dropdown';
 
 /** Plain `{{ name }}` references in a text. */
 export function referencedVariables(text: string): string[] {
@@ -72,7 +73,7 @@ export function VariablesField({ thread, readOnly }: { thread: Thread; readOnly:
       {Object.keys(vars ?? {}).length > 0 && (
         <Group gap={6}>
           {Object.keys(vars ?? {}).map((name) => (
-            <Select key={name} size="xs" w={110} data={TYPES} value={ctx.variableTypes?.[name] ?? 'text'} disabled={readOnly} allowDeselect={false}
+            <Select comboboxProps={DROPDOWN_WHEN_OPEN} key={name} size="xs" w={110} data={TYPES} value={ctx.variableTypes?.[name] ?? 'text'} disabled={readOnly} allowDeselect={false}
               aria-label={`Type of ${name}`} leftSection={<Text size="xs" ff="monospace" truncate>{name}</Text>} leftSectionWidth={50}
               onChange={(t) => session.edit((d) => {
                 const types = { ...(d.context.variableTypes ?? {}) };
@@ -84,7 +85,7 @@ export function VariablesField({ thread, readOnly }: { thread: Thread; readOnly:
         </Group>
       )}
       {missing.length > 0 && <Text size="xs" c="orange">Not defined, sent as written: {missing.map((m) => `{{${m}}}`).join(', ')}</Text>}
-      <Select size="xs" label="Scenario for the next run" aria-label="Scenario" disabled={readOnly || scenarios.length === 0} allowDeselect={false}
+      <Select comboboxProps={DROPDOWN_WHEN_OPEN} size="xs" label="Scenario for the next run" aria-label="Scenario" disabled={readOnly || scenarios.length === 0} allowDeselect={false}
         data={[{ value: '', label: 'none (the variables above)' }, ...scenarios.map((s) => ({ value: s.name, label: s.name }))]}
         value={ctx.scenario ?? ''}
         onChange={(v) => session.edit((d) => void (v ? (d.context.scenario = v) : delete d.context.scenario), 'scenario')} />
