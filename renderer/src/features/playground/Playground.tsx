@@ -1,6 +1,6 @@
 /** Middle panel: the open thread — model, tools, system prompt, messages, run actions. */
-import { memo, useCallback, useMemo, useRef, useState, type RefObject } from 'react';
-import { Badge, Button, Group, Stack, Text } from '@mantine/core';
+import { memo, useCallback, useEffect, useMemo, useRef, useState, type RefObject } from 'react';
+import { Badge, Button, Group, Stack, Text, useComputedColorScheme } from '@mantine/core';
 import { ThreadTitle } from './ThreadTitle';
 import { useApp } from '../../state/context';
 import { useSession, useThread, useThreadMeta } from '../../state/hooks';
@@ -9,7 +9,7 @@ import type { ThreadSession } from '../../state/thread-session';
 import type { Thread } from '../../../../shared/thread/schema';
 import { VariablesField } from './VariablesField';
 import { StartPanel } from './StartPanel';
-import { PromptEditor, TemplateVariablesContext } from '../../ui/editors';
+import { PromptEditor, TemplateVariablesContext, warmEditorCode } from '../../ui/editors';
 import { TemplatePreview } from './TemplatePreview';
 import { templateVariables } from './template-vars';
 import { ErrorNotice } from '../../ui/ErrorNotice';
@@ -105,6 +105,10 @@ export function Playground() {
   const region = useMemo<EditorRegion>(() => ({ active: true, schedule: (key, make) => queue.add(key, make, WAKE_PRIORITY.editor) }), [queue]);
   const [browsing, setBrowsing] = useState(false);
   const browse = useCallback(() => setBrowsing(true), []);
+  // The editors' code runs once, first in the queue (at start, before a thread is open): the
+  // first editors of a thread then cost no more than the next ones.
+  const scheme = useComputedColorScheme('light');
+  useEffect(() => warmEditorCode(scheme, (key, step) => queue.add(key, step, WAKE_PRIORITY.warmUp)), [scheme, queue]);
   if (!session || !thread || !meta) return <StartPanel />;
   const editable = !app.host.presentational && !meta.runningRunId;
   // Repeated message or tool call ids: read-only until they get new ids (DuplicateIdsNotice).
