@@ -32,6 +32,8 @@ export function parseVariableLines(text: string): { vars: Record<string, string>
   return { vars, error: null };
 }
 
+const GROW = { input: 'sw-grow-textarea' };
+
 /** A NAME=value text area that edits `vars` through `onVars` and follows changes from elsewhere. */
 function VariableLines({ label, vars, readOnly, onVars }: { label: string; vars: Record<string, string> | undefined; readOnly: boolean; onVars: (v: Record<string, string>) => void }) {
   const [text, setText] = useState(() => toText(vars));
@@ -41,7 +43,10 @@ function VariableLines({ label, vars, readOnly, onVars }: { label: string; vars:
     setText((cur) => (toText(vars) === toText(parseVariableLines(cur).vars) ? cur : toText(vars)));
   }, [vars]);
   return (
-    <Textarea size="xs" autosize minRows={1} maxRows={8} label={label} value={text} readOnly={readOnly} error={error}
+    // Grows with its text (up to 8 lines) by CSS (styles.css, sw-grow-textarea), not by Mantine's
+    // autosize: that measured the text area after every render, laying out the whole page inside
+    // the task that rendered it (a run starting or ending re-renders the playground).
+    <Textarea size="xs" rows={1} classNames={GROW} label={label} value={text} readOnly={readOnly} error={error}
       onChange={(e) => {
         const t = e.currentTarget.value;
         setText(t);
