@@ -8,7 +8,7 @@
  * never applied late. Theme and basic setup still come from `@uiw/react-codemirror`.
  */
 import { useEffect, useLayoutEffect, useRef, type CSSProperties } from 'react';
-import { Annotation, Compartment, EditorState, type Extension } from '@codemirror/state';
+import { Annotation, Compartment, EditorState, StateEffect, StateField, type Extension } from '@codemirror/state';
 import { EditorView } from '@codemirror/view';
 import { getDefaultExtensions, type BasicSetupOptions } from '@uiw/react-codemirror';
 import { splice } from '../text/text-patch';
@@ -69,16 +69,25 @@ export function configure(p: Omit<CodeEditorProps, 'value' | 'readOnly'>): Exten
   ];
 }
 
-const READ_ONLY: Extension = [EditorView.editable.of(false), EditorState.readOnly.of(true)];
+/** Sets the editor read-only (true) or editable (false). */
+const setReadOnly = StateEffect.define<boolean>();
 
 /**
- * Read-only or not, in a compartment of its own: a thread turns read-only while it runs, and
- * every editor of it follows. Reconfiguring only this keeps the editors' plugins (gutters,
- * highlighter, lint); reconfiguring the whole setup made them all again, for every editor in
- * the page, in the task that started or ended the run.
+ * Read-only or not, as a state field the editable and read-only facets follow: a thread turns
+ * read-only while it runs, and every editor of it follows. An effect on this field changes no
+ * configuration; reconfiguring (the whole setup, then a compartment) made every editor in the
+ * page resolve its configuration again, or make its plugins again, in the task that started or
+ * ended the run.
  */
+const readOnlyField = StateField.define<boolean>({
+  create: () => false,
+  update: (v, tr) => tr.effects.reduce((ro, e) => (e.is(setReadOnly) ? e.value : ro), v),
+  provide: (f) => [EditorView.editable.from(f, (ro) => !ro), EditorState.readOnly.from(f)],
+});
+
+/** The read-only state an editor starts with ({@link readOnlyField}). */
 export function access(readOnly: boolean | undefined): Extension {
-  return readOnly ? READ_ONLY : [];
+  return readOnlyField.init(() => !!readOnly);
 }
 
 /** A CodeMirror editor showing `value`; see the file comment for how value changes apply. */
@@ -86,7 +95,6 @@ export function CodeEditor(props: CodeEditorProps) {
   const parent = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView | null>(null);
   const config = useRef(new Compartment());
-  const readOnlyPart = useRef(new Compartment());
   const onChange = useRef(props.onChange);
   onChange.current = props.onChange;
   /** The editor's text as last typed or applied: one serialisation per keystroke, no more. */
@@ -103,7 +111,7 @@ export function CodeEditor(props: CodeEditorProps) {
         doc: text.current,
         extensions: [
           config.current.of(configure(props)),
-          readOnlyPart.current.of(access(props.readOnly)),
+          access(props.readOnly),
           EditorView.updateListener.of((u) => {
             if (!u.docChanged || u.transactions.some((t) => t.annotation(fromProp))) return;
             const previous = text.current;
@@ -147,7 +155,7 @@ export function CodeEditor(props: CodeEditorProps) {
   useEffect(() => {
     if (madeReadOnly.current === readOnly) return; // made (or last set) so
     madeReadOnly.current = readOnly;
-    view.current?.dispatch({ effects: readOnlyPart.current.reconfigure(access(readOnly)) });
+    view.current?.dispatch({ effects: setReadOnly.of(!!readOnly) });
   }, [readOnly]);
 
   return <div ref={parent} style={props.style} />;
