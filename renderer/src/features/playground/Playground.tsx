@@ -1,5 +1,5 @@
 /** Middle panel: the open thread — model, tools, system prompt, messages, run actions. */
-import { memo, useCallback, useEffect, useMemo, useRef, useState, type RefObject } from 'react';
+import { memo, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import { Badge, Button, Group, Stack, Text, useComputedColorScheme } from '@mantine/core';
 import { ThreadTitle } from './ThreadTitle';
 import { useApp } from '../../state/context';
@@ -39,13 +39,7 @@ function Section({ title, children }: { title: string; children: React.ReactNode
   );
 }
 
-/**
- * The scrolled part of the playground: model, tools, system prompt, messages, mounted in turn
- * ({@link useSectionsShown}), in the chosen layout (PlaygroundBody: stacked or side by side).
- * Memoised: the header's state (running badge, a mounted Mantine part settling) renders the
- * playground again without rendering all of this again.
- */
-const ThreadContent = memo(function ThreadContent({ session, thread, version, readOnly, scrollRef, find, queue, onBrowse }: {
+type ThreadContentProps = {
   session: ThreadSession;
   thread: Thread;
   version: number;
@@ -55,7 +49,27 @@ const ThreadContent = memo(function ThreadContent({ session, thread, version, re
   queue: WakeQueue;
   /** Opens the MCP resources and prompts browser. */
   onBrowse: () => void;
-}) {
+};
+
+/**
+ * The scrolled part of the playground ({@link ThreadBody}). A run starting or ending turns the
+ * whole thread read-only and back: the body renders that in the background (a deferred value,
+ * which React renders in slices, yielding to the page), not inside the one task that takes the
+ * run's start or end. The header says it at once, and edits are refused from then on whatever
+ * the editors show (ThreadSession.edit). Keyed by the thread: a thread opened shows as it is.
+ */
+const ThreadContent = memo(function ThreadContent(props: ThreadContentProps) {
+  const readOnly = useDeferredValue(props.readOnly);
+  return <ThreadBody {...props} readOnly={readOnly} />;
+});
+
+/**
+ * The scrolled part of the playground: model, tools, system prompt, messages, mounted in turn
+ * ({@link useSectionsShown}), in the chosen layout (PlaygroundBody: stacked or side by side).
+ * Memoised: the header's state (running badge, a mounted Mantine part settling) renders the
+ * playground again without rendering all of this again.
+ */
+const ThreadBody = memo(function ThreadBody({ session, thread, version, readOnly, scrollRef, find, queue, onBrowse }: ThreadContentProps) {
   const shown = useSectionsShown(queue, 4);
   const addMessage = (role: 'user' | 'assistant') =>
     session.edit((d) => void d.context.messages.push(role === 'user' ? { id: newId('msg'), role, content: [{ type: 'text', text: '' }] } : { id: newId('msg'), role, content: [{ type: 'text', text: '' }] }));
