@@ -17,28 +17,8 @@ import { App } from '../../renderer/src/App';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
-/** What jsdom lacks and Mantine, the panel layout and the editors ask of a browser. Call in beforeAll. */
-export function browserShims(): void {
-  window.matchMedia ??= ((query: string) => ({ matches: false, media: query, onchange: null, addListener() {}, removeListener() {}, addEventListener() {}, removeEventListener() {}, dispatchEvent: () => false })) as typeof window.matchMedia;
-  // CodeMirror measures text ranges.
-  const rect = { x: 0, y: 0, top: 0, left: 0, bottom: 0, right: 0, width: 0, height: 0, toJSON: () => ({}) };
-  Range.prototype.getClientRects ??= () => Object.assign([], { item: () => null }) as unknown as DOMRectList;
-  Range.prototype.getBoundingClientRect ??= () => rect as DOMRect;
-  globalThis.ResizeObserver ??= class { observe() {} unobserve() {} disconnect() {} } as unknown as typeof ResizeObserver;
-  // Mantine's autosizing textarea listens for web fonts loading.
-  if (!(document as { fonts?: unknown }).fonts) {
-    Object.defineProperty(document, 'fonts', { configurable: true, value: { addEventListener() {}, removeEventListener() {}, ready: Promise.resolve() } });
-  }
-}
+export { browserShims, until } from './jsdom-app';
 
-/** Waits for `cond`, letting the host's answers and pushes re-render the window (inside act) between checks. */
-export async function until(cond: () => unknown, what: string): Promise<void> {
-  const end = Date.now() + 10_000;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await act(() => new Promise((r) => setTimeout(r, 10)));
-  }
-}
 
 export interface AppWindow {
   core: HostCore;

@@ -105,4 +105,24 @@ describe('undo history', () => {
     expect(x.doc.images.map((i) => i.data[0])).toEqual(['B', 'C']);
     expect(base64Bytes('QUJD')).toBe(3);
   });
+
+  it('does not walk the thread for images while no step holds one', () => {
+    // A run's result of thousands of messages is one step; weighing the history's images read
+    // the whole thread each time, though no step held an image.
+    const h = new UndoHistory();
+    let reads = 0;
+    const messages = Array.from({ length: 50 }, (_, i) => ({ id: `m${i}`, content: [{ type: 'text', text: 'x' }] }));
+    const counted = (v: unknown): unknown => (v === null || typeof v !== 'object' ? v : new Proxy(v as object, {
+      get: (t, k, r) => {
+        reads++;
+        return counted(Reflect.get(t, k, r));
+      },
+    }));
+    const current = counted({ context: { messages } });
+    h.record([{ op: 'add', path: ['context', 'messages', 50], value: { id: 'm50' } }], [{ op: 'remove', path: ['context', 'messages', 50] }], { origin: 'run', runId: 'r1', current });
+    expect(reads).toBe(0);
+    expect(h.historyImageBytes(current)).toBe(0);
+    expect(reads).toBe(0);
+    expect(h.undoCount).toBe(1);
+  });
 });

@@ -214,10 +214,14 @@ export class UndoHistory {
 
   /** Bytes of images referenced by the history and not by `current`. */
   historyImageBytes(current?: unknown): number {
+    // No image in the history (the usual case): nothing to weigh, and no walk of the whole
+    // thread, which a run's result of thousands of messages paid for on every step it recorded.
+    const steps = [...this.undoStack, ...this.redoStack];
+    if (steps.every((s) => s.images.length === 0)) return 0;
     const live = current === undefined ? new Set<string>() : collectImages(current);
     const seen = new Set<string>();
     let bytes = 0;
-    for (const s of [...this.undoStack, ...this.redoStack])
+    for (const s of steps)
       for (const img of s.images) {
         if (live.has(img) || seen.has(img)) continue;
         seen.add(img);

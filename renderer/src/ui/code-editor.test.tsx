@@ -45,4 +45,34 @@ describe('CodeEditor', () => {
     expect(view.state.selection.main.head).toBe(16);
     expect(changes).toHaveLength(1); // a value applied is not an edit of the person's
   });
+
+  it('turns read-only and back without reconfiguring, its gutters and plugins kept', () => {
+    // A thread turns read-only while it runs: every editor follows, and making each one's
+    // plugins again (gutters, highlighter) put the whole page's editors into one long task.
+    const el = document.createElement('div');
+    document.body.append(el);
+    root = createRoot(el);
+    const setup = { lineNumbers: true, foldGutter: true };
+    // Counts the transactions that changed the editor's configuration (every editor resolving its
+    // whole configuration again is the cost this avoids).
+    let reconfigured = 0;
+    const extensions = [EditorView.updateListener.of((u) => void (reconfigured += u.transactions.filter((t) => t.reconfigured).length))];
+    const show = (readOnly: boolean) =>
+      act(() => root!.render(<CodeEditor value={'{\n  "a": 1\n}'} readOnly={readOnly} theme="light" extensions={extensions} basicSetup={setup} />));
+    show(false);
+    const view = EditorView.findFromDOM(el.querySelector('.cm-editor') as HTMLElement)!;
+    const gutter = el.querySelector('.cm-lineNumbers');
+    expect(gutter).not.toBeNull();
+    expect(view.state.readOnly).toBe(false);
+    expect(view.contentDOM.getAttribute('contenteditable')).toBe('true');
+    show(true);
+    expect(view.state.readOnly).toBe(true);
+    expect(view.contentDOM.getAttribute('contenteditable')).toBe('false');
+    expect(el.querySelector('.cm-lineNumbers')).toBe(gutter);
+    show(false);
+    expect(view.state.readOnly).toBe(false);
+    expect(view.contentDOM.getAttribute('contenteditable')).toBe('true');
+    expect(el.querySelector('.cm-lineNumbers')).toBe(gutter);
+    expect(reconfigured).toBe(0);
+  });
 });

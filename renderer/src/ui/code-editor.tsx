@@ -8,7 +8,7 @@
  * never applied late. Theme and basic setup still come from `@uiw/react-codemirror`.
  */
 import { useEffect, useLayoutEffect, useRef, type CSSProperties } from 'react';
-import { Annotation, Compartment, EditorState, type Extension } from '@codemirror/state';
+import { Annotation, Compartment, EditorState, StateEffect, StateField, type Extension } from '@codemirror/state';
 import { EditorView } from '@codemirror/view';
 import { getDefaultExtensions, type BasicSetupOptions } from '@uiw/react-codemirror';
 import { splice } from '../text/text-patch';
@@ -57,13 +57,37 @@ function sizeTheme(minHeight: string | undefined, maxHeight: string | undefined)
   return theme;
 }
 
-/** The editor's configuration that follows props: theme, setup, read-only, size, extensions. */
-function configure(p: CodeEditorProps): Extension[] {
+/**
+ * The editor's configuration that follows props, but for read-only ({@link access}): theme,
+ * setup, placeholder, size, extensions.
+ */
+export function configure(p: Omit<CodeEditorProps, 'value' | 'readOnly'>): Extension[] {
   return [
-    ...getDefaultExtensions({ theme: p.theme, basicSetup: p.basicSetup, placeholder: p.placeholder ?? '', editable: !p.readOnly, readOnly: p.readOnly, indentWithTab: false }),
+    ...getDefaultExtensions({ theme: p.theme, basicSetup: p.basicSetup, placeholder: p.placeholder ?? '', indentWithTab: false }),
     sizeTheme(p.minHeight, p.maxHeight),
     ...p.extensions,
   ];
+}
+
+/** Sets the editor read-only (true) or editable (false). */
+const setReadOnly = StateEffect.define<boolean>();
+
+/**
+ * Read-only or not, as a state field the editable and read-only facets follow: a thread turns
+ * read-only while it runs, and every editor of it follows. An effect on this field changes no
+ * configuration; reconfiguring (the whole setup, then a compartment) made every editor in the
+ * page resolve its configuration again, or make its plugins again, in the task that started or
+ * ended the run.
+ */
+const readOnlyField = StateField.define<boolean>({
+  create: () => false,
+  update: (v, tr) => tr.effects.reduce((ro, e) => (e.is(setReadOnly) ? e.value : ro), v),
+  provide: (f) => [EditorView.editable.from(f, (ro) => !ro), EditorState.readOnly.from(f)],
+});
+
+/** The read-only state an editor starts with ({@link readOnlyField}). */
+export function access(readOnly: boolean | undefined): Extension {
+  return readOnlyField.init(() => !!readOnly);
 }
 
 /** A CodeMirror editor showing `value`; see the file comment for how value changes apply. */
@@ -87,6 +111,7 @@ export function CodeEditor(props: CodeEditorProps) {
         doc: text.current,
         extensions: [
           config.current.of(configure(props)),
+          access(props.readOnly),
           EditorView.updateListener.of((u) => {
             if (!u.docChanged || u.transactions.some((t) => t.annotation(fromProp))) return;
             const previous = text.current;
@@ -125,7 +150,13 @@ export function CodeEditor(props: CodeEditorProps) {
     if (!configured.current) return void (configured.current = true); // made with this configuration
     view.current?.dispatch({ effects: config.current.reconfigure(configure({ ...props })) });
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [theme, basicSetup, placeholder, readOnly, minHeight, maxHeight, extensions]);
+  }, [theme, basicSetup, placeholder, minHeight, maxHeight, extensions]);
+  const madeReadOnly = useRef(readOnly);
+  useEffect(() => {
+    if (madeReadOnly.current === readOnly) return; // made (or last set) so
+    madeReadOnly.current = readOnly;
+    view.current?.dispatch({ effects: setReadOnly.of(!!readOnly) });
+  }, [readOnly]);
 
   return <div ref={parent} style={props.style} />;
 }

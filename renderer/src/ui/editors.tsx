@@ -23,6 +23,7 @@ export const TemplateVariablesContext = createContext<TemplateVariable[] | null>
 import { useLiveEditor } from './editor-mount';
 import { StaticEditor } from './static-editor';
 import { findHighlightExtension, type FieldHighlight } from './find-highlight';
+import { warmEditors, type StepScheduler } from './editor-warmup';
 
 const jsonSetup: BasicSetupOptions = { foldGutter: true, lineNumbers: true, highlightActiveLine: true, autocompletion: false, history: false };
 const jsonReadOnlySetup: BasicSetupOptions = { ...jsonSetup, highlightActiveLine: false };
@@ -137,4 +138,20 @@ export function PromptEditor({ value, onChange, readOnly, label, placeholder, mi
     <FramedEditor value={value} onChange={onChange} readOnly={readOnly} label={label} placeholder={placeholder} extensions={extensions}
       minHeight={`${minHeight}px`} maxHeight="420px" basicSetup={promptSetup} style={PROMPT_STYLE} highlight={highlight} wrap />
   );
+}
+
+let warmed = false;
+
+/**
+ * Once per page, each in a step `schedule` runs: make and drop a JSON editor and a templated
+ * prompt editor off the page (ui/editor-warmup.ts), so the first editors a thread shows start warm.
+ */
+export function warmEditorCode(theme: 'light' | 'dark', schedule: StepScheduler): void {
+  if (warmed) return;
+  warmed = true;
+  const named = (extensions: CodeEditorProps['extensions'], label: string) => [...extensions, EditorView.contentAttributes.of({ 'aria-label': label }), findHighlightExtension(undefined)];
+  warmEditors([
+    { theme, doc: '{\n  "a": [1, "two", true, null],\n  "b": { "c": 2.5 }\n}', extensions: named(JSON_EXTENSIONS, 'JSON'), basicSetup: jsonSetup, minHeight: '60px', maxHeight: '360px', style: JSON_STYLE },
+    { theme, doc: 'Answer {{question}} step by step.', extensions: named([...PROMPT_EXTENSIONS, templateSupport(() => [])], 'Prompt'), basicSetup: templatePromptSetup, minHeight: '40px', maxHeight: '420px', style: PROMPT_STYLE },
+  ], schedule);
 }

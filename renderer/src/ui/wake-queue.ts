@@ -15,10 +15,11 @@ export interface WakeQueueOptions {
 const afterFrame = (run: () => void) => requestAnimationFrame(() => setTimeout(run, 0));
 
 /**
- * Priorities: the playground's next section, what the person sees first, then its editors,
- * then what is just out of view.
+ * Priorities: warming the editors' code (it makes everything after it cheaper), the
+ * playground's next section, what the person sees first, then its editors, then what is just
+ * out of view.
  */
-export const WAKE_PRIORITY = { section: 4, visibleRow: 3, editor: 2, nearbyRow: 1 } as const;
+export const WAKE_PRIORITY = { warmUp: 5, section: 4, visibleRow: 3, editor: 2, nearbyRow: 1 } as const;
 
 /** A queue of wake requests by priority, first in first out within one, one run per scheduled turn. */
 export class WakeQueue {

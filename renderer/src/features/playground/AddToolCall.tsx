@@ -6,6 +6,7 @@ import type { Thread } from '../../../../shared/thread/schema';
 import { useSession } from '../../state/hooks';
 import { newId } from '../../../../shared/thread/ids';
 import { addToolCall, newToolCall, toolChoices } from './tool-call-edits';
+import { DROPDOWN_WHEN_OPEN } from '../../ui/dropdown';
 
 /**
  * Pick one of the thread's tools ("Tool of the new call"; a text field when the thread has no
@@ -32,7 +33,7 @@ export function AddToolCall({ thread, messageId }: { thread: Thread; messageId: 
   return (
     <Group gap={6} wrap="nowrap" align="flex-start">
       {choices.length > 0 ? (
-        <Select size="xs" w={220} aria-label="Tool of the new call" data={choices} value={name} allowDeselect={false}
+        <Select comboboxProps={DROPDOWN_WHEN_OPEN} size="xs" w={220} aria-label="Tool of the new call" data={choices} value={name} allowDeselect={false}
           searchable={choices.length > 8} error={problem ?? undefined} onChange={(v) => v && setPicked(v)} />
       ) : (
         <TextInput size="xs" w={220} aria-label="Tool of the new call" placeholder="Tool name (the thread has no tools)" value={typed}

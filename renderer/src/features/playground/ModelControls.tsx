@@ -12,6 +12,7 @@ import type { Thread } from '../../../../shared/thread/schema';
 import { chatResponseFormat, controlsOf, flatResponseFormat, unsentControls, type FlatResponseFormat, type ModelControl } from '../../../../shared/thread/model-controls';
 import { useSession } from '../../state/hooks';
 import { JsonField } from './JsonField';
+import { DROPDOWN_WHEN_OPEN } from '../../ui/dropdown';
 
 const DEFAULT = 'default';
 const API_NAMES: Record<string, string> = { 'openai-completions': 'Chat Completions', 'openai-responses': 'OpenAI Responses', 'anthropic-messages': 'Anthropic Messages' };
@@ -83,28 +84,28 @@ export function ModelControls({ thread, readOnly, api }: { thread: Thread; readO
               onChange={(v) => edit((params) => { if (typeof v === 'number' && v >= 0 && v <= 1) params.topP = v; else delete params.topP; }, 'model.topP')} />
             <NumberInput label="Seed" size="xs" w={110} step={1} allowDecimal={false} value={p.seed ?? ''} {...gate('seed')}
               onChange={(v) => edit((params) => { if (typeof v === 'number' && Number.isSafeInteger(v)) params.seed = v; else delete params.seed; }, 'model.seed')} />
-            <TagsInput label="Stop sequences" size="xs" w={260} placeholder="type, then Enter" value={p.stopSequences ?? []} {...gate('stopSequences')}
+            <TagsInput comboboxProps={DROPDOWN_WHEN_OPEN} label="Stop sequences" size="xs" w={260} placeholder="type, then Enter" value={p.stopSequences ?? []} {...gate('stopSequences')}
               onChange={(v) => edit((params) => { const s = v.filter(Boolean); if (s.length) params.stopSequences = s; else delete params.stopSequences; })} />
           </Group>
           <Group gap="xs" align="flex-end" wrap="wrap">
-            <Select label="Reasoning effort" size="xs" w={140} allowDeselect={false} value={p.reasoning?.effort ?? DEFAULT} disabled={readOnly}
+            <Select comboboxProps={DROPDOWN_WHEN_OPEN} label="Reasoning effort" size="xs" w={140} allowDeselect={false} value={p.reasoning?.effort ?? DEFAULT} disabled={readOnly}
               data={[DEFAULT, ...controls.efforts]} onChange={(v) => v && setReasoning({ effort: v === DEFAULT ? undefined : (v as NonNullable<ModelParams['reasoning']>['effort']) })} />
-            <Select label="Thinking" size="xs" w={130} allowDeselect={false} value={thinking} {...gate('thinking')}
+            <Select comboboxProps={DROPDOWN_WHEN_OPEN} label="Thinking" size="xs" w={130} allowDeselect={false} value={thinking} {...gate('thinking')}
               data={[{ value: 'off', label: 'off' }, { value: 'budget', label: 'budget' }, { value: 'adaptive', label: 'adaptive' }]}
               onChange={(v) => v && setReasoning(v === 'adaptive' ? { adaptive: true } : v === 'budget' ? { adaptive: undefined, budgetTokens: p.reasoning?.budgetTokens || 2048 } : { adaptive: undefined, budgetTokens: undefined })} />
             {thinking === 'budget' && (
               <NumberInput label="Thinking budget" size="xs" w={130} min={1024} step={1024} allowDecimal={false} value={p.reasoning?.budgetTokens ?? ''} {...gate('thinking')}
                 onChange={(v) => typeof v === 'number' && v >= 1 && setReasoning({ budgetTokens: v })} />
             )}
-            <Select label="Tool choice" size="xs" w={170} allowDeselect={false} value={chosen} {...gate('toolChoice')}
+            <Select comboboxProps={DROPDOWN_WHEN_OPEN} label="Tool choice" size="xs" w={170} allowDeselect={false} value={chosen} {...gate('toolChoice')}
               data={[DEFAULT, 'auto', 'none', { value: 'required', label: 'required (any tool)' }, ...tools]}
               onChange={(v) => v && edit((params) => { const c = toolChoiceOf(v); if (c === undefined) delete params.toolChoice; else params.toolChoice = c; })} />
-            <Select label="Parallel tool calls" size="xs" w={150} allowDeselect={false} {...gate('parallelToolCalls')}
+            <Select comboboxProps={DROPDOWN_WHEN_OPEN} label="Parallel tool calls" size="xs" w={150} allowDeselect={false} {...gate('parallelToolCalls')}
               value={p.parallelToolCalls === undefined ? DEFAULT : p.parallelToolCalls ? 'allowed' : 'one at a time'} data={[DEFAULT, 'allowed', 'one at a time']}
               onChange={(v) => v && edit((params) => { if (v === DEFAULT) delete params.parallelToolCalls; else params.parallelToolCalls = v === 'allowed'; })} />
           </Group>
           <Group gap="xs" align="flex-end" wrap="wrap">
-            <Select label="Response format" size="xs" w={150} allowDeselect={false} value={rf?.type ?? DEFAULT} disabled={readOnly}
+            <Select comboboxProps={DROPDOWN_WHEN_OPEN} label="Response format" size="xs" w={150} allowDeselect={false} value={rf?.type ?? DEFAULT} disabled={readOnly}
               data={[DEFAULT, ...controls.responseFormats.map((f) => ({ value: f, label: f === 'json_object' ? 'JSON object' : f === 'json_schema' ? 'JSON schema' : 'text' }))]}
               onChange={(v) => v && setFormat(v === DEFAULT ? undefined : v === 'json_schema' ? (rf?.type === 'json_schema' ? rf : NEW_SCHEMA) : { type: v as 'text' | 'json_object' })} />
             {rf?.type === 'json_schema' && (

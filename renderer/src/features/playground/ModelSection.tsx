@@ -13,6 +13,7 @@ import { useSession } from '../../state/hooks';
 import { JsonField } from './JsonField';
 import { ModelControls } from './ModelControls';
 import { shortRunId } from '../runs/compare';
+import { DROPDOWN_WHEN_OPEN } from '../../ui/dropdown';
 
 const BUILTINS = ['scripted', 'openai', 'anthropic', 'replay'];
 
@@ -56,9 +57,9 @@ export function ModelSection({ thread, readOnly }: { thread: Thread; readOnly: b
   return (
     <Stack gap={6}>
       <Group gap="xs" align="flex-end" wrap="wrap">
-        <Select label="Provider" size="xs" w={missing ? 230 : 150} data={options} value={m.provider} error={missing || undefined} disabled={readOnly} allowDeselect={false} searchable
+        <Select comboboxProps={DROPDOWN_WHEN_OPEN} label="Provider" size="xs" w={missing ? 230 : 150} data={options} value={m.provider} error={missing || undefined} disabled={readOnly} allowDeselect={false} searchable
           onChange={(v) => v && session.edit((d) => void (d.model.provider = v))} />
-        <Autocomplete label="Model id" size="xs" w={220} value={m.id} disabled={readOnly} placeholder="e.g. gpt-4.1-mini" data={models.ids} limit={200}
+        <Autocomplete comboboxProps={DROPDOWN_WHEN_OPEN} label="Model id" size="xs" w={220} value={m.id} disabled={readOnly} placeholder="e.g. gpt-4.1-mini" data={models.ids} limit={200}
           description={models.problem} onDropdownOpen={models.load}
           onChange={(v) => session.edit((d) => void (d.model.id = v), 'model.id')} />
         <NumberInput label="Temperature" size="xs" w={110} min={0} max={2} step={0.1} decimalScale={2} value={m.params.temperature ?? ''} disabled={readOnly}
@@ -74,7 +75,7 @@ export function ModelSection({ thread, readOnly }: { thread: Thread; readOnly: b
       )}
       {m.provider === 'replay' && (
         <Group gap="xs" align="flex-end" wrap="wrap">
-          <Select label="Replay run" size="xs" w={320} disabled={readOnly} allowDeselect={false} placeholder={runs.length ? 'Pick a run of this thread' : 'No runs yet'}
+          <Select comboboxProps={DROPDOWN_WHEN_OPEN} label="Replay run" size="xs" w={320} disabled={readOnly} allowDeselect={false} placeholder={runs.length ? 'Pick a run of this thread' : 'No runs yet'}
             data={runs.map((r) => ({ value: r.id, label: `${r.mode} · ${shortRunId(r.id)} · ${new Date(r.startedAt).toLocaleString()}${r.preview ? ` · ${r.preview.slice(0, 40)}` : ''}` }))}
             value={m.replay?.runId ?? null}
             onChange={(v) => v && session.edit((d) => void (d.model.replay = { runId: v }))} />

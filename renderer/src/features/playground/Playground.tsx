@@ -1,6 +1,6 @@
 /** Middle panel: the open thread — model, tools, system prompt, messages, run actions. */
-import { memo, useCallback, useMemo, useRef, useState, type RefObject } from 'react';
-import { Badge, Button, Group, Stack, Text } from '@mantine/core';
+import { memo, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, type RefObject } from 'react';
+import { Badge, Button, Group, Stack, Text, useComputedColorScheme } from '@mantine/core';
 import { ThreadTitle } from './ThreadTitle';
 import { useApp } from '../../state/context';
 import { useSession, useThread, useThreadMeta } from '../../state/hooks';
@@ -9,7 +9,7 @@ import type { ThreadSession } from '../../state/thread-session';
 import type { Thread } from '../../../../shared/thread/schema';
 import { VariablesField } from './VariablesField';
 import { StartPanel } from './StartPanel';
-import { PromptEditor, TemplateVariablesContext } from '../../ui/editors';
+import { PromptEditor, TemplateVariablesContext, warmEditorCode } from '../../ui/editors';
 import { TemplatePreview } from './TemplatePreview';
 import { templateVariables } from './template-vars';
 import { ErrorNotice } from '../../ui/ErrorNotice';
@@ -40,13 +40,7 @@ function Section({ title, children }: { title: string; children: React.ReactNode
   );
 }
 
-/**
- * The scrolled part of the playground: model, tools, system prompt, messages, mounted in turn
- * ({@link useSectionsShown}), in the chosen layout (PlaygroundBody: stacked or side by side).
- * Memoised: the header's state (running badge, a mounted Mantine part settling) renders the
- * playground again without rendering all of this again.
- */
-const ThreadContent = memo(function ThreadContent({ session, thread, version, readOnly, scrollRef, find, queue, onBrowse }: {
+type ThreadContentProps = {
   session: ThreadSession;
   thread: Thread;
   version: number;
@@ -56,7 +50,27 @@ const ThreadContent = memo(function ThreadContent({ session, thread, version, re
   queue: WakeQueue;
   /** Opens the MCP resources and prompts browser. */
   onBrowse: () => void;
-}) {
+};
+
+/**
+ * The scrolled part of the playground ({@link ThreadBody}). A run starting or ending turns the
+ * whole thread read-only and back: the body renders that in the background (a deferred value,
+ * which React renders in slices, yielding to the page), not inside the one task that takes the
+ * run's start or end. The header says it at once, and edits are refused from then on whatever
+ * the editors show (ThreadSession.edit). Keyed by the thread: a thread opened shows as it is.
+ */
+const ThreadContent = memo(function ThreadContent(props: ThreadContentProps) {
+  const readOnly = useDeferredValue(props.readOnly);
+  return <ThreadBody {...props} readOnly={readOnly} />;
+});
+
+/**
+ * The scrolled part of the playground: model, tools, system prompt, messages, mounted in turn
+ * ({@link useSectionsShown}), in the chosen layout (PlaygroundBody: stacked or side by side).
+ * Memoised: the header's state (running badge, a mounted Mantine part settling) renders the
+ * playground again without rendering all of this again.
+ */
+const ThreadBody = memo(function ThreadBody({ session, thread, version, readOnly, scrollRef, find, queue, onBrowse }: ThreadContentProps) {
   const app = useApp();
   const shown = useSectionsShown(queue, 4);
   /** Add an empty message at the end; the list scrolls to it and its text editor takes the focus. */
@@ -111,6 +125,10 @@ export function Playground() {
   const region = useMemo<EditorRegion>(() => ({ active: true, schedule: (key, make) => queue.add(key, make, WAKE_PRIORITY.editor) }), [queue]);
   const [browsing, setBrowsing] = useState(false);
   const browse = useCallback(() => setBrowsing(true), []);
+  // The editors' code runs once, first in the queue (at start, before a thread is open): the
+  // first editors of a thread then cost no more than the next ones.
+  const scheme = useComputedColorScheme('light');
+  useEffect(() => warmEditorCode(scheme, (key, step) => queue.add(key, step, WAKE_PRIORITY.warmUp)), [scheme, queue]);
   if (!session || !thread || !meta) return <StartPanel />;
   const editable = !app.host.presentational && !meta.runningRunId;
   // Repeated message or tool call ids: read-only until they get new ids (DuplicateIdsNotice).

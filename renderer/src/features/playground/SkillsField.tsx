@@ -9,6 +9,7 @@ import type { Thread } from '../../../../shared/thread/schema';
 import type { SkillInfo } from '../../../../shared/skills/skill-info';
 import { useApp } from '../../state/context';
 import { useSession } from '../../state/hooks';
+import { DROPDOWN_WHEN_OPEN } from '../../ui/dropdown';
 
 /** Picks the thread's skills; names enabled but not found any more stay listed, marked missing. */
 export function SkillsField({ thread, readOnly }: { thread: Thread; readOnly: boolean }) {
@@ -29,7 +30,7 @@ export function SkillsField({ thread, readOnly }: { thread: Thread; readOnly: bo
   const hasTool = thread.context.tools.some((t) => t.type === 'builtin' && t.name === 'skill');
   return (
     <Stack gap={2}>
-      <MultiSelect size="xs" label="Skills" aria-label="Skills" placeholder={skills === null ? 'Looking for skills…' : usable.length ? 'Enable skills' : 'No skills found'}
+      <MultiSelect comboboxProps={DROPDOWN_WHEN_OPEN} size="xs" label="Skills" aria-label="Skills" placeholder={skills === null ? 'Looking for skills…' : usable.length ? 'Enable skills' : 'No skills found'}
         description="Folders with a SKILL.md in <home>/skills, ~/.claude/skills, ~/.agents/skills or ~/.codex/skills. {{available_skills}} lists the enabled ones."
         data={data} value={enabled} disabled={readOnly} searchable clearable
         onChange={(v) => session.edit((d) => {

@@ -13,6 +13,7 @@ import { JsonField } from './JsonField';
 import { SkillsField } from './SkillsField';
 import { schemaProblems } from './schema-check';
 import { ErrorNotice, errorProps, type ErrorNoticeProps } from '../../ui/ErrorNotice';
+import { DROPDOWN_WHEN_OPEN } from '../../ui/dropdown';
 
 /** Tools list with add / edit / remove. */
 export function ToolsSection({ thread, readOnly }: { thread: Thread; readOnly: boolean }) {
@@ -58,7 +59,7 @@ export function ToolsSection({ thread, readOnly }: { thread: Thread; readOnly: b
                 <TextInput size="xs" label="Name" value={t.name} disabled={readOnly} error={readOnly ? undefined : toolNameProblem(t.name)}
                   onChange={(e) => { const v = e.currentTarget.value; session.edit((d) => void (d.context.tools[i].name = v), `tool.${i}.name`); }} />
                 {t.type === 'agent' && (
-                  <Select size="xs" label="Thread" searchable disabled={readOnly} value={t.threadPath}
+                  <Select comboboxProps={DROPDOWN_WHEN_OPEN} size="xs" label="Thread" searchable disabled={readOnly} value={t.threadPath}
                     data={[...new Set([t.threadPath, ...entries.filter((e) => e.kind === 'thread').map((e) => e.path)])]}
                     onChange={(v) => v && session.edit((d) => void ((d.context.tools[i] as { threadPath: string }).threadPath = v))} />
                 )}
@@ -129,7 +130,7 @@ function McpImport({ existing, onClose, onAdd }: { existing: Tool[]; onClose: ()
     <Modal opened onClose={onClose} title="Import tools from an MCP server" size="lg">
       <Stack gap="xs">
         {servers === null ? <Loader size="sm" /> : servers.length === 0 ? <Text size="sm" c="dimmed">No MCP servers configured — add one in Settings → MCP servers.</Text> : (
-          <Select label="Server" data={servers.map((s) => ({ value: s.name, label: `${s.name} (${s.transport}, ${s.status === 'error' ? `failed: ${s.error ?? 'unknown reason'}` : s.status})` }))} value={server} onChange={choose} />
+          <Select comboboxProps={DROPDOWN_WHEN_OPEN} label="Server" data={servers.map((s) => ({ value: s.name, label: `${s.name} (${s.transport}, ${s.status === 'error' ? `failed: ${s.error ?? 'unknown reason'}` : s.status})` }))} value={server} onChange={choose} />
         )}
         {error && <ErrorNotice {...error} />}
         {server && tools === null && <Loader size="sm" />}

@@ -10,6 +10,7 @@ import type { Thread } from '../../../../shared/thread/schema';
 import { VARIABLE_NAME_PATTERN } from '../../../../shared/thread/schema';
 import { BUILTIN_VARIABLES } from '../../../../shared/template/syntax';
 import { useSession } from '../../state/hooks';
+import { DROPDOWN_WHEN_OPEN } from '../../ui/dropdown';
 
 /** Plain `{{ name }}` references in a text. */
 export function referencedVariables(text: string): string[] {
@@ -31,6 +32,8 @@ export function parseVariableLines(text: string): { vars: Record<string, string>
   return { vars, error: null };
 }
 
+const GROW = { input: 'sw-grow-textarea' };
+
 /** A NAME=value text area that edits `vars` through `onVars` and follows changes from elsewhere. */
 function VariableLines({ label, vars, readOnly, onVars }: { label: string; vars: Record<string, string> | undefined; readOnly: boolean; onVars: (v: Record<string, string>) => void }) {
   const [text, setText] = useState(() => toText(vars));
@@ -40,7 +43,10 @@ function VariableLines({ label, vars, readOnly, onVars }: { label: string; vars:
     setText((cur) => (toText(vars) === toText(parseVariableLines(cur).vars) ? cur : toText(vars)));
   }, [vars]);
   return (
-    <Textarea size="xs" autosize minRows={1} maxRows={8} label={label} value={text} readOnly={readOnly} error={error}
+    // Grows with its text (up to 8 lines) by CSS (styles.css, sw-grow-textarea), not by Mantine's
+    // autosize: that measured the text area after every render, laying out the whole page inside
+    // the task that rendered it (a run starting or ending re-renders the playground).
+    <Textarea size="xs" rows={1} classNames={GROW} label={label} value={text} readOnly={readOnly} error={error}
       onChange={(e) => {
         const t = e.currentTarget.value;
         setText(t);
@@ -72,7 +78,7 @@ export function VariablesField({ thread, readOnly }: { thread: Thread; readOnly:
       {Object.keys(vars ?? {}).length > 0 && (
         <Group gap={6}>
           {Object.keys(vars ?? {}).map((name) => (
-            <Select key={name} size="xs" w={110} data={TYPES} value={ctx.variableTypes?.[name] ?? 'text'} disabled={readOnly} allowDeselect={false}
+            <Select comboboxProps={DROPDOWN_WHEN_OPEN} key={name} size="xs" w={110} data={TYPES} value={ctx.variableTypes?.[name] ?? 'text'} disabled={readOnly} allowDeselect={false}
               aria-label={`Type of ${name}`} leftSection={<Text size="xs" ff="monospace" truncate>{name}</Text>} leftSectionWidth={50}
               onChange={(t) => session.edit((d) => {
                 const types = { ...(d.context.variableTypes ?? {}) };
@@ -84,7 +90,7 @@ export function VariablesField({ thread, readOnly }: { thread: Thread; readOnly:
         </Group>
       )}
       {missing.length > 0 && <Text size="xs" c="orange">Not defined, sent as written: {missing.map((m) => `{{${m}}}`).join(', ')}</Text>}
-      <Select size="xs" label="Scenario for the next run" aria-label="Scenario" disabled={readOnly || scenarios.length === 0} allowDeselect={false}
+      <Select comboboxProps={DROPDOWN_WHEN_OPEN} size="xs" label="Scenario for the next run" aria-label="Scenario" disabled={readOnly || scenarios.length === 0} allowDeselect={false}
         data={[{ value: '', label: 'none (the variables above)' }, ...scenarios.map((s) => ({ value: s.name, label: s.name }))]}
         value={ctx.scenario ?? ''}
         onChange={(v) => session.edit((d) => void (v ? (d.context.scenario = v) : delete d.context.scenario), 'scenario')} />
