@@ -152,6 +152,6 @@ export function warmEditorCode(theme: 'light' | 'dark', schedule: StepScheduler)
   const named = (extensions: CodeEditorProps['extensions'], label: string) => [...extensions, EditorView.contentAttributes.of({ 'aria-label': label }), findHighlightExtension(undefined)];
   warmEditors([
     { theme, doc: '{\n  "a": [1, "two", true, null],\n  "b": { "c": 2.5 }\n}', extensions: named(JSON_EXTENSIONS, 'JSON'), basicSetup: jsonSetup, minHeight: '60px', maxHeight: '360px', style: JSON_STYLE },
-    { theme, doc: 'Answer {{question}} step by step.', extensions: named([...PROMPT_EXTENSIONS, templateSupport(() => [])], 'Prompt'), basicSetup: templatePromptSetup, minHeight: '40px', maxHeight: '420px', style: PROMPT_STYLE },
+    { theme, doc: 'Answer {{question}} step by step.', extensions: named([...PROMPT_EXTENSIONS, templateSupport(() => [])], 'Prompt'), basicSetup: promptSetup, minHeight: '40px', maxHeight: '420px', style: PROMPT_STYLE },
   ], schedule);
 }
