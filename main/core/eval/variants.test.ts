@@ -22,6 +22,20 @@ describe('variants', () => {
     expect(() => parseVariant('')).toThrow(/at least one key=value/);
   });
 
+  it('refuses a parameter value its schema does not take, an unknown key, a repeated key and an empty name', () => {
+    expect(() => parseVariant('temperature=abc')).toThrow(/^temperature=abc: /);
+    expect(() => parseVariant('maxTokens=0')).toThrow(/^maxTokens=0: /);
+    expect(() => parseVariant('foo=bar')).toThrow('"foo" is not a variant key (known: name, model, scenario, prompt, temperature, maxTokens');
+    expect(() => parseVariant('temprature=0.2')).toThrow(/"temprature" is not a variant key \(known: .*temperature/);
+    expect(() => parseVariant('params.foo=1')).toThrow('"params.foo" is not a variant key');
+    expect(() => parseVariant('model=a/x model=a/y')).toThrow('"model" is given twice');
+    expect(() => parseVariant('temperature=0.1 params.temperature=0.2')).toThrow('"params.temperature" is given twice');
+    expect(() => parseVariant('prompt=a systemPrompt=b')).toThrow('"systemPrompt" is given twice');
+    expect(() => parseVariant('name= model=a/x')).toThrow('name= is empty');
+    expect(() => parseVariant('name=')).toThrow('name= is empty');
+    expect(parseVariant('temperature=0.5 tokensPerSecond=100 reasoning={"effort":"low"}')).toEqual({ name: 'temperature=0.5 tokensPerSecond=100 reasoning={"effort":"low"}', params: { temperature: 0.5, tokensPerSecond: 100, reasoning: { effort: 'low' } } });
+  });
+
   it('names repeated variant names and scenarios the thread does not have', () => {
     expect(variantProblems([{ name: 'a' }, { name: 'a', scenario: 'loud' }], thread)).toEqual([
       'two variants are named "a"; give each a name=…',

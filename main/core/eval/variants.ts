@@ -5,6 +5,8 @@
  * `key=value` pairs; a value is read as JSON when it parses, else as text).
  */
 import type { Thread } from '../../../shared/thread/schema';
+import { ModelParamsSchema } from '../../../shared/thread/model-config';
+import { schemaProblems } from '../../../shared/thread/validate';
 
 /** One variant; absent fields keep the thread's own. */
 export interface Variant {
@@ -21,32 +23,49 @@ export interface Variant {
 }
 
 const KEYS = new Set(['name', 'model', 'scenario', 'systemPrompt', 'prompt']);
+/** The model parameters a variant may set (the thread's `model.params` fields). */
+const PARAM_KEYS = Object.keys(ModelParamsSchema.properties);
+/** Every key a variant takes, as listed in errors. */
+export const VARIANT_KEYS = ['name', 'model', 'scenario', 'prompt', ...PARAM_KEYS];
 
-/** Parses one `--variant` value; throws an Error naming the bad pair. */
+/**
+ * Parses one `--variant` value; throws an Error naming the bad pair: not key=value, an unknown
+ * key (listing the known ones), a key given twice, an empty name, a model parameter whose value
+ * its schema (`ModelParamsSchema`) does not take.
+ */
 export function parseVariant(spec: string): Variant {
   const pairs = spec.split(/[\s,]+(?=[A-Za-z_][\w.]*=)/).map((p) => p.trim()).filter(Boolean);
   if (!pairs.length) throw new Error('a variant needs at least one key=value pair, e.g. model=openai/gpt-4o-mini');
   const v: Variant = { name: '' };
+  const seen = new Set<string>();
   for (const pair of pairs) {
     const eq = pair.indexOf('=');
     if (eq <= 0) throw new Error(`"${pair}" is not key=value`);
     const key = pair.slice(0, eq);
     const raw = pair.slice(eq + 1);
-    if (key === 'name') v.name = raw;
-    else if (key === 'model') {
+    // One place per key: `prompt`/`systemPrompt` and `x`/`params.x` are the same key.
+    const canonical = key === 'systemPrompt' ? 'prompt' : key.startsWith('params.') ? key.slice(7) : key;
+    if (seen.has(canonical)) throw new Error(`"${key}" is given twice; give each key once`);
+    seen.add(canonical);
+    if (key === 'name') {
+      if (!raw.trim()) throw new Error('name= is empty; give the variant a name, or leave name out');
+      v.name = raw;
+    } else if (key === 'model') {
       if (!/^[^/\s]+\/\S+$/.test(raw)) throw new Error(`model must be provider/model (e.g. openai/gpt-4o-mini), not "${raw}"`);
       v.model = raw;
     } else if (key === 'scenario') v.scenario = raw;
     else if (key === 'systemPrompt' || key === 'prompt') v.systemPrompt = raw;
     else {
       const name = key.startsWith('params.') ? key.slice(7) : key;
-      if (!/^[A-Za-z_]\w*$/.test(name) || KEYS.has(name)) throw new Error(`"${key}" is not a variant key (name, model, scenario, prompt, or a model parameter)`);
+      if (KEYS.has(name) || !PARAM_KEYS.includes(name)) throw new Error(`"${key}" is not a variant key (known: ${VARIANT_KEYS.join(', ')})`);
       let value: unknown = raw;
       try {
         value = JSON.parse(raw);
       } catch {
         /* text */
       }
+      const problem = schemaProblems(ModelParamsSchema.properties[name as keyof typeof ModelParamsSchema.properties], value)[0];
+      if (problem) throw new Error(`${name}=${raw}: ${problem.pointer ? `${problem.pointer}: ` : ''}${problem.message}`);
       (v.params ??= {})[name] = value;
     }
   }
