@@ -12,11 +12,12 @@ import { registerMcp } from './commands/mcp';
 import { registerEval } from './commands/eval';
 import { registerWorker } from './commands/worker';
 import { registerBranch } from './commands/branch';
+import { terminalText } from './terminal-text';
 
 const program = new Command('stepwise')
   .description('Stepwise: build and debug LLM agents one step at a time.')
   .exitOverride()
-  .configureOutput({ writeErr: (s) => process.stderr.write(s) });
+  .configureOutput({ writeErr: (s) => process.stderr.write(terminalText(s)) });
 
 registerValidate(program);
 registerImport(program);
@@ -32,6 +33,6 @@ program.parseAsync(process.argv).catch((err: unknown) => {
   if (err instanceof CommanderError) {
     process.exit(err.exitCode === 0 ? 0 : 2);
   }
-  process.stderr.write(`stepwise: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.stderr.write(`stepwise: ${terminalText(err instanceof Error ? err.message : String(err))}\n`);
   process.exit(2);
 });

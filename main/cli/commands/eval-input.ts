@@ -49,6 +49,18 @@ export function withAssertions(d: Dataset, extra: Assertion[]): Dataset {
   return next;
 }
 
+/** Whether an assertion compares the final text with the case's `expected` (shared/eval/assertions.ts, judge.ts). */
+const usesExpected = (a: Assertion): boolean => a.type === 'judge' || ((a.type === 'equals' || a.type === 'contains' || a.type === 'not_contains') && a.value === '');
+
+/**
+ * How many cases have an `expected` value that no assertion of theirs (the dataset's, with
+ * `--assertions`, or the case's own) compares with: such a value is never checked.
+ */
+export function uncheckedExpected(d: Dataset): number {
+  const datasetWide = d.assertions.some(usesExpected);
+  return datasetWide ? 0 : d.cases.filter((c) => c.expected !== undefined && !(c.assertions ?? []).some(usesExpected)).length;
+}
+
 /** Parses every `--variant`; none gives the one variant `base` (the thread as it is). */
 export function readVariants(specs: string[]): Variant[] {
   if (!specs.length) return [{ name: 'base' }];

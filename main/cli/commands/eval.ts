@@ -10,10 +10,9 @@
  */
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { loadThreadFile, ThreadFileError } from '../../core/threads/thread-file';
-import { summarize, type CaseResult } from '../../../shared/eval/results';
+import { summarize } from '../../../shared/eval/results';
 import { runBatch, type BatchProgress } from '../../core/eval/batch';
 import { readBatchSpec, writeBatchSpec, type BatchSpec } from '../../core/eval/batch-files';
 import { variantProblems } from '../../core/eval/variants';
@@ -21,10 +20,12 @@ import { LocalScheduler, type CaseScheduler } from '../../core/eval/scheduler';
 import { parseIsolation, type CaseIsolation } from '../../core/eval/case-run';
 import { RedisScheduler, parseQueueUrl } from '../../core/eval/redis-scheduler';
 import { junitXml, jsonReport } from '../../core/eval/reports';
+import { caseLine, inDatasetOrder, plural, reportPathProblems, summaryLine, writeReports, fmtMs, type ReportTarget } from './eval-output';
+import { terminalField, terminalText } from '../terminal-text';
 import { safeStem } from '../../core/workspace/names';
 import { DEFAULT_MAX_TURNS } from '../../../shared/thread/defaults';
 import { MAX_BATCH_CONCURRENCY, MAX_BATCH_VARIANTS } from '../../../shared/protocol/contract/eval-methods';
-import { readAssertionsFile, readDatasetFile, readVariants, withAssertions } from './eval-input';
+import { readAssertionsFile, readDatasetFile, readVariants, uncheckedExpected, withAssertions } from './eval-input';
 import { startCliCore } from '../cli-core';
 import { formatProblems } from './validate';
 
@@ -49,8 +50,6 @@ class BadInput extends Error {}
 
 /** Cases at a time when `--concurrency` is not given (and the batch is new). */
 const DEFAULT_CONCURRENCY = 4;
-
-const fmtMs = (ms: number) => (ms < 1000 ? `${Math.round(ms)} ms` : ms < 60_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`);
 
 function positiveInt(v: string | undefined, flag: string, dflt: number, max = Number.MAX_SAFE_INTEGER): number {
   if (v === undefined) return dflt;
@@ -109,6 +108,12 @@ async function prepare(threadFile: string | undefined, o: EvalOptions, workspace
   if (variants.length > MAX_BATCH_VARIANTS) throw new BadInput(`a batch may have at most ${MAX_BATCH_VARIANTS} variants, not ${variants.length}`);
   const problems = variantProblems(variants, thread);
   if (problems.length) throw new BadInput(problems.join('\n'));
+  const unchecked = uncheckedExpected(dataset);
+  if (unchecked) {
+    process.stderr.write(
+      `stepwise eval: ${unchecked === 1 ? '1 case has' : `${unchecked} cases have`} an expected value but no assertion compares with it (add {"type":"equals"} or {"type":"contains"} without a value)\n`,
+    );
+  }
   const id = `${new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19)}-${randomUUID().slice(0, 6)}`;
   const dir = path.join(o.out ? path.resolve(o.out) : path.join(workspaceDir, 'evals', safeStem(dataset.name)), id);
   const spec: BatchSpec = {
@@ -128,18 +133,40 @@ async function prepare(threadFile: string | undefined, o: EvalOptions, workspace
   return { spec, dir };
 }
 
+/** What a resumed batch would ignore: it runs as it was first asked. */
+function ignoredByResume(threadFile: string | undefined, o: EvalOptions): string[] {
+  const given: [boolean, string][] = [
+    [threadFile !== undefined, 'the thread argument'],
+    [o.dataset !== undefined, '--dataset'],
+    [o.variant.length > 0, '--variant'],
+    [o.assertions !== undefined, '--assertions'],
+    [o.maxTurns !== undefined, '--max-turns'],
+    [o.out !== undefined, '--out'],
+    [o.name !== undefined, '--name'],
+  ];
+  return given.filter(([on]) => on).map(([, what]) => what);
+}
+
 /** Runs the command; resolves with the exit code. */
 export async function evalCommand(threadFile: string | undefined, o: EvalOptions): Promise<number> {
-  const err = (s: string) => process.stderr.write(`${s}\n`);
+  // Everything printed may quote the input (case ids, variant names, dataset lines): escaped.
+  const err = (s: string) => process.stderr.write(`${terminalText(s)}\n`);
   let queueUrl: URL | undefined;
   let isolation: CaseIsolation;
+  const reports: ReportTarget[] = [];
+  if (o.junit) reports.push({ flag: '--junit', file: o.junit });
+  if (o.json) reports.push({ flag: '--json', file: o.json });
   try {
     isolation = parseIsolation(o.isolation);
     positiveInt(o.concurrency, '--concurrency', DEFAULT_CONCURRENCY, MAX_BATCH_CONCURRENCY);
     positiveInt(o.maxTurns, '--max-turns', DEFAULT_MAX_TURNS);
     if (o.queue) queueUrl = parseQueueUrl(o.queue);
+    const ignored = o.resume ? ignoredByResume(threadFile, o) : [];
+    if (ignored.length) throw new Error(`--resume runs the batch as it was first asked; it would ignore ${ignored.join(', ')} (leave them out)`);
+    const unwritable = await reportPathProblems(reports);
+    if (unwritable.length) throw new Error(unwritable.join('\n'));
   } catch (e) {
-    err(`stepwise eval: ${(e as Error).message}`);
+    err((e as Error).message.split('\n').map((l) => `stepwise eval: ${l}`).join('\n'));
     return 2;
   }
   const cli = await startCliCore(o.home, 'stepwise eval');
@@ -169,15 +196,9 @@ export async function evalCommand(threadFile: string | undefined, o: EvalOptions
     const show = (p: BatchProgress) => {
       if (!tty) return;
       const eta = p.etaMs !== undefined && p.done < p.total ? ` · about ${fmtMs(p.etaMs)} left` : '';
-      process.stdout.write(`\r\x1b[2K${spec.name}: ${p.done}/${p.total} done · ${p.running} running · ${p.failed} not passed${eta}`);
+      process.stdout.write(`\r\x1b[2K${terminalField(spec.name)}: ${p.done}/${p.total} done · ${p.running} running · ${p.failed} not passed${eta}`);
     };
-    if (!tty) process.stdout.write(`batch ${spec.id}: ${spec.dataset.cases.length} cases × ${spec.variants.length} variant${spec.variants.length === 1 ? '' : 's'}, concurrency ${spec.concurrency}, on ${scheduler.name}${scheduler instanceof LocalScheduler ? ` (${scheduler.isolation === 'reuse' ? 'runner processes reused across cases' : 'a fresh runner process per case'})` : ''}\n`);
-    const line = (r: CaseResult) => {
-      const word = r.status === 'passed' ? 'PASS' : r.status === 'failed' ? 'FAIL' : 'ERROR';
-      const why = r.status === 'passed' ? '' : `: ${r.error ?? r.assertions.filter((a) => a.status !== 'pass').map((a) => `${a.type}: ${a.reason}`).join('; ')}`;
-      const ms = r.outcome?.latencyMs ?? r.endedAt - r.startedAt;
-      return `${word} ${r.caseId} [${r.variant}] ${fmtMs(ms)}${why}\n`;
-    };
+    if (!tty) process.stdout.write(`batch ${spec.id}: ${plural(spec.dataset.cases.length, 'case')} × ${plural(spec.variants.length, 'variant')}, concurrency ${spec.concurrency}, on ${scheduler.name}${scheduler instanceof LocalScheduler ? ` (${scheduler.isolation === 'reuse' ? 'runner processes reused across cases' : 'a fresh runner process per case'})` : ''}\n`);
     const outcome = await runBatch({
       spec,
       dir,
@@ -185,21 +206,23 @@ export async function evalCommand(threadFile: string | undefined, o: EvalOptions
       signal: controller.signal,
       onProgress: show,
       onResult: (r) => {
-        if (!tty) process.stdout.write(line(r));
+        if (!tty) process.stdout.write(caseLine(r));
       },
     });
     if (tty) process.stdout.write('\n');
     const names = spec.variants.map((v) => v.name);
-    for (const s of summarize(outcome.results, names)) {
-      const lat = s.p50Ms !== undefined ? ` · p50 ${fmtMs(s.p50Ms)} · p95 ${fmtMs(s.p95Ms!)}` : '';
-      const cost = s.costUsd !== undefined ? ` · $${s.costUsd.toFixed(4)}` : '';
-      const score = s.meanScore !== undefined ? ` · judge ${s.meanScore.toFixed(2)}/5` : '';
-      process.stdout.write(`${s.variant}: ${s.passed}/${s.total} passed (${Math.round(s.passRate * 100)}%) · ${s.failed} failed · ${s.error} could not run${lat} · ${s.tokens} tokens${cost}${score}\n`);
-    }
-    process.stdout.write(`results: ${dir}\n`);
+    const results = inDatasetOrder(outcome.results, spec);
+    for (const s of summarize(results, names)) process.stdout.write(summaryLine(s));
+    const notRun = spec.dataset.cases.length * spec.variants.length - results.length;
+    if (outcome.cancelled && notRun > 0) process.stdout.write(`cancelled: ${notRun} not run; --resume runs them\n`);
+    process.stdout.write(`results: ${terminalText(dir)}\n`);
     if (outcome.skippedLines) err(`stepwise eval: ${outcome.skippedLines} unreadable result line(s) of the earlier run were skipped; those cases ran again`);
-    if (o.junit) await writeFile(o.junit, junitXml(spec.name, outcome.results, names));
-    if (o.json) await writeFile(o.json, jsonReport({ id: spec.id, name: spec.name, dir }, summarize(outcome.results, names), outcome.results));
+    const texts: Record<ReportTarget['flag'], () => string> = {
+      '--junit': () => junitXml(spec.name, results, names),
+      '--json': () => jsonReport({ id: spec.id, name: spec.name, dir }, summarize(results, names), results),
+    };
+    // A report that cannot be written is said on stderr; the other is still written and the exit code stays the batch's.
+    for (const problem of await writeReports(reports.map((target) => ({ target, text: texts[target.flag] })))) err(`stepwise eval: ${problem}`);
     if (outcome.cancelled) return 130;
     if (outcome.results.some((r) => r.status === 'error')) return 3;
     if (outcome.results.some((r) => r.status === 'failed')) return 1;
@@ -215,7 +238,7 @@ export async function evalCommand(threadFile: string | undefined, o: EvalOptions
 export function registerEval(program: Command): void {
   program
     .command('eval')
-    .description('Run a thread over a dataset: every case × variant in its own runner process, assertions checked. Exit 0 all passed, 1 an assertion failed, 2 bad input, 3 a case could not run.')
+    .description('Run a thread over a dataset: every case × variant in its own runner process, assertions checked. Exit 0 all passed, 1 an assertion failed, 2 bad input, 3 a case could not run, 130 cancelled (Ctrl-C; --resume runs the rest).')
     .argument('[thread]', 'thread file (.json)')
     .option('--dataset <file>', 'cases: .dataset.json, .jsonl or .csv')
     .option('--variant <spec>', 'a variant, e.g. "name=mini model=openai/gpt-4o-mini temperature=0.2" (repeatable)', (v: string, prev: string[]) => [...prev, v], [] as string[])

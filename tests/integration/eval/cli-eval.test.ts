@@ -8,6 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { execFileSync, spawn } from 'node:child_process';
 import { readFile, readdir, writeFile } from 'node:fs/promises';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { tempFolder } from '../../support/temp-folder';
 import { echoTool, reactThread } from '../../support/threads';
@@ -283,5 +284,119 @@ describe('stepwise eval', () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--concurrency must be a positive whole number, not "many"');
     expect(await saved()).toBe(1);
+  }, 120_000);
+  it('prints control characters from the dataset as visible escapes: a case id cannot rewrite its line', async () => {
+    const id = 'c1 [base] 5 ms\r\u001b[2KPASS c1';
+    const f = await files(thread(), `${JSON.stringify({ id })}\n`);
+    const r = await evalCli([f.t, '--dataset', f.d, '--variant', 'name=v\u009b2J model=nosuch/model']);
+    expect(r.code).toBe(3);
+    expect(r.stdout).toContain('ERROR c1 [base] 5 ms\\r\\u001b[2KPASS c1 [v\\u009b2J] ');
+    expect(r.stdout).toMatch(/^v\\u009b2J: 0\/1 passed/m);
+    // eslint-disable-next-line no-control-regex
+    expect(r.stdout + r.stderr).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+    // A malformed line's bytes are quoted escaped in the "not JSON" message.
+    await writeFile(dir('esc.jsonl'), '{"id":"q1"}\n\u001b[31m{oops\u0007\n');
+    const bad = await evalCli([f.t, '--dataset', dir('esc.jsonl')]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/line 2: not JSON/);
+    expect(bad.stderr).toContain('\\u001b');
+    // eslint-disable-next-line no-control-regex
+    expect(bad.stderr).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+  }, 120_000);
+
+  it('exits 2 on a bad variant before running anything, naming the variant and the key', async () => {
+    const f = await files();
+    const cases: [string, RegExp][] = [
+      ['temperature=abc', /--variant 1 \("temperature=abc"\): temperature=abc: /],
+      ['foo=bar', /--variant 1 \("foo=bar"\): "foo" is not a variant key \(known: name, model, scenario, prompt, temperature, /],
+      ['temprature=0.2', /"temprature" is not a variant key \(known: .*temperature/],
+      ['model=a/x model=a/y', /"model" is given twice/],
+      ['name= temperature=1', /name= is empty/],
+    ];
+    for (const [variant, message] of cases) {
+      const r = await evalCli([f.t, '--dataset', f.d, '--variant', variant, '--out', dir('never')]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(message);
+      expect(r.stdout).toBe('');
+    }
+    await expect(readdir(dir('never'))).rejects.toThrow();
+  }, 120_000);
+
+  it('checks --junit and --json paths before running; a report that fails to write at the end keeps the other and the exit code', async () => {
+    const f = await files();
+    const missing = path.join(dir('no-such-folder'), 'j.xml');
+    const r = await evalCli([f.t, '--dataset', f.d, '--junit', missing, '--json', dir('ok.json'), '--out', dir('never2')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`stepwise eval: --junit ${missing}: its folder does not exist\n`);
+    expect(r.stdout).toBe('');
+    await expect(readdir(dir('never2'))).rejects.toThrow();
+    // The JUnit path becomes a folder once the batch is under way: JSON is still written, the exit code is the batch's (1).
+    const late = dir('late.xml');
+    const slow = await files(thread(`${'slow words '.repeat(20)}five`, 200));
+    const done = await evalCli([slow.t, '--dataset', slow.d, '--assertions', slow.a, '--junit', late, '--json', dir('late.json')], (line) => {
+      if (line.startsWith('batch ')) mkdirSync(late, { recursive: true });
+    });
+    expect(done.code).toBe(1);
+    expect(done.stderr).toMatch(new RegExp(`^stepwise eval: --junit ${late.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: could not write \\(EISDIR\\)$`, 'm'));
+    expect(JSON.parse(await readFile(dir('late.json'), 'utf8')).summaries[0]).toMatchObject({ total: 2, failed: 2 });
+  }, 120_000);
+
+  it('after Ctrl-C the summary says how many cases were not run', async () => {
+    const f = await files(thread(`${'slow words '.repeat(20)}4`, 200), Array.from({ length: 8 }, (_, i) => `{"id":"c${i}"}\n`).join(''));
+    const p = spawn(process.execPath, [path.join(ROOT, 'bin/stepwise.mjs'), 'eval', f.t, '--dataset', f.d, '--concurrency', '1', '--home', dir('home')], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    let stdout = '';
+    let sent = false;
+    p.stdout.on('data', (d: Buffer) => {
+      stdout += d;
+      if (!sent && /^PASS c0 /m.test(stdout)) {
+        sent = true;
+        process.kill(-p.pid!, 'SIGINT'); // Ctrl-C reaches the whole foreground process group
+      }
+    });
+    const code = await new Promise<number | null>((res) => p.on('close', res));
+    expect(code).toBe(130);
+    const ran = stdout.split('\n').filter((l) => /^(PASS|FAIL|ERROR) /.test(l)).length;
+    expect(ran).toBeLessThan(8);
+    expect(stdout).toContain(`cancelled: ${8 - ran} not run; --resume runs them\n`);
+  }, 120_000);
+
+  it('--resume refuses the options it would ignore, naming them; --isolation and --concurrency are allowed', async () => {
+    const f = await files(thread(), '{"id":"q1"}\n');
+    const first = await evalCli([f.t, '--dataset', f.d, '--out', dir('batches-r')]);
+    expect(first.code).toBe(0);
+    expect(first.stdout).toMatch(/^batch .*: 1 case × 1 variant,/m);
+    const folder = path.join(dir('batches-r'), (await readdir(dir('batches-r')))[0]);
+    const r = await evalCli([f.t, '--resume', folder, '--dataset', f.d, '--variant', 'temperature=1']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('stepwise eval: --resume runs the batch as it was first asked; it would ignore the thread argument, --dataset, --variant (leave them out)\n');
+    const ok = await evalCli(['--resume', folder, '--isolation', 'fresh', '--concurrency', '2']);
+    expect(ok.stderr).toBe('');
+    expect(ok.code).toBe(0);
+  }, 120_000);
+
+  it('warns once when cases have an expected value no assertion compares with; pass/fail unchanged', async () => {
+    const f = await files(thread(), '{"id":"w1","expected":"totally wrong"}\n{"id":"w2","expected":"also wrong"}\n{"id":"w3"}\n');
+    const r = await evalCli([f.t, '--dataset', f.d, '--assertions', f.a]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('stepwise eval: 2 cases have an expected value but no assertion compares with it (add {"type":"equals"} or {"type":"contains"} without a value)\n');
+    await writeFile(dir('eq.json'), JSON.stringify([{ type: 'contains', value: '' }]));
+    const checked = await evalCli([f.t, '--dataset', f.d, '--assertions', dir('eq.json')]);
+    expect(checked.stderr).toBe('');
+    expect(checked.code).toBe(1);
+  }, 120_000);
+
+  it('reports list results in dataset order (case × variant), and --help names exit 130', async () => {
+    const slowFirst = thread(`${'slow words '.repeat(30)}4`, 40);
+    const f = await files(slowFirst, '{"id":"a"}\n{"id":"b"}\n');
+    const r = await evalCli([f.t, '--dataset', f.d, '--json', dir('order.json'), '--junit', dir('order.xml'), '--concurrency', '4', '--variant', 'name=slow', '--variant', 'name=fast tokensPerSecond=100000']);
+    expect(r.code).toBe(0);
+    // The fast variant finishes first, yet the reports keep the dataset's order.
+    expect(r.stdout.split('\n').filter((l) => l.startsWith('PASS')).map((l) => l.split(' ').slice(1, 3).join(' '))[0]).toMatch(/\[fast\]/);
+    const json = JSON.parse(await readFile(dir('order.json'), 'utf8'));
+    expect(json.results.map((x: { caseId: string; variant: string }) => `${x.caseId}/${x.variant}`)).toEqual(['a/slow', 'a/fast', 'b/slow', 'b/fast']);
+    const junit = await readFile(dir('order.xml'), 'utf8');
+    expect([...junit.matchAll(/<testcase classname="d\.(\w+)" name="(\w+)"/g)].map((m) => `${m[2]}/${m[1]}`)).toEqual(['a/slow', 'b/slow', 'a/fast', 'b/fast']);
+    const help = execFileSync(process.execPath, [path.join(ROOT, 'bin/stepwise.mjs'), 'eval', '--help'], { cwd: ROOT, encoding: 'utf8' });
+    expect(help).toContain('130 cancelled');
   }, 120_000);
 });
