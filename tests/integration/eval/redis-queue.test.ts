@@ -39,6 +39,19 @@ async function files(tokensPerSecond: number) {
 const evalArgs = () => ['eval', dir('t.json'), '--dataset', dir('d.jsonl'), '--assertions', dir('a.json'), '--queue', redis().url, '--json', dir('r.json'), '--home', dir('home-batch')];
 
 describe('the Redis queue', () => {
+  it('with no worker running, eval says so once after the wait, naming the queue', async () => {
+    await files(100000);
+    const e = cli(['eval', dir('t.json'), '--dataset', dir('d.jsonl'), '--queue', redis().url, '--home', dir('home-lonely')], { STEPWISE_NO_WORKER_AFTER_MS: '1500' });
+    try {
+      const hint = `stepwise eval: no worker has taken a case yet after 1500 ms; start one with \`stepwise worker --queue ${redis().url}\``;
+      await expect.poll(() => e.out(), { timeout: 60_000, interval: 100 }).toContain(hint);
+      expect(e.out().split(hint)).toHaveLength(2);
+    } finally {
+      await stop(e);
+    }
+    // The case left in the queue is removed by the cancel: the next tests' workers do not see it.
+  }, 120_000);
+
   it('a worker runs the batch\'s case; its thread and run come back to the batch\'s home', async () => {
     await files(100000);
     const w = worker('w1');
