@@ -12,6 +12,7 @@ import { registerMcp } from './commands/mcp';
 import { registerEval } from './commands/eval';
 import { registerWorker } from './commands/worker';
 import { registerBranch } from './commands/branch';
+import { watchWrapper } from './parent-watch';
 
 const program = new Command('stepwise')
   .description('Stepwise: build and debug LLM agents one step at a time.')
@@ -27,6 +28,9 @@ registerMcp(program);
 registerEval(program);
 registerWorker(program);
 registerBranch(program);
+
+// Started by bin/stepwise.mjs: stop when it is killed without passing a signal on.
+watchWrapper(process.env.STEPWISE_WRAPPER_PID);
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   if (err instanceof CommanderError) {
