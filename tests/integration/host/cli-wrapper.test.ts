@@ -8,13 +8,14 @@ import path from 'node:path';
 import { tempFolder } from '../../support/temp-folder';
 import { spawnCliGroup } from '../../support/cli-process';
 import { bundledRunner } from '../../support/runner-bundle';
+import { alive } from '../../support/process-alive';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const home = tempFolder('stepwise-wrapper-', 'file');
 
 /** The pids of `pid`'s direct children (Linux `ps`), or of those whose command line contains `like`. */
 function childrenOf(pid: number, like = ''): number[] {
-  let out = '';
+  let out: string;
   try {
     out = execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(pid)], { encoding: 'utf8' });
   } catch {
@@ -25,15 +26,6 @@ function childrenOf(pid: number, like = ''): number[] {
     .filter((l) => l.includes(like))
     .map((l) => Number(l.trim().split(/\s+/)[0]))
     .filter((n) => n > 0);
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 describe('stepwise wrapper', () => {
