@@ -3,6 +3,7 @@
  * 2 bad input (message on stderr), 3 connection failure (mcp).
  */
 import { Command, CommanderError } from 'commander';
+import { watchWrapper } from './parent-watch';
 import { registerValidate } from './commands/validate';
 import { registerImport } from './commands/import';
 import { registerRun } from './commands/run';
@@ -12,7 +13,6 @@ import { registerMcp } from './commands/mcp';
 import { registerEval } from './commands/eval';
 import { registerWorker } from './commands/worker';
 import { registerBranch } from './commands/branch';
-import { watchWrapper } from './parent-watch';
 
 const program = new Command('stepwise')
   .description('Stepwise: build and debug LLM agents one step at a time.')

@@ -19,7 +19,8 @@ import { readBatchSpec, writeBatchSpec, type BatchSpec } from '../../core/eval/b
 import { variantProblems } from '../../core/eval/variants';
 import { LocalScheduler, type CaseScheduler } from '../../core/eval/scheduler';
 import { parseIsolation, type CaseIsolation } from '../../core/eval/case-run';
-import { RedisScheduler, parseQueueUrl, shownQueue } from '../../core/eval/redis-scheduler';
+import { parseQueueUrl } from '../../core/eval/redis-scheduler';
+import { redisScheduler } from './eval-queue';
 import { junitXml, jsonReport } from '../../core/eval/reports';
 import { safeStem } from '../../core/workspace/names';
 import { DEFAULT_MAX_TURNS } from '../../../shared/thread/defaults';
@@ -128,22 +129,6 @@ async function prepare(threadFile: string | undefined, o: EvalOptions, workspace
   return { spec, dir };
 }
 
-/**
- * The `--queue` scheduler. With no worker taking a case for a while (10 s, or
- * $STEPWISE_NO_WORKER_AFTER_MS ms when a positive number: tests use a short one), one line on
- * stderr says how to start one (the queue shown without its password).
- */
-function redisScheduler(url: URL, home: string, err: (line: string) => void): RedisScheduler {
-  const v = Number(process.env.STEPWISE_NO_WORKER_AFTER_MS);
-  const waited = (ms: number) => (ms % 1000 ? `${ms} ms` : `${ms / 1000} s`);
-  return new RedisScheduler({
-    url,
-    home,
-    noWorkerAfterMs: Number.isFinite(v) && v > 0 ? v : undefined,
-    onNoWorker: (ms) => err(`stepwise eval: no worker has taken a case yet after ${waited(ms)}; start one with \`stepwise worker --queue ${shownQueue(url)}\``),
-  });
-}
-
 /** Runs the command; resolves with the exit code. */
 export async function evalCommand(threadFile: string | undefined, o: EvalOptions): Promise<number> {
   const err = (s: string) => process.stderr.write(`${s}\n`);
@@ -171,9 +156,7 @@ export async function evalCommand(threadFile: string | undefined, o: EvalOptions
   const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
   for (const s of signals) process.on(s, onSignal);
   try {
-    scheduler = queueUrl
-      ? redisScheduler(queueUrl, cli.core.home, err)
-      : new LocalScheduler(cli.core, isolation);
+    scheduler = queueUrl ? redisScheduler(queueUrl, cli.core.home, err) : new LocalScheduler(cli.core, isolation);
     let prepared;
     try {
       prepared = await prepare(threadFile, o, cli.core.workspaceDir, scheduler.name);
