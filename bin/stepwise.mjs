@@ -2,7 +2,8 @@
 // The `stepwise` CLI. Runs the built bundle (out/main/cli.js, whose runner and mcp-host are
 // its siblings) when it is newer than every source file; otherwise the TypeScript sources
 // through tsx (a dev dependency), so a stale build is never used. Signals are passed on to
-// the CLI process, so stopping this one stops it (and it stops its runs and servers).
+// the CLI process, so stopping this one stops it (and it stops its runs and servers); killed
+// with SIGKILL, the CLI notices this process is gone and stops as on SIGTERM.
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -43,7 +44,9 @@ if (!fresh && !existsSync(path.join(root, 'node_modules', 'tsx'))) {
 const args = fresh
   ? [bundle, ...process.argv.slice(2)]
   : ['--import', 'tsx', path.join(root, 'main/cli/index.ts'), ...process.argv.slice(2)];
-const child = spawn(process.execPath, args, { stdio: 'inherit' });
+// The CLI watches for this process to go (main/cli/parent-watch.ts): killed with SIGKILL, this
+// process cannot pass anything on, and the CLI must not keep running unowned.
+const child = spawn(process.execPath, args, { stdio: 'inherit', env: { ...process.env, STEPWISE_WRAPPER_PID: String(process.pid) } });
 // A terminal's Ctrl-C reaches the whole process group, the CLI included: this process only
 // waits for the CLI to finish (passing SIGINT on would be a second Ctrl-C). Signals sent to
 // this process alone (SIGTERM, SIGHUP) are passed on.

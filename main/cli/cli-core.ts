@@ -16,8 +16,14 @@ export interface CliCore {
   close(): Promise<void>;
 }
 
+/** What a command may set of its core. */
+export interface CliCoreOptions {
+  /** How long an idle pooled runner process waits for its next run (ms); see HostCoreOptions. */
+  runnerPoolIdleMs?: number;
+}
+
 /** Starts a core on `home` (default $STEPWISE_HOME or ~/.stepwise); `tag` prefixes its stderr lines. */
-export async function startCliCore(home: string | undefined, tag: string): Promise<CliCore> {
+export async function startCliCore(home: string | undefined, tag: string, options: CliCoreOptions = {}): Promise<CliCore> {
   const dir = path.resolve(home ?? defaultHome());
   const say = (line: string) => process.stderr.write(`${tag}: ${line}\n`);
   await seedMcpConfig(dir, say, { migrate: true });
@@ -26,7 +32,7 @@ export async function startCliCore(home: string | undefined, tag: string): Promi
   const log = (level: string, message: string): void => {
     if (level === 'warn' || level === 'error') say(`${level}: ${message}`);
   };
-  const core = await createHostCore({ home: dir, spawner, mcp, mcpRelay: mcp, log });
+  const core = await createHostCore({ home: dir, spawner, mcp, mcpRelay: mcp, log, runnerPoolIdleMs: options.runnerPoolIdleMs });
   return {
     core,
     async close() {

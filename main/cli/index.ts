@@ -3,6 +3,7 @@
  * 2 bad input (message on stderr), 3 connection failure (mcp).
  */
 import { Command, CommanderError } from 'commander';
+import { watchWrapper } from './parent-watch';
 import { registerValidate } from './commands/validate';
 import { registerImport } from './commands/import';
 import { registerRun } from './commands/run';
@@ -28,6 +29,9 @@ registerMcp(program);
 registerEval(program);
 registerWorker(program);
 registerBranch(program);
+
+// Started by bin/stepwise.mjs: stop when it is killed without passing a signal on.
+watchWrapper(process.env.STEPWISE_WRAPPER_PID);
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   if (err instanceof CommanderError) {

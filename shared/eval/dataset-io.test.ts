@@ -30,8 +30,27 @@ describe('JSONL datasets', () => {
     const dup = parseJsonl('{"id":"a"}\n{"id":"a"}\n{"assertions":[{"type":"regex","pattern":"("}]}\n', 'x');
     expect(dup.ok).toBe(false);
     if (dup.ok) return;
-    expect(dup.errors).toContain('/cases/1/id: case id "a" is also used at /cases/0/id; case ids must be unique');
-    expect(dup.errors.some((e) => e.startsWith('/cases/2/assertions/0/pattern: not a valid regular expression'))).toBe(true);
+    expect(dup.errors).toContain('line 2: id "a" is used by line 1 too; case ids must be unique');
+    expect(dup.errors.some((e) => e.startsWith('line 3: assertions/0/pattern: not a valid regular expression'))).toBe(true);
+    // Blank lines count: the names are the file's lines, not the cases' positions.
+    const spaced = parseJsonl('\n{"id":"a"}\n\n{"id":"a"}\n', 'x');
+    expect(spaced).toEqual({ ok: false, errors: ['line 4: id "a" is used by line 2 too; case ids must be unique'] });
+  });
+
+  it('skips a UTF-8 byte-order mark', () => {
+    expect(parseJsonl('\uFEFF{"id":"a","q":"1"}\n', 'bom')).toEqual({ ok: true, dataset: { version: 1, name: 'bom', assertions: [], cases: [{ id: 'a', vars: { q: '1' } }] } });
+  });
+
+  it('lists the first 20 problems and counts the rest', () => {
+    const r = parseJsonl('nope\n'.repeat(100_000), 'x');
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.errors).toHaveLength(21);
+    expect(r.errors[19]).toMatch(/^line 20: not JSON/);
+    expect(r.errors[20]).toBe('… and 99980 more problems');
+    const csv = parseCsv(`a,b\n${'1\n'.repeat(50)}`, 'x');
+    expect(csv.ok).toBe(false);
+    if (!csv.ok) expect(csv.errors.at(-1)).toBe('… and 30 more problems');
   });
 
   it('never throws on any text, and a dataset written as JSONL reads back the same', () => {
@@ -71,17 +90,25 @@ describe('CSV datasets', () => {
     });
   });
 
-  it('names the row and column of a bad cell, and a header with a repeated or empty name', () => {
+  it('names the file line and column of a bad cell, and a header with a repeated or empty name', () => {
     const bad = parseCsv('id,assertions\nx,[oops\n', 'b');
     expect(bad.ok).toBe(false);
-    if (!bad.ok) expect(bad.errors[0]).toMatch(/^row 2: "assertions" is not JSON/);
+    if (!bad.ok) expect(bad.errors[0]).toMatch(/^line 2: "assertions" is not JSON/);
+    // A quoted cell spanning lines and blank lines (LF and CRLF) move the later rows' lines.
+    for (const nl of ['\n', '\r\n']) {
+      const later = parseCsv(['id,q', 'a,"two', 'lines"', '', '  ', 'b,x,extra', 'a,y', 'c'].join(nl) + nl, 'b');
+      expect(later).toEqual({ ok: false, errors: ['line 6: Too many fields: expected 2 fields but parsed 3', 'line 8: Too few fields: expected 2 fields but parsed 1'] });
+    }
+    const dupId = parseCsv('id,q\n\na,"1\n2"\na,3\n', 'b');
+    expect(dupId).toEqual({ ok: false, errors: ['line 5: id "a" is used by line 3 too; case ids must be unique'] });
+    expect(parseCsv('\uFEFFid,q\na,1\n', 'b')).toEqual({ ok: true, dataset: { version: 1, name: 'b', assertions: [], cases: [{ id: 'a', vars: { q: '1' } }] } });
     const dup = parseCsv('q,q\n1,2\n', 'b');
     expect(dup).toEqual({ ok: false, errors: ['header: column "q" appears twice (columns 1 and 2); column names must be unique'] });
     const short = parseCsv('a,b\n1\n', 'b');
-    expect(short).toEqual({ ok: false, errors: ['row 2: Too few fields: expected 2 fields but parsed 1'] });
+    expect(short).toEqual({ ok: false, errors: ['line 2: Too few fields: expected 2 fields but parsed 1'] });
     const unterminated = parseCsv('id,q\n"x,1\n', 'b');
     expect(unterminated.ok).toBe(false);
-    if (!unterminated.ok) expect(unterminated.errors[0]).toBe('row 2: Quoted field unterminated');
+    if (!unterminated.ok) expect(unterminated.errors[0]).toBe('line 2: Quoted field unterminated');
   });
 
   it('a repeated header name is an error naming the column and where it repeats, with nothing written to the console', () => {

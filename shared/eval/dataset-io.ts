@@ -5,8 +5,9 @@
  * A case line or row: `id`, `expected`, `tags` and `assertions` are the case's own fields;
  * every other key or column is a variable. In JSONL a line may also give `vars` as an object
  * (the form export writes). In CSV, `tags` is a comma-separated list and `assertions` a JSON
- * array. Errors name the line or row (1-based) and the field, and nothing is half-read: a file
- * with any error yields no dataset.
+ * array. Errors name the file line (1-based) and the field; at most MAX_LISTED_PROBLEMS are
+ * listed, then a count of the rest. Nothing is half-read: a file with any error yields no
+ * dataset. A leading UTF-8 byte-order mark is skipped in both formats.
  */
 import Papa from 'papaparse';
 import { DATASET_VERSION, DatasetSchema, EvalCaseSchema, type Dataset, type EvalCase } from './dataset';
@@ -18,17 +19,31 @@ export type DatasetRead = { ok: true; dataset: Dataset } | { ok: false; errors: 
 
 const OWN_FIELDS = new Set(['id', 'expected', 'tags', 'assertions', 'vars', 'source']);
 
-/** Checks a parsed dataset document: the schema, unique case ids, regexes and JSON Schemas that compile. */
-export function checkDataset(value: unknown): DatasetRead {
+/** At most this many problems are listed; the rest are counted in one last line. */
+export const MAX_LISTED_PROBLEMS = 20;
+
+/** The first {@link MAX_LISTED_PROBLEMS} problems, then "… and N more problems" when there are more. */
+export function capProblems(errors: string[]): string[] {
+  if (errors.length <= MAX_LISTED_PROBLEMS) return errors;
+  return [...errors.slice(0, MAX_LISTED_PROBLEMS), `… and ${errors.length - MAX_LISTED_PROBLEMS} more problems`];
+}
+
+/**
+ * Checks a parsed dataset document: the schema, unique case ids, regexes and JSON Schemas that
+ * compile. `caseAt` names case i's place in the file it was read from (e.g. "line 3"); without
+ * it cases are named by JSON pointer (`/cases/2`).
+ */
+export function checkDataset(value: unknown, caseAt?: (index: number) => string): DatasetRead {
   const problems = schemaProblems(DatasetSchema, value).map((p) => `${p.pointer || '/'}: ${p.message}`);
-  if (problems.length) return { ok: false, errors: problems };
+  if (problems.length) return { ok: false, errors: capProblems(problems) };
   const d = value as Dataset;
   const errors: string[] = [];
   const seen = new Map<string, number>();
   d.cases.forEach((c, i) => {
     const first = seen.get(c.id);
-    if (first !== undefined) errors.push(`/cases/${i}/id: case id "${c.id}" is also used at /cases/${first}/id; case ids must be unique`);
-    else seen.set(c.id, i);
+    if (first === undefined) seen.set(c.id, i);
+    else if (caseAt) errors.push(`${caseAt(i)}: id "${c.id}" is used by ${caseAt(first)} too; case ids must be unique`);
+    else errors.push(`/cases/${i}/id: case id "${c.id}" is also used at /cases/${first}/id; case ids must be unique`);
   });
   const checkAssertions = (list: Dataset['assertions'] | undefined, at: string) =>
     list?.forEach((a, i) => {
@@ -45,8 +60,8 @@ export function checkDataset(value: unknown): DatasetRead {
       }
     });
   checkAssertions(d.assertions, '/assertions');
-  d.cases.forEach((c, i) => checkAssertions(c.assertions, `/cases/${i}/assertions`));
-  return errors.length ? { ok: false, errors } : { ok: true, dataset: d };
+  d.cases.forEach((c, i) => checkAssertions(c.assertions, caseAt ? `${caseAt(i)}: assertions` : `/cases/${i}/assertions`));
+  return errors.length ? { ok: false, errors: capProblems(errors) } : { ok: true, dataset: d };
 }
 
 /** Reads a `*.dataset.json` file's text. */
@@ -113,16 +128,23 @@ function caseOf(rec: Record<string, unknown>, index: number, where: string, erro
   return c;
 }
 
-function finish(name: string, cases: EvalCase[], errors: string[]): DatasetRead {
-  if (errors.length) return { ok: false, errors };
-  return checkDataset({ version: DATASET_VERSION, name, assertions: [], cases });
+/** The dataset of the cases read, or the problems; `where[i]` names case i's line. */
+function finish(name: string, cases: EvalCase[], where: string[], errors: string[]): DatasetRead {
+  if (errors.length) return { ok: false, errors: capProblems(errors) };
+  return checkDataset({ version: DATASET_VERSION, name, assertions: [], cases }, (i) => where[i] ?? `case ${i + 1}`);
 }
 
-/** Reads JSONL: one case object per line; blank lines are skipped. */
+/** Strips a UTF-8 byte-order mark (editors on Windows write one). */
+function withoutBom(text: string): string {
+  return text.replace(/^\uFEFF/, '');
+}
+
+/** Reads JSONL: one case object per line; blank lines and a leading byte-order mark are skipped. */
 export function parseJsonl(text: string, name: string): DatasetRead {
   const errors: string[] = [];
   const cases: EvalCase[] = [];
-  const lines = text.split(/\r?\n/);
+  const where: string[] = [];
+  const lines = withoutBom(text).split(/\r?\n/);
   lines.forEach((line, i) => {
     if (!line.trim()) return;
     let rec: unknown;
@@ -137,9 +159,12 @@ export function parseJsonl(text: string, name: string): DatasetRead {
       return;
     }
     const c = caseOf(rec as Record<string, unknown>, cases.length, `line ${i + 1}`, errors);
-    if (c) cases.push(c);
+    if (c) {
+      cases.push(c);
+      where.push(`line ${i + 1}`);
+    }
   });
-  return finish(name, cases, errors);
+  return finish(name, cases, where, errors);
 }
 
 /**
@@ -164,26 +189,52 @@ function headerProblems(header: string[]): string[] {
 /**
  * Reads CSV with a header row (RFC 4180 quoting, via papaparse). The rows are read as arrays
  * and matched to the header here: papaparse's header mode renames repeated names and writes a
- * warning to the console, and a dataset read must print nothing.
+ * warning to the console, and a dataset read must print nothing. Errors name the file line a
+ * row starts on (a quoted cell may span lines; blank lines are skipped), 1-based.
  */
 export function parseCsv(text: string, name: string): DatasetRead {
-  const parsed = Papa.parse<string[]>(text.replace(/^\uFEFF/, ''), { header: false, skipEmptyLines: 'greedy' });
-  // Row numbers are 1-based file rows: the header is row 1. A file of one column has no
-  // delimiter to detect; papaparse then reads it with ',' (right), so that is no error.
-  const errors = parsed.errors.filter((e) => e.code !== 'UndetectableDelimiter').map((e) => `row ${(e.row ?? 0) + 1}: ${e.message}`);
-  const [header = [], ...rows] = parsed.data;
+  const body = withoutBom(text);
+  const rows: { cells: string[]; line: number }[] = [];
+  const errors: string[] = [];
+  // Line numbers come from papaparse's cursor (the offset just past each row): the next row
+  // starts after that line break and any blank lines; newlines are counted as we go.
+  const skip = /(?:\r\n|\n|\r)?(?:[ \t]*(?:\r\n|\n|\r))*/y;
+  let counted = 0;
+  let line = 1;
+  let prevCursor = 0;
+  Papa.parse<string[]>(body, {
+    header: false,
+    skipEmptyLines: 'greedy',
+    step: (r) => {
+      skip.lastIndex = prevCursor;
+      skip.exec(body);
+      const start = Math.max(skip.lastIndex, counted);
+      for (let k = counted; k < start; k++) if (body.charCodeAt(k) === 10) line++;
+      counted = start;
+      prevCursor = r.meta.cursor;
+      // A file of one column has no delimiter to detect; papaparse then reads it with ',' (right), so that is no error.
+      for (const e of r.errors) if (e.code !== 'UndetectableDelimiter') errors.push(`line ${line}: ${e.message}`);
+      rows.push({ cells: r.data, line });
+    },
+  });
+  const [headerRow, ...records] = rows;
+  const header = headerRow?.cells ?? [];
   errors.push(...headerProblems(header));
-  rows.forEach((row, i) => {
-    if (row.length !== header.length) errors.push(`row ${i + 2}: ${row.length < header.length ? 'Too few' : 'Too many'} fields: expected ${header.length} fields but parsed ${row.length}`);
-  });
-  if (errors.length) return { ok: false, errors };
+  for (const { cells, line: at } of records) {
+    if (cells.length !== header.length) errors.push(`line ${at}: ${cells.length < header.length ? 'Too few' : 'Too many'} fields: expected ${header.length} fields but parsed ${cells.length}`);
+  }
+  if (errors.length) return { ok: false, errors: capProblems(errors) };
   const cases: EvalCase[] = [];
-  rows.forEach((row, i) => {
+  const where: string[] = [];
+  for (const { cells, line: at } of records) {
     // fromEntries: a column called "__proto__" stays a column.
-    const c = caseOf(Object.fromEntries(header.map((h, j) => [h, row[j]])), cases.length, `row ${i + 2}`, errors);
-    if (c) cases.push(c);
-  });
-  return finish(name, cases, errors);
+    const c = caseOf(Object.fromEntries(header.map((h, j) => [h, cells[j]])), cases.length, `line ${at}`, errors);
+    if (c) {
+      cases.push(c);
+      where.push(`line ${at}`);
+    }
+  }
+  return finish(name, cases, where, errors);
 }
 
 /** The cases as JSONL (`{id, vars, expected?, tags?, assertions?}` per line). */

@@ -32,10 +32,11 @@ export interface CliGroup {
 /**
  * Starts `stepwise <args>` through bin/stepwise.mjs, in a process group of its own so that a
  * signal to the group (`stopGroup`, or `process.kill(-pid)`) reaches the CLI under the wrapper too.
+ * `env` is added to this process's environment.
  */
-export function spawnCliGroup(args: string[]): CliGroup {
+export function spawnCliGroup(args: string[], env: Record<string, string> = {}): CliGroup {
   const root = path.resolve(import.meta.dirname, '../..');
-  const child = spawn(process.execPath, [path.join(root, 'bin/stepwise.mjs'), ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn(process.execPath, [path.join(root, 'bin/stepwise.mjs'), ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], detached: true, env: { ...process.env, ...env } });
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));

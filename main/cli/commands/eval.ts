@@ -18,7 +18,8 @@ import { readBatchSpec, writeBatchSpec, type BatchSpec } from '../../core/eval/b
 import { variantProblems } from '../../core/eval/variants';
 import { LocalScheduler, type CaseScheduler } from '../../core/eval/scheduler';
 import { parseIsolation, type CaseIsolation } from '../../core/eval/case-run';
-import { RedisScheduler, parseQueueUrl } from '../../core/eval/redis-scheduler';
+import { parseQueueUrl } from '../../core/eval/redis-scheduler';
+import { redisScheduler } from './eval-queue';
 import { junitXml, jsonReport } from '../../core/eval/reports';
 import { caseLine, inDatasetOrder, plural, reportPathProblems, summaryLine, writeReports, fmtMs, type ReportTarget } from './eval-output';
 import { terminalField, terminalText } from '../terminal-text';
@@ -182,7 +183,7 @@ export async function evalCommand(threadFile: string | undefined, o: EvalOptions
   const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
   for (const s of signals) process.on(s, onSignal);
   try {
-    scheduler = queueUrl ? new RedisScheduler({ url: queueUrl, home: cli.core.home }) : new LocalScheduler(cli.core, isolation);
+    scheduler = queueUrl ? redisScheduler(queueUrl, cli.core.home, err) : new LocalScheduler(cli.core, isolation);
     let prepared;
     try {
       prepared = await prepare(threadFile, o, cli.core.workspaceDir, scheduler.name);

@@ -45,6 +45,13 @@ function agentThreadLoader(workspaceDir: string): AgentThreadLoader {
   };
 }
 
+/**
+ * How long a worker keeps an idle pooled runner process (ms). A worker lives long and serves
+ * batches that come and go: a batch's cases follow each other within this, and runner
+ * processes of a finished batch do not stay for the core's 30 s default.
+ */
+export const WORKER_POOL_IDLE_MS = 5_000;
+
 /** Runs the worker until a signal; resolves with the exit code. */
 export async function workerCommand(o: WorkerOptions): Promise<number> {
   let url: URL;
@@ -64,7 +71,7 @@ export async function workerCommand(o: WorkerOptions): Promise<number> {
     return 2;
   }
   const name = o.name ?? `${os.hostname()}:${process.pid}`;
-  const cli = await startCliCore(o.home, 'stepwise worker');
+  const cli = await startCliCore(o.home, 'stepwise worker', { runnerPoolIdleMs: WORKER_POOL_IDLE_MS });
   const worker = new Worker(
     QUEUE_NAME,
     async (j) => {

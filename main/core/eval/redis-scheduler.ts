@@ -54,7 +54,16 @@ export interface RedisSchedulerOptions {
   url: URL;
   /** The batch's home: where the case runs' records are written. */
   home: string;
+  /**
+   * Called once when no worker has taken any of this batch's cases `noWorkerAfterMs` (ms,
+   * default {@link NO_WORKER_AFTER_MS}) after the first was added: likely no worker is running.
+   */
+  onNoWorker?: (waitedMs: number) => void;
+  noWorkerAfterMs?: number;
 }
+
+/** How long a batch waits for a worker to take a case before saying none has (ms). */
+export const NO_WORKER_AFTER_MS = 10_000;
 
 /**
  * Writes `text` to `file` only if no file is there (opened with `wx`); resolves false when one
@@ -113,12 +122,34 @@ export class RedisScheduler implements CaseScheduler {
   readonly name: string;
   private readonly queue: Queue;
   private readonly events: QueueEvents;
+  /** This batch's job ids, until a worker has taken one of them. */
+  private readonly added = new Set<string>();
+  private taken = false;
+  private noWorkerTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly o: RedisSchedulerOptions) {
     this.name = shownQueue(o.url);
     const connection = connectionOf(o.url);
     this.queue = new Queue(QUEUE_NAME, { connection });
     this.events = new QueueEvents(QUEUE_NAME, { connection });
+    this.events.on('active', ({ jobId }) => {
+      if (this.taken || !this.added.has(jobId)) return;
+      this.taken = true;
+      this.added.clear();
+      clearTimeout(this.noWorkerTimer);
+    });
+  }
+
+  /** Starts the wait for a worker at the batch's first case (once). */
+  private watchForWorker(id: string): void {
+    if (this.taken) return;
+    this.added.add(id);
+    if (this.noWorkerTimer || !this.o.onNoWorker) return;
+    const ms = this.o.noWorkerAfterMs ?? NO_WORKER_AFTER_MS;
+    this.noWorkerTimer = setTimeout(() => {
+      if (!this.taken) this.o.onNoWorker?.(ms);
+    }, ms);
+    this.noWorkerTimer.unref();
   }
 
   async run(job: CaseJob, dir: string, signal: AbortSignal): Promise<CaseRunOutput> {
@@ -130,6 +161,7 @@ export class RedisScheduler implements CaseScheduler {
     // Heard before the job is added: a job refused at once can fail, and be removed, before
     // waitUntilFinished listens, which then finds no job ("Missing key") instead of the reason.
     const early = finishEvent(this.events, jobIdOf(job));
+    this.watchForWorker(jobIdOf(job));
     const added = await this.queue.add('case', { job }, { jobId: jobIdOf(job), attempts: 1, removeOnComplete: { age: 24 * 3600 }, removeOnFail: true }).catch((err: unknown) => {
       early.stop();
       throw err;
@@ -178,6 +210,7 @@ export class RedisScheduler implements CaseScheduler {
   }
 
   async close(): Promise<void> {
+    clearTimeout(this.noWorkerTimer);
     await Promise.allSettled([this.events.close(), this.queue.close()]);
   }
 }

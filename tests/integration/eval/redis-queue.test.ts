@@ -5,11 +5,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { readFile, access, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { tempFolder } from '../../support/temp-folder';
 import { useRedis } from '../../support/redis-server';
 import { spawnCliGroup as cli, stopGroup as stop, type CliGroup as Proc } from '../../support/cli-process';
 import { runFile } from '../../../main/core/journal/journal';
+import { bundledRunner } from '../../support/runner-bundle';
 
 const dir = tempFolder('stepwise-queue-', 'test');
 const redis = useRedis();
@@ -39,6 +41,19 @@ async function files(tokensPerSecond: number) {
 const evalArgs = () => ['eval', dir('t.json'), '--dataset', dir('d.jsonl'), '--assertions', dir('a.json'), '--queue', redis().url, '--json', dir('r.json'), '--home', dir('home-batch')];
 
 describe('the Redis queue', () => {
+  it('with no worker running, eval says so once after the wait, naming the queue', async () => {
+    await files(100000);
+    const e = cli(['eval', dir('t.json'), '--dataset', dir('d.jsonl'), '--queue', redis().url, '--home', dir('home-lonely')], { STEPWISE_NO_WORKER_AFTER_MS: '1500' });
+    try {
+      const hint = `stepwise eval: no worker has taken a case yet after 1500 ms; start one with \`stepwise worker --queue ${redis().url}\``;
+      await expect.poll(() => e.out(), { timeout: 60_000, interval: 100 }).toContain(hint);
+      expect(e.out().split(hint)).toHaveLength(2);
+    } finally {
+      await stop(e);
+    }
+    // The case left in the queue is removed by the cancel: the next tests' workers do not see it.
+  }, 120_000);
+
   it('a worker runs the batch\'s case; its thread and run come back to the batch\'s home', async () => {
     await files(100000);
     const w = worker('w1');
@@ -59,6 +74,27 @@ describe('the Redis queue', () => {
       await stop(w);
     }
   }, 180_000);
+
+  it('a worker\'s pooled runner processes are gone some seconds after its batch ends', async () => {
+    await files(100000);
+    const runner = bundledRunner();
+    const w = cli(['worker', '--queue', redis().url, '--name', 'idle', '--home', dir('home-idle')], { STEPWISE_RUNNER_ENTRY: runner });
+    try {
+      const e = cli(evalArgs());
+      expect(await e.done).toBe(0);
+      // wrapper -> CLI -> runner processes (started detached, still the CLI's children).
+      const runners = () => {
+        const out = execFileSync('ps', ['-eo', 'pid=,ppid=,args='], { encoding: 'utf8' });
+        const rows = out.split('\n').map((l) => l.trim().split(/\s+/));
+        const cliPids = rows.filter((r) => Number(r[1]) === w.child.pid).map((r) => r[0]);
+        return rows.filter((r) => cliPids.includes(r[1]!) && r.slice(2).join(' ').includes(path.basename(runner))).length;
+      };
+      expect(runners()).toBeGreaterThan(0); // kept for the batch's next case
+      await expect.poll(runners, { timeout: 12_000, interval: 250 }).toBe(0); // the core's default kept them 30 s
+    } finally {
+      await stop(w);
+    }
+  }, 120_000);
 
   it('a worker killed mid-case: the case is retried once on another worker and passes', async () => {
     await files(20);

@@ -9,19 +9,10 @@ import { describe, expect, it } from 'vitest';
 import type { HostCore } from '../../../main/core/host-core';
 import { scriptedThread } from '../../support/threads';
 import { bundledRunner } from '../../support/runner-bundle';
+import { alive } from '../../support/process-alive';
 import { makeHome, readThread, waitFor, words, hostCores, watchThreads } from '../../support/host-harness';
 
 const startCore = hostCores();
-
-/** Is process `pid` alive? */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 async function runIn(core: HostCore, threadId: string, ended: Map<string, string>, pool?: string): Promise<{ runId: string; pid: number; status: string }> {
   const { runId } = await core.runs.start({ threadId, mode: 'step', ...(pool ? { pool } : {}) });
