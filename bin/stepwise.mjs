@@ -7,7 +7,8 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { createRequire } from 'node:module';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const bundle = path.join(root, 'out/main/cli.js');
@@ -41,9 +42,12 @@ if (!fresh && !existsSync(path.join(root, 'node_modules', 'tsx'))) {
   process.exit(2);
 }
 
+// tsx is the repo's, not one found from the folder the command runs in (a bare `--import tsx`
+// resolves from the working directory: run from a project folder, it was not found).
+const tsxLoader = () => pathToFileURL(createRequire(path.join(root, 'package.json')).resolve('tsx')).href;
 const args = fresh
   ? [bundle, ...process.argv.slice(2)]
-  : ['--import', 'tsx', path.join(root, 'main/cli/index.ts'), ...process.argv.slice(2)];
+  : ['--import', tsxLoader(), path.join(root, 'main/cli/index.ts'), ...process.argv.slice(2)];
 // The CLI watches for this process to go (main/cli/parent-watch.ts): killed with SIGKILL, this
 // process cannot pass anything on, and the CLI must not keep running unowned.
 const child = spawn(process.execPath, args, { stdio: 'inherit', env: { ...process.env, STEPWISE_WRAPPER_PID: String(process.pid) } });

@@ -1,6 +1,7 @@
 // bin/stepwise.mjs, the wrapper that starts the CLI process: when that process is killed from
 // outside, the wrapper says so and exits non-zero instead of ending silently; when the wrapper
-// itself is killed with SIGKILL, the CLI stops too (with its runner processes).
+// itself is killed with SIGKILL, the CLI stops too (with its runner processes); from a folder
+// outside the repo with a stale build, it runs the sources through the repo's own tsx.
 import { describe, expect, it } from 'vitest';
 import { execFileSync, spawn } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
@@ -29,6 +30,15 @@ function childrenOf(pid: number, like = ''): number[] {
 }
 
 describe('stepwise wrapper', () => {
+  it('runs the sources with the repo\'s tsx from any folder (a stale build), not one found from the working folder', () => {
+    const out = execFileSync(process.execPath, [path.join(ROOT, 'bin/stepwise.mjs'), '--help'], {
+      cwd: home(),
+      encoding: 'utf8',
+      env: { ...process.env, STEPWISE_FROM_SOURCE: '1' },
+    });
+    expect(out).toMatch(/Usage: stepwise/);
+  }, 60_000);
+
   it('names the signal when the CLI process is killed from outside (serve, SIGKILL) and exits 137', async () => {
     const p = spawn(process.execPath, [path.join(ROOT, 'bin/stepwise.mjs'), 'serve', '--no-open', '--no-seed', '--home', home('h')], {
       cwd: ROOT,
