@@ -37,12 +37,12 @@ export interface RedisServer {
   stop(): Promise<void>;
 }
 
-/** Starts redis-server and resolves once it accepts connections. */
-export async function startRedis(): Promise<RedisServer> {
+/** Starts redis-server and resolves once it accepts connections; with `password`, clients must sign in with it. */
+export async function startRedis(options: { password?: string } = {}): Promise<RedisServer> {
   const bin = redisServerPath();
   if (!bin) throw new Error('redis-server is not installed (apt-get install redis-server)');
   const port = await freePort();
-  const child: ChildProcess = spawn(bin, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(bin, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...(options.password ? ['--requirepass', options.password] : [])], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   await new Promise<void>((resolve, reject) => {

@@ -13,6 +13,7 @@ export function redisScheduler(url: URL, home: string, err: (line: string) => vo
     url,
     home,
     noWorkerAfterMs: Number.isFinite(v) && v > 0 ? v : undefined,
+    onError: (message) => err(`stepwise eval: ${message}`),
     onNoWorker: (ms) => err(`stepwise eval: no worker has taken a case yet after ${waited(ms)}; start one with \`stepwise worker --queue ${shownQueue(url)}\``),
   });
 }

@@ -15,7 +15,7 @@ import { Worker } from 'bullmq';
 import { startCliCore } from '../cli-core';
 import { parseIsolation, runCase, type CaseIsolation } from '../../core/eval/case-run';
 import { checkCaseJob } from '../../core/eval/case-job-check';
-import { QUEUE_NAME, connectionOf, parseQueueUrl, shownQueue } from '../../core/eval/redis-scheduler';
+import { QUEUE_NAME, connectionOf, isAuthRefusal, parseQueueUrl, shownQueue } from '../../core/eval/redis-scheduler';
 import { safeStem } from '../../core/workspace/names';
 import { answeredThread, applyJobPolicy, parseAllowTools, powerfulBuiltins, OTHER_GRANTS, type AgentThreadLoader, type JobPolicy } from '../../core/eval/job-policy';
 import { resolveInside } from '../../../shared/workspace/paths.node.js';
@@ -92,16 +92,34 @@ export async function workerCommand(o: WorkerOptions): Promise<number> {
     },
     { connection: connectionOf(url), concurrency, lockDuration: lockMs, stalledInterval: Math.max(250, Math.floor(lockMs / 2)), maxStalledCount: 1 },
   );
-  worker.on('error', (err) => process.stderr.write(`stepwise worker: ${err.message}\n`));
-  await worker.waitUntilReady();
-  process.stdout.write(`stepwise worker ${name}: running cases from ${shownQueue(url)} (${concurrency} at a time). Ctrl-C stops.\n`);
-  await new Promise<void>((resolve) => {
+  // Each connection error once, as its first line (never the command it carried: an AUTH
+  // command shows the password); refused credentials end the worker (retrying cannot help).
+  let refused: string | undefined;
+  let stop = () => {};
+  const said = new Set<string>();
+  worker.on('error', (err) => {
+    const message = String(err?.message ?? err).split('\n')[0];
+    if (isAuthRefusal(message) && !refused) {
+      refused = message;
+      stop();
+    }
+    if (said.has(message)) return;
+    said.add(message);
+    process.stderr.write(`stepwise worker: Redis at ${shownQueue(url)}: ${message}\n`);
+  });
+  const stopped = new Promise<void>((resolve) => {
+    stop = resolve;
     for (const s of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(s, () => resolve());
   });
-  process.stderr.write('stepwise worker: stopping after the cases under way\n');
-  await worker.close();
+  await Promise.race([worker.waitUntilReady(), stopped]);
+  if (!refused) {
+    process.stdout.write(`stepwise worker ${name}: running cases from ${shownQueue(url)} (${concurrency} at a time). Ctrl-C stops.\n`);
+    await stopped;
+  }
+  if (!refused) process.stderr.write('stepwise worker: stopping after the cases under way\n');
+  await worker.close(Boolean(refused));
   await cli.close();
-  return 0;
+  return refused ? 2 : 0;
 }
 
 /** Registers `stepwise worker`. */

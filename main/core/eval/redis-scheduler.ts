@@ -60,6 +60,17 @@ export interface RedisSchedulerOptions {
    */
   onNoWorker?: (waitedMs: number) => void;
   noWorkerAfterMs?: number;
+  /**
+   * A Redis connection error, as one line without the commands it carried (an AUTH command
+   * would show the password); each different message once. Without a listener BullMQ prints
+   * the whole error object on stderr.
+   */
+  onError?: (message: string) => void;
+}
+
+/** Redis refusing the credentials (an error's first line): retrying cannot help. */
+export function isAuthRefusal(message: string): boolean {
+  return /^(WRONGPASS|NOAUTH|ERR invalid password|ERR AUTH)/.test(message);
 }
 
 /** How long a batch waits for a worker to take a case before saying none has (ms). */
@@ -126,12 +137,30 @@ export class RedisScheduler implements CaseScheduler {
   private readonly added = new Set<string>();
   private taken = false;
   private noWorkerTimer: NodeJS.Timeout | undefined;
+  private readonly errorsSaid = new Set<string>();
+  private wasRefused = false;
+  /** Rejects when Redis refuses the credentials (never resolves). */
+  private readonly refused: Promise<never>;
 
   constructor(private readonly o: RedisSchedulerOptions) {
     this.name = shownQueue(o.url);
-    const connection = connectionOf(o.url);
+    // Retried with backoff while Redis is away (it may come), never after it refused the credentials.
+    const connection = { ...connectionOf(o.url), retryStrategy: (times: number) => (this.wasRefused ? null : Math.min(1000 * times, 5000)) };
     this.queue = new Queue(QUEUE_NAME, { connection });
     this.events = new QueueEvents(QUEUE_NAME, { connection });
+    let refuse!: (err: Error) => void;
+    this.refused = new Promise<never>((_, reject) => (refuse = reject));
+    this.refused.catch(() => {});
+    const onError = (err: Error) => {
+      const message = String(err?.message ?? err).split('\n')[0];
+      if (isAuthRefusal(message)) this.wasRefused = true;
+      if (isAuthRefusal(message)) refuse(new Error(`Redis at ${this.name} refused the credentials: ${message}`));
+      if (this.errorsSaid.has(message)) return;
+      this.errorsSaid.add(message);
+      this.o.onError?.(`Redis at ${this.name}: ${message}`);
+    };
+    this.queue.on('error', onError);
+    this.events.on('error', onError);
     this.events.on('active', ({ jobId }) => {
       if (this.taken || !this.added.has(jobId)) return;
       this.taken = true;
@@ -157,12 +186,12 @@ export class RedisScheduler implements CaseScheduler {
     const fail = (error: string, attempts = job.attempt): CaseRunOutput => ({
       result: { caseId: job.caseId, variant: job.variant, status: 'error', error, assertions: [], startedAt, endedAt: Date.now(), attempts, threadFile: job.file },
     });
-    await this.events.waitUntilReady();
+    await Promise.race([this.events.waitUntilReady(), this.refused]);
     // Heard before the job is added: a job refused at once can fail, and be removed, before
     // waitUntilFinished listens, which then finds no job ("Missing key") instead of the reason.
     const early = finishEvent(this.events, jobIdOf(job));
     this.watchForWorker(jobIdOf(job));
-    const added = await this.queue.add('case', { job }, { jobId: jobIdOf(job), attempts: 1, removeOnComplete: { age: 24 * 3600 }, removeOnFail: true }).catch((err: unknown) => {
+    const added = await Promise.race([this.queue.add('case', { job }, { jobId: jobIdOf(job), attempts: 1, removeOnComplete: { age: 24 * 3600 }, removeOnFail: true }), this.refused]).catch((err: unknown) => {
       early.stop();
       throw err;
     });
@@ -211,6 +240,8 @@ export class RedisScheduler implements CaseScheduler {
 
   async close(): Promise<void> {
     clearTimeout(this.noWorkerTimer);
-    await Promise.allSettled([this.events.close(), this.queue.close()]);
+    // A connection that never signed in has nothing to close gracefully (close() would wait for it).
+    const closing = this.wasRefused ? [this.events.disconnect(), this.queue.disconnect()] : [this.events.close(), this.queue.close()];
+    await Promise.race([Promise.allSettled(closing), new Promise((r) => setTimeout(r, 5000).unref())]);
   }
 }
