@@ -14,7 +14,7 @@ import type { RunRecord } from '../../shared/protocol/host-api';
 import type { RunResult } from '../../shared/protocol/envelopes';
 import type { StreamBridge } from './bridge/stream-bridge';
 import type { LiveRun } from './bridge/live-run';
-import type { RunSupervisor, RunExit } from './supervisor/run-supervisor';
+import { unexpectedStop, type RunSupervisor, type RunExit } from './supervisor/run-supervisor';
 import type { ThreadStore } from './store/thread-store';
 import { runFile, type RunJournal } from './journal/journal';
 import { readRun } from './journal/run-files';
@@ -164,11 +164,8 @@ export class RunController {
       void this.deps.bridge.closeRun(runId, { status: 'interrupted', keepAwaiting: true, reason: 'the runner exited with nodes still open' });
       return;
     }
-    const how = exit.signal ? `signal ${exit.signal}` : `exit code ${exit.code}`;
     const tail = exit.stderrTail.trim().split('\n').slice(-5).join('\n');
-    const reason = exit.cancelRequested
-      ? 'Cancelled.'
-      : `The runner process stopped unexpectedly (${how}).${tail ? `\n${tail}` : ''}`;
+    const reason = exit.cancelRequested ? 'Cancelled.' : `${unexpectedStop(exit)}${tail ? `\n${tail}` : ''}`;
     if (!exit.cancelRequested) this.deps.log('warn', `run ${runId}: ${reason}`);
     void this.deps.bridge.closeRun(runId, { status: exit.cancelRequested ? 'cancelled' : 'interrupted', reason });
   }

@@ -16,7 +16,7 @@ import { outcomeOf, type CaseOutcome } from '../../../shared/eval/outcome';
 import { caseStatus, type CaseResult } from '../../../shared/eval/results';
 import type { ThreadStore } from '../store/thread-store';
 import type { RunController } from '../runs';
-import type { RunSupervisor } from '../supervisor/run-supervisor';
+import { unexpectedStop, type RunSupervisor } from '../supervisor/run-supervisor';
 import { readRun } from '../journal/run-files';
 import { judgeResult, judgeThread } from './judge';
 import { safeStem } from '../workspace/names';
@@ -127,7 +127,7 @@ async function runOnce(core: CaseHost, file: string, thread: Thread, mode: 'reac
     signal?.removeEventListener('abort', cancel);
     const exit = await exited;
     const run = await readRun(core.home, threadId, runId);
-    const crashed = exit?.abnormal && !exit.cancelRequested ? `The runner process stopped unexpectedly (${exit.signal ? `signal ${exit.signal}` : `exit code ${exit.code}`}).` : undefined;
+    const crashed = exit?.abnormal && !exit.cancelRequested ? unexpectedStop(exit) : undefined;
     return { run, thread: core.threads.get(threadId).thread, ...(crashed ? { crashed } : {}) };
   } catch (err) {
     return { error: (err as Error).message };

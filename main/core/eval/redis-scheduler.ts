@@ -153,8 +153,10 @@ export class RedisScheduler implements CaseScheduler {
     this.refused.catch(() => {});
     const onError = (err: Error) => {
       const message = String(err?.message ?? err).split('\n')[0];
-      if (isAuthRefusal(message)) this.wasRefused = true;
-      if (isAuthRefusal(message)) refuse(new Error(`Redis at ${this.name} refused the credentials: ${message}`));
+      if (isAuthRefusal(message)) {
+        this.wasRefused = true;
+        refuse(new Error(`Redis at ${this.name} refused the credentials: ${message}`));
+      }
       if (this.errorsSaid.has(message)) return;
       this.errorsSaid.add(message);
       this.o.onError?.(`Redis at ${this.name}: ${message}`);

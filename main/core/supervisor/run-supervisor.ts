@@ -40,6 +40,11 @@ export interface RunExit extends ChildExit {
   stderrTail: string;
 }
 
+/** How a runner that stopped on its own is described: `The runner process stopped unexpectedly (signal SIGKILL).` */
+export function unexpectedStop(exit: Pick<RunExit, 'code' | 'signal'>): string {
+  return `The runner process stopped unexpectedly (${exit.signal ? `signal ${exit.signal}` : `exit code ${exit.code}`}).`;
+}
+
 /** Receives everything a run's process says and when it ends. */
 export interface RunListener {
   /** A message on the run channel (unvalidated: the bridge checks it). */
