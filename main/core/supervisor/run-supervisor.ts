@@ -145,8 +145,8 @@ export class RunSupervisor {
       killed: false,
       mcpListeners: new Set(),
       resolveExit,
+      ...(options.pool !== undefined ? { pool: options.pool } : {}),
     };
-    if (options.pool !== undefined) Object.assign(run, { pool: options.pool });
     proc.current = run;
     proc.stderr = '';
     this.runs.set(spec.runId, run);
