@@ -9,7 +9,7 @@ import { isTerminal, type ExecNode, type NodeStatus } from '../../../shared/prot
 import type { StreamEnvelope } from '../../../shared/protocol/envelopes';
 import type { HostPush } from '../../../shared/protocol/host-api';
 import type { RunnerToHost } from '../../../shared/protocol/runner';
-import { checkRunnerMessage, DEFAULT_LIMITS, jsonSize, type FrameLimits } from './validate';
+import { checkRunnerMessage, DEFAULT_LIMITS, jsonSize, oversizeRecordStandIn, type FrameLimits } from './validate';
 import { ClientQueue, DEFAULT_BOUNDS, type QueueBounds } from './client-queue';
 import { LiveRun, type RunInfo } from './live-run';
 
@@ -109,6 +109,9 @@ export class StreamBridge {
     const checked = checkRunnerMessage(runId, msg, this.limits);
     if (!checked.ok) {
       this.reject(runId, checked.reason);
+      // A model call's record too large to keep leaves a record saying so, not nothing.
+      const standIn = oversizeRecordStandIn(runId, msg, checked.reason);
+      if (standIn) this.handle(runId, standIn);
       return;
     }
     const c = checked.value;

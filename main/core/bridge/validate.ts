@@ -7,6 +7,7 @@
 import type { Static, TSchema } from '@sinclair/typebox';
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import { RUNNER_TO_HOST } from '../../../shared/protocol/contract/runner-channel';
+import type { RunnerToHost } from '../../../shared/protocol/runner';
 
 /** Size bounds in bytes (JSON length, approximately bytes). */
 export interface FrameLimits {
@@ -76,4 +77,17 @@ export function checkRunnerMessage(runId: string, msg: unknown, limits: FrameLim
     if (stray) return { ok: false, reason: `tree_update node ${stray.id} belongs to run ${stray.runId}, not ${runId}` };
   }
   return { ok: true, value: { type: t, msg, size } as CheckedMessage };
+}
+
+/**
+ * For an `llm_record` of run `runId` refused as too large: a record of the same model call that
+ * says so in place of its request (events none), so the run keeps a trace of the call and the
+ * raw request view says why it is empty. Undefined for anything else.
+ */
+export function oversizeRecordStandIn(runId: string, msg: unknown, reason: string): RunnerToHost | undefined {
+  const m = msg as { type?: unknown; runId?: unknown; nodeId?: unknown; api?: unknown } | null;
+  if (!m || typeof m !== 'object' || m.type !== 'llm_record' || m.runId !== runId || !reason.includes('exceeds the bound')) return undefined;
+  if (typeof m.nodeId !== 'string' || !m.nodeId || m.nodeId.length > 200) return undefined;
+  const api = typeof m.api === 'string' ? m.api.slice(0, 100) : 'unknown';
+  return { v: 1, type: 'llm_record', runId, nodeId: m.nodeId, api, request: { omitted: `Not kept: the raw request and stream events of this call (${reason.replace(/^llm_record of /, '')}).` }, events: [] };
 }
