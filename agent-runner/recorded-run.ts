@@ -14,7 +14,8 @@ import type { ToolOutput } from '../shared/thread/messages';
 import { modelCalls } from '../shared/thread/run-points';
 import type { RecordedCalls } from './loop/recorded';
 import type { Provider } from './providers/types';
-import { findRunRecord, playRecording } from './providers/replay';
+import { findRunRecord, playRecording, wholeRecord } from './providers/replay';
+import { RequestReader } from '../shared/protocol/request-delta';
 
 /** Turn → tool call id → recorded result, for the tool nodes under each of the run's model calls. */
 function toolOutputsByTurn(run: RunRecord): Map<string, ToolOutput>[] {
@@ -54,13 +55,14 @@ export async function recordedCalls(spec: RunSpec): Promise<RecordedCalls | Node
   if (k < 1 || k > calls.length) {
     return { message: `Time travel: run ${runId} has ${calls.length} model call(s); call ${k} is not one of them.`, code: 'bad_request' };
   }
+  const reader = new RequestReader(run.records);
   const players: Provider[] = calls.slice(0, k - 1).map((node, i) => {
     const rec = run.records.find((r) => r.nodeId === node.id);
     return {
       api: rec?.api,
       stream: async (req, sink) =>
         rec
-          ? playRecording(rec, node, req, sink, 0)
+          ? playRecording(wholeRecord(run, rec, reader), node, req, sink, 0)
           : { content: [], toolCalls: [], stopReason: 'error', error: { message: `Time travel: run ${runId} has no recording of its model call ${i + 1}.`, code: 'replay' } },
     };
   });

@@ -14,6 +14,7 @@ import path from 'node:path';
 import type { RunRecord } from '../../shared/protocol/host-api';
 import type { ExecNode, NodeError } from '../../shared/protocol/nodes';
 import { modelCalls } from '../../shared/thread/run-points';
+import { RequestReader } from '../../shared/protocol/request-delta';
 import type { LlmCallResult, LlmRequest, Provider, StreamSink } from './types';
 import { BaseHandler, failingProvider, type StreamHandlerClass } from './live';
 import type { ErrorContext } from './errors';
@@ -22,6 +23,15 @@ import { OpenAIResponsesHandler } from './openai-responses';
 import { AnthropicHandler } from './anthropic';
 
 type Recorded = RunRecord['records'][number];
+
+/**
+ * `rec` (one of `run.records`) with its request whole: a run file stores each request as what
+ * it adds to the previous one (shared/protocol/request-delta.ts). `reader` reads `run.records`.
+ */
+export function wholeRecord(run: RunRecord, rec: Recorded, reader: RequestReader): Recorded {
+  const { requestBase: _b, ...own } = rec;
+  return { ...own, request: reader.at(run.records.indexOf(rec)) };
+}
 
 /** The scripted provider's own event format (`{ kind, delta, … }`), which has no end marker. */
 class ScriptedEventsHandler extends BaseHandler {
@@ -161,12 +171,19 @@ function recordForCall(run: RunRecord, k: number): Recorded | undefined {
 /** Creates the replay provider reading runs under `home`. */
 export function createReplayProvider(home: string): Provider {
   const calls = new Map<string, number>();
+  // Runs read so far (a finished run's file does not change), each with the reader of its requests.
+  const runs = new Map<string, { run: RunRecord; reader: RequestReader }>();
   return {
     async stream(req, sink) {
       const ref = req.model.replay;
       if (!ref?.runId) return failingProvider(replayError('Replay: set model.replay.runId to the run to play back.')).stream();
-      const run = await findRunRecord(home, ref.runId);
-      if ('message' in run) return failingProvider(run).stream();
+      let read = runs.get(ref.runId);
+      if (!read) {
+        const found = await findRunRecord(home, ref.runId);
+        if ('message' in found) return failingProvider(found).stream();
+        runs.set(ref.runId, (read = { run: found, reader: new RequestReader(found.records) }));
+      }
+      const { run, reader } = read;
       let rec: Recorded | undefined;
       if (ref.nodeId) {
         rec = run.records.find((r) => r.nodeId === ref.nodeId);
@@ -179,7 +196,7 @@ export function createReplayProvider(home: string): Provider {
         if (!rec) return failingProvider(replayError(`Replay: run ${ref.runId} has ${total} recorded LLM call(s); this is call ${k + 1}.`)).stream();
       }
       const speed = Number(req.model.params.extra?.replaySpeed ?? 1);
-      return playRecording(rec, run.nodes?.find((n) => n.id === rec.nodeId), req, sink, speed);
+      return playRecording(wholeRecord(run, rec, reader), run.nodes?.find((n) => n.id === rec.nodeId), req, sink, speed);
     },
   };
 }

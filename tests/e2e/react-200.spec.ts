@@ -4,7 +4,8 @@
  * window keeps answering (the workspace filter takes typing and Stop stays offered); the run
  * ends completed with 200 LLM calls in its run file; the thread is saved with its 201 messages,
  * listed virtualised (a bounded number of rows in the page), and scrolling the playground to its
- * end shows the final message and the last tool result.
+ * end shows the final message and the last tool result. The run file keeps each call's request
+ * as what it adds to the call before, and the last call's raw request shows whole.
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -55,6 +56,11 @@ test(`a ${TURNS}-turn ReAct loop with the thread open: the window answers while 
   expect(rec.status).toBe('completed');
   expect(rec.nodes.filter((n) => n.kind === 'llm' && n.status === 'completed')).toHaveLength(TURNS);
   expect(rec.nodes.filter((n) => n.kind === 'tool' && n.status === 'completed')).toHaveLength(TURNS - 1);
+  // Each call's raw request holds the whole conversation; the run file keeps what it adds to the
+  // call before (the last call: 1 of its 200 messages, the previous turn's reply with its tool result), not the square of the turns.
+  const lastCall = rec.records.at(-1)!;
+  expect(lastCall.requestBase?.prefix).toEqual({ messages: TURNS - 1 });
+  expect(JSON.stringify(lastCall).length).toBeLessThan(4000);
 
   // The thread, as the person checks it: one user message and one reply per turn, listed
   // virtualised (only the rows near the view are in the page), saved to its file, and the last
@@ -77,6 +83,17 @@ test(`a ${TURNS}-turn ReAct loop with the thread open: the window answers while 
   expect(await list.getByRole('listitem').count()).toBeLessThan(40);
   // The turn before it: its tool call's result is in its editor.
   await expect(page.getByLabel(`assistant message ${count - 1}`, { exact: true }).getByRole('textbox', { name: 'Result of echo' })).toContainText(`turn ${TURNS - 1}`);
+
+  // The last call's raw request, opened from its address, is the whole request as sent: its 200
+  // messages from the first user message on.
+  const lastLlm = rec.nodes.filter((n) => n.kind === 'llm').at(-1)!;
+  const tab = await page.context().newPage();
+  await tab.goto(`${serve.url}#${new URLSearchParams({ thread: 'Long loop.json', run: rec.runId, node: lastLlm.id })}`);
+  await tab.getByText(/Raw request \(scripted\)/).click();
+  const raw = tab.getByRole('textbox', { name: 'Raw provider request' });
+  await expect(raw).toContainText(`"messageCount": ${TURNS}`);
+  await expect(raw).toContainText('"text": "hello"');
+  await tab.close();
 });
 
 /** Whether `el` is in the page and inside `viewport`'s box. */

@@ -7,6 +7,7 @@ import { isTerminal, type ExecNode, type NodeStatus } from '../../../shared/prot
 import type { LlmDelta, NodeSnapshot, NodeUpdate, RunResult, TreeUpdate } from '../../../shared/protocol/envelopes';
 import type { RunRecord } from '../../../shared/protocol/host-api';
 import type { LlmRecord } from '../../../shared/protocol/runner';
+import { compactRequest, requestAt, type ExpandedRequest } from '../../../shared/protocol/request-delta';
 import type { RunMode } from '../../../shared/thread/schema';
 import type { FrozenRenders } from '../../../shared/template/frozen';
 
@@ -27,6 +28,9 @@ export interface RunInfo {
   /** A time-travel run: the run and model call it re-ran from. */
   fromRun?: { runId: string; fromCall: number };
 }
+
+/** One model call's record as a run keeps it. */
+export type StoredRecord = RunRecord['records'][number];
 
 function tryParse(raw: string): unknown {
   try {
@@ -52,7 +56,10 @@ export class LiveRun {
   closed = false;
   status: NodeStatus = 'running';
   result: RunResult | undefined;
-  readonly records: Omit<LlmRecord, 'v' | 'type'>[] = [];
+  /** The run's model call records, each request stored as what it adds to the one before (addRecord). */
+  readonly records: StoredRecord[] = [];
+  /** The whole request of the last record, which the next one is stored against. */
+  private lastRequest: ExpandedRequest | undefined;
   /** Tool call ids and tool names seen on tool_args deltas, per node and index. */
   private readonly toolCalls = new Map<string, Map<number, { id?: string; name?: string }>>();
   private readonly replica: StreamConsumer;
@@ -71,6 +78,32 @@ export class LiveRun {
     this.renders = info.renders;
     this.scenario = info.scenario;
     this.replica = new StreamConsumer({});
+  }
+
+  /**
+   * Keep a model call's record: as it came from the runner (its request whole), stored as what
+   * the request adds to the previous record's (shared/protocol/request-delta.ts), so a run's
+   * records grow with the size of its conversation, not its square. A record already stored so
+   * (a journal's line) is kept as it is. Returns the record as kept.
+   */
+  addRecord(rec: Omit<LlmRecord, 'v' | 'type'> | StoredRecord): StoredRecord {
+    const index = this.records.length;
+    const prev = this.lastRequest;
+    let stored: StoredRecord;
+    let whole: unknown;
+    if ('requestBase' in rec && rec.requestBase) {
+      stored = rec;
+      const r = requestAt([...this.records, rec], index, prev);
+      whole = r.ok ? r.request : undefined;
+    } else {
+      whole = rec.request;
+      const prevRec = prev && this.records[prev.index];
+      const c = prevRec ? compactRequest(rec.request, prev.request, prevRec.nodeId) : { request: rec.request };
+      stored = { runId: rec.runId, nodeId: rec.nodeId, api: rec.api, request: c.request, ...(c.requestBase ? { requestBase: c.requestBase } : {}), events: rec.events };
+    }
+    this.records.push(stored);
+    this.lastRequest = whole === undefined ? undefined : { index, request: whole };
+    return stored;
   }
 
   /** Nodes in the order they first appeared, with metadata. */

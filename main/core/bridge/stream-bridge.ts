@@ -135,8 +135,9 @@ export class StreamBridge {
         break;
       case 'llm_record': {
         const { v: _v, type: _t, ...rec } = c.msg;
-        run.records.push(rec);
-        break;
+        // Downstream (the journal) gets the record as kept: its request stored against the previous one.
+        this.opts.onRunChanged?.(run, { v: 1, type: 'llm_record', ...run.addRecord(rec) });
+        return;
       }
       case 'log':
         this.log(c.msg.level, `run ${runId}: ${c.msg.message.slice(0, 4000)}`);

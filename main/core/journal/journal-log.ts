@@ -6,7 +6,7 @@
  *
  * - `run`: the first line: the run's identity (RunInfo);
  * - `msg`: a runner message the bridge applied to the run: `tree_update`, `node_update`,
- *   `llm_record` or `run_result`, as it arrived;
+ *   `llm_record` (its request stored against the previous record's) or `run_result`, as it arrived;
  * - `text`: what a live node streamed on one channel since the previous checkpoint (the
  *   assembled deltas, appended to what the node holds);
  * - `seen`: when the host last heard from the run (`lastEventAt`).
@@ -17,11 +17,10 @@
  * starts the replay afresh.
  */
 import type { NodeUpdate, RunResult, TreeUpdate, DeltaChannel } from '../../../shared/protocol/envelopes';
-import type { LlmRecord } from '../../../shared/protocol/runner';
-import { LiveRun, type RunInfo } from '../bridge/live-run';
+import { LiveRun, type RunInfo, type StoredRecord } from '../bridge/live-run';
 
-/** A runner message kept in the journal. */
-export type JournaledMessage = TreeUpdate | NodeUpdate | LlmRecord | RunResult;
+/** A runner message kept in the journal; a model call's record as the run keeps it (LiveRun.addRecord). */
+export type JournaledMessage = TreeUpdate | NodeUpdate | ({ v: 1; type: 'llm_record' } & StoredRecord) | RunResult;
 
 /** One line of a run's journal. */
 export type JournalLine =
@@ -58,7 +57,7 @@ function applyLine(run: LiveRun, line: Exclude<JournalLine, { k: 'run' }>): void
       else if (m.type === 'run_result') run.result = m;
       else {
         const { v: _v, type: _t, ...rec } = m;
-        run.records.push(rec);
+        run.addRecord(rec);
       }
       return;
     }

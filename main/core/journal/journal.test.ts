@@ -12,6 +12,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { LiveRun } from '../bridge/live-run';
 import { journalFile, runFile, RunJournal } from './journal';
 import { replayJournal } from './journal-log';
+import { RequestReader, requestAt } from '../../../shared/protocol/request-delta';
 import { listRuns, readRun, repairJournal } from './run-files';
 import type { RunnerToHost } from '../../../shared/protocol/runner';
 import type { ExecNode } from '../../../shared/protocol/nodes';
@@ -50,7 +51,8 @@ class Feed {
     else if (msg.type === 'run_result') r.result = msg;
     else if (msg.type === 'llm_record') {
       const { v: _v, type: _t, ...rec } = msg;
-      r.records.push(rec);
+      this.journal.changed(r, { v: 1, type: 'llm_record', ...r.addRecord(rec) });
+      return;
     }
     this.journal.changed(r, msg);
   }
@@ -70,7 +72,7 @@ class Feed {
     for (const w of ['Turn ', `${i}: `, 'checking ', 'again.']) this.delta(llm.id, 'text', w);
     this.delta(llm.id, 'tool_args', '{"i":');
     this.delta(llm.id, 'tool_args', `${i}}`);
-    this.post({ v: 1, type: 'llm_record', runId: this.run.runId, nodeId: llm.id, api: 'scripted', request: { messageCount: 2 * i + 1 }, events: [{ t: 1, data: { kind: 'text' } }] });
+    this.post({ v: 1, type: 'llm_record', runId: this.run.runId, nodeId: llm.id, api: 'scripted', request: conversation(i), events: [{ t: 1, data: { kind: 'text' } }] });
     const output = { text: `Turn ${i}: checking again.`, toolCalls: [{ id: `call-${i}`, name: 'search', arguments: { i } }], stopReason: 'tool_calls' };
     this.tree({ ...llm, status: 'completed', endedAt: llm.startedAt + 5, output });
     const tool = this.node('tool', 'running', { parentId: llm.id, toolCallId: `call-${i}`, input: { i } });
@@ -78,6 +80,13 @@ class Feed {
     this.post({ v: 1, type: 'node_update', runId: this.run.runId, nodeId: tool.id, logs: [{ level: 'info', data: `searching ${i}`, t: 1 }] });
     this.tree({ ...tool, status: 'completed', endedAt: tool.startedAt + 2, output: { content: [{ type: 'text', text: `found ${i}` }], isError: false } });
   }
+}
+
+/** The raw request of turn i of a ReAct run: the whole conversation so far, as a provider sends it. */
+function conversation(i: number): { model: string; messages: unknown[] } {
+  const messages: unknown[] = [{ role: 'user', content: 'Find it.' }];
+  for (let k = 1; k < i; k++) messages.push({ role: 'assistant', content: `Turn ${k}: checking again.`, tool_calls: [{ id: `call-${k}`, name: 'search', arguments: `{"i":${k}}` }] }, { role: 'tool', tool_call_id: `call-${k}`, content: `found ${k}` });
+  return { model: 'scripted', messages };
 }
 
 /** A journal on a fresh home (checkpoints only when flushed) with a run whose root node is open. */
@@ -105,9 +114,13 @@ describe('run journal', () => {
       added.push(now - before);
       before = now;
     }
-    // Turn numbers have more digits later on: a few bytes, not the turns before.
+    // Turn numbers have more digits later on: a few bytes, not the turns before (each model
+    // call's request holds the whole conversation; the journal keeps what it adds).
     expect(added[999] / added[9]).toBeLessThan(1.1);
-    expect(onDisk(h, feed.run)).toEqual(feed.run.record());
+    const replayed = onDisk(h, feed.run)!;
+    expect(replayed).toEqual(feed.run.record());
+    expect(new RequestReader(replayed.records).at(999)).toEqual(conversation(1000));
+    expect(requestAt(replayed.records, 500)).toEqual({ ok: true, request: conversation(501) });
     expect(fs.existsSync(runFile(h, 'thread1', 'run1'))).toBe(false);
   });
 
@@ -133,6 +146,7 @@ describe('run journal', () => {
       fc.asyncProperty(fc.array(opArb, { minLength: 10, maxLength: 80 }), fc.constantFrom(1, 400, 1 << 30), async (ops, compactBytes) => {
         const { h, journal, feed, root } = started({ compactBytes });
         const open: ExecNode[] = [];
+        const sent: unknown[] = [];
         for (const o of ops) {
           const node = 'node' in o ? open[o.node % Math.max(1, open.length)] : undefined;
           if (o.op === 'open') {
@@ -146,7 +160,8 @@ describe('run journal', () => {
           } else if (o.op === 'close' && node) {
             feed.tree({ ...node, status: o.status, endedAt: 2000, ...(o.withOutput ? { output: { text: 'final' } } : {}) });
           } else if (o.op === 'record' && node) {
-            feed.post({ v: 1, type: 'llm_record', runId: 'run1', nodeId: node.id, api: 'scripted', request: { n: 1 }, events: [] });
+            sent.push({ n: sent.length, messages: Array.from({ length: sent.length + 1 }, (_, k) => `m${k}`) });
+            feed.post({ v: 1, type: 'llm_record', runId: 'run1', nodeId: node.id, api: 'scripted', request: sent.at(-1), events: [] });
           } else if (o.op === 'result') {
             feed.post({ v: 1, type: 'run_result', runId: 'run1', status: 'completed', messages: [{ id: 'a1', role: 'assistant', content: [{ type: 'text', text: 'done' }] }] });
           } else if (o.op === 'checkpoint') {
@@ -155,7 +170,10 @@ describe('run journal', () => {
           }
         }
         await journal.flush();
-        expect(onDisk(h, feed.run)).toEqual(feed.run.record());
+        const replayed = onDisk(h, feed.run)!;
+        expect(replayed).toEqual(feed.run.record());
+        const reader = new RequestReader(replayed.records);
+        expect(sent.map((_, i) => reader.at(i))).toEqual(sent);
       }),
       { numRuns: 100 },
     );

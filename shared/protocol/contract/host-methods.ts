@@ -37,12 +37,27 @@ export const WorkspaceEntrySchema = T.Object({
 /** Where a time-travel run starts: run `runId`'s model call `fromCall` (1-based). */
 export const FromRunSchema = T.Object({ runId: NonEmpty, fromCall: T.Integer({ minimum: 1 }) });
 
-/** The raw request and stream of one LLM node, as a run record keeps it. */
+/**
+ * How a stored record's request extends the request of the run's previous record
+ * (shared/protocol/request-delta.ts, docs/architecture.md#stored-requests).
+ */
+export const RequestBaseSchema = T.Object({
+  nodeId: T.String(),
+  keys: T.Array(T.String()),
+  same: T.Array(T.String()),
+  prefix: T.Record(T.String(), T.Integer({ minimum: 0 })),
+});
+
+/**
+ * The raw request and stream of one LLM node, as a run record keeps it. With `requestBase`,
+ * `request` holds only what the request adds to the earlier one: read it with `requestAt`.
+ */
 export const StoredLlmRecordSchema = T.Object({
   runId: T.String(),
   nodeId: T.String(),
   api: T.String(),
   request: T.Unknown(),
+  requestBase: T.Optional(RequestBaseSchema),
   events: T.Array(T.Object({ t: T.Number(), data: T.Unknown() })),
 });
 

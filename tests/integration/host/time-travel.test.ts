@@ -17,6 +17,7 @@ import type { RunRecord } from '../../../shared/protocol/host-api';
 import type { Thread } from '../../../shared/thread/schema';
 import type { Tool } from '../../../shared/thread/tools';
 import { modelCalls } from '../../../shared/thread/run-points';
+import { RequestReader } from '../../../shared/protocol/request-delta';
 import { threadWith, userMessage } from '../../support/threads';
 import { bundledRunner } from '../../support/runner-bundle';
 import { hostCores, makeHome, rejection, waitFor, watchThreads, writeThread } from '../../support/host-harness';
@@ -83,9 +84,10 @@ async function run(w: Awaited<ReturnType<typeof watchThreads>>, threadId: string
   return (await w.conn.request('run.get', { threadId, runId })) as RunRecord;
 }
 
-/** The raw request bodies of a run's own model calls, as JSON text, in call order. */
+/** The raw request bodies of a run's own model calls, as JSON text, in call order (each stored as what it adds to the previous). */
 function requestsOf(rec: RunRecord): string[] {
-  return modelCalls(rec).map((c) => JSON.stringify(rec.records.find((r) => r.nodeId === c.id)?.request));
+  const reader = new RequestReader(rec.records);
+  return modelCalls(rec).map((c) => JSON.stringify(reader.at(rec.records.findIndex((r) => r.nodeId === c.id))));
 }
 
 /** Messages without their run-made ids and timing (what a re-run can reproduce). */

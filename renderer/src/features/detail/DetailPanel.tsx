@@ -25,6 +25,7 @@ import { shortRunId } from '../runs/compare';
 import { runStopOf, stopNote } from '../../../../shared/protocol/stop-reason';
 import { RunNodeActions } from './RunNodeActions';
 import { formatCost } from '../../../../shared/protocol/usage';
+import { RequestReader } from '../../../../shared/protocol/request-delta';
 
 /** The offline models (`scripted/…`, `replay/…`) cost nothing: no cost line for them. */
 function isOffline(model: string | undefined): boolean {
@@ -76,9 +77,14 @@ function NodeDetail({ runId, nodeId }: { runId: string; nodeId: string }) {
     () => (thread && node ? messageForNode(thread.context.messages, nodeId, runNodes(app, runId, record), addedMessageIds(record)) : undefined),
     [app, thread, node, nodeId, runId, record],
   );
+  // The node's model call record, its request whole (a run stores each as what it adds to the previous).
+  const llm = useMemo(() => {
+    const records = Array.isArray(record?.records) ? record.records : [];
+    const i = records.findIndex((r) => r.nodeId === nodeId);
+    return i < 0 ? undefined : { api: records[i].api, events: records[i].events, request: new RequestReader(records).at(i) };
+  }, [record, nodeId]);
   if (!view) return <EarlierRun runId={runId} />;
   const n = view.node;
-  const llm = Array.isArray(record?.records) ? record.records.find((r) => r.nodeId === nodeId) : undefined;
   const duration = n ? (nodeDurationMs(n) ?? n.timing?.durationMs) : undefined;
   const first = n?.timing?.firstTokenMs;
   const outTok = n?.usage?.outputTokens;

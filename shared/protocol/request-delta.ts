@@ -1,0 +1,179 @@
+/**
+ * A model call's raw request, stored as what changed since the run's previous call
+ * (docs/architecture.md#stored-requests).
+ *
+ * Each request of an agent loop carries the whole conversation so far, so keeping every
+ * request whole costs the square of the number of turns (a 1,000-turn run: 240 MB of run file).
+ * A stored record ({@link StoredRequest}) keeps only what its request adds to the request of
+ * the record before it in the same run: top-level values equal to the earlier request's are left
+ * out, and an array whose first items are the earlier array's keeps only the rest. Expanding a
+ * record ({@link requestAt}) gives back the request exactly as sent (same JSON text).
+ *
+ * A record without `requestBase` holds its request whole (every run file written before this
+ * format, a first call, a request that is not a JSON object).
+ */
+
+/** How a stored request extends the request of an earlier record in the same run. */
+export interface RequestBase {
+  /** The earlier record: the nearest record before this one with this node id. */
+  nodeId: string;
+  /** The request's top-level keys in the order sent. */
+  keys: string[];
+  /** Keys whose value is the earlier request's, unchanged; they are not in `request`. */
+  same: string[];
+  /** Array-valued keys whose first `n` items are the earlier request's; `request[key]` holds the items after them. */
+  prefix: Record<string, number>;
+}
+
+/** The request-bearing part of a stored record. */
+export interface StoredRequest {
+  nodeId: string;
+  request: unknown;
+  requestBase?: RequestBase;
+}
+
+type Json = Record<string, unknown>;
+
+function isObject(v: unknown): v is Json {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** JSON equality, key order included (so that an expanded request prints as it was sent). */
+export function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  for (let i = 0; i < ka.length; i++) {
+    if (ka[i] !== kb[i] || !sameJson((a as Json)[ka[i]], (b as Json)[kb[i]])) return false;
+  }
+  return true;
+}
+
+/** Sets an own enumerable property, even one named `__proto__` (as JSON.parse makes it). */
+function put(o: Json, key: string, value: unknown): void {
+  Object.defineProperty(o, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/**
+ * The stored form of `request` given the whole request of the run's previous record
+ * (`prev`, of node `prevNodeId`): `{ request }` alone when nothing large is shared (either is not
+ * a JSON object, or only primitive values are equal), else the parts not shared plus `requestBase`.
+ * Cost: linear in the size of the two requests.
+ */
+export function compactRequest(request: unknown, prev: unknown, prevNodeId: string): { request: unknown; requestBase?: RequestBase } {
+  if (!isObject(request) || !isObject(prev)) return { request };
+  const keys = Object.keys(request);
+  const same: string[] = [];
+  const prefix: Record<string, number> = {};
+  const rest: Json = {};
+  for (const key of keys) {
+    const cur = request[key];
+    const old = Object.prototype.hasOwnProperty.call(prev, key) ? prev[key] : undefined;
+    if (typeof cur === 'object' && cur !== null && sameJson(cur, old)) {
+      same.push(key);
+      continue;
+    }
+    if (Array.isArray(cur) && Array.isArray(old)) {
+      let n = 0;
+      while (n < cur.length && n < old.length && sameJson(cur[n], old[n])) n++;
+      if (n > 0) {
+        put(prefix, key, n);
+        put(rest, key, cur.slice(n));
+        continue;
+      }
+    }
+    put(rest, key, cur);
+  }
+  if (!same.length && !Object.keys(prefix).length) return { request };
+  return { request: rest, requestBase: { nodeId: prevNodeId, keys, same, prefix } };
+}
+
+function isRequestBase(v: unknown): v is RequestBase {
+  if (!isObject(v) || typeof v.nodeId !== 'string' || !isObject(v.prefix)) return false;
+  const strings = (a: unknown) => Array.isArray(a) && a.every((x) => typeof x === 'string');
+  return strings(v.keys) && strings(v.same) && Object.values(v.prefix).every((n) => Number.isInteger(n) && (n as number) >= 0);
+}
+
+/** `stored` expanded on the whole request of its base record. */
+function expandOn(stored: StoredRequest, base: unknown): unknown {
+  const rb = stored.requestBase!;
+  const part = isObject(stored.request) ? stored.request : {};
+  const from = isObject(base) ? base : {};
+  const out: Json = {};
+  for (const key of rb.keys) {
+    const own = Object.prototype.hasOwnProperty.call(part, key);
+    if (rb.same.includes(key)) put(out, key, from[key]);
+    else if (Object.prototype.hasOwnProperty.call(rb.prefix, key)) {
+      const head = Array.isArray(from[key]) ? (from[key] as unknown[]).slice(0, rb.prefix[key]) : [];
+      put(out, key, head.concat(own && Array.isArray(part[key]) ? (part[key] as unknown[]) : []));
+    } else if (own) put(out, key, part[key]);
+  }
+  return out;
+}
+
+/** A whole request already expanded: record `index` of a run, and its request. */
+export interface ExpandedRequest {
+  index: number;
+  request: unknown;
+}
+
+/** What {@link requestAt} gives: the request as sent, or why it cannot be rebuilt. */
+export type RequestResult = { ok: true; request: unknown } | { ok: false; error: string };
+
+/**
+ * The request of `records[index]` as it was sent. Walks back through the records it extends to
+ * one stored whole (or to `known`, a request expanded earlier: pass the last result when reading
+ * records in order, so each step costs one record). Errors (as data) when a base record is
+ * missing. Cost: linear in the requests along the chain.
+ */
+export function requestAt(records: readonly StoredRequest[], index: number, known?: ExpandedRequest): RequestResult {
+  const chain: number[] = [];
+  let i = index;
+  let request: unknown;
+  for (;;) {
+    if (known && known.index === i) {
+      request = known.request;
+      break;
+    }
+    const rec = records[i];
+    if (!rec) return { ok: false, error: `no record at index ${i}` };
+    if (!rec.requestBase) {
+      request = rec.request;
+      break;
+    }
+    if (!isRequestBase(rec.requestBase)) return { ok: false, error: `the record of node ${rec.nodeId} has a malformed requestBase` };
+    chain.push(i);
+    let j = i - 1;
+    while (j >= 0 && records[j].nodeId !== rec.requestBase.nodeId) j--;
+    if (j < 0) return { ok: false, error: `the request of node ${rec.nodeId} extends the request of node ${rec.requestBase.nodeId}, which has no earlier record in this run` };
+    i = j;
+  }
+  for (let k = chain.length - 1; k >= 0; k--) request = expandOn(records[chain[k]], request);
+  return { ok: true, request };
+}
+
+/**
+ * Reads the requests of one run's records, keeping the last one expanded so that reading
+ * records in order (replay, time travel) costs one record per step.
+ */
+export class RequestReader {
+  private last: ExpandedRequest | undefined;
+
+  constructor(private readonly records: readonly StoredRequest[]) {}
+
+  /** The request of `records[index]` as sent, or `{ omitted }` saying why it cannot be rebuilt. */
+  at(index: number): unknown {
+    const r = requestAt(this.records, index, this.last);
+    if (!r.ok) return { omitted: `Not kept: ${r.error}.` };
+    this.last = { index, request: r.request };
+    return r.request;
+  }
+}
