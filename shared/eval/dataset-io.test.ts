@@ -132,6 +132,26 @@ describe('CSV datasets', () => {
     }
   });
 
+  it('a row repeating the header (two CSV files joined) is an error naming its line, not a case', () => {
+    const joined = 'id,q\na,1\nb,2\n\nid,q\nc,3\n';
+    expect(parseCsv(joined, 'j')).toEqual({ ok: false, errors: ['line 5: repeats the header row (two CSV files joined into one?)'] });
+    // The second file's byte-order mark does not hide its header.
+    expect(parseCsv('id,q\na,1\n\uFEFFid,q\nb,2\n', 'j')).toEqual({ ok: false, errors: ['line 3: repeats the header row (two CSV files joined into one?)'] });
+    // A row with some cells equal to the column names is a case.
+    expect(parseCsv('id,q\nid,x\n', 'j')).toMatchObject({ ok: true });
+    // Any dataset written twice into one file: the error names the line the second copy starts on.
+    const caseArb = fc.record({ id: fc.string({ minLength: 1 }), vars: fc.record({ q: fc.string() }), expected: fc.option(fc.string({ minLength: 1 }), { nil: undefined }) });
+    fc.assert(
+      fc.property(fc.uniqueArray(caseArb, { selector: (c) => c.id, maxLength: 6 }), (cases) => {
+        const one = toCsv({ version: 1, name: 'p', assertions: [], cases });
+        const second = one.split('\n').length;
+        const r = parseCsv(one + one, 'p');
+        expect(r.ok).toBe(false);
+        if (!r.ok) expect(r.errors).toContain(`line ${second}: repeats the header row (two CSV files joined into one?)`);
+      }),
+    );
+  });
+
   it('reads a file of one column (there is no delimiter to detect)', () => {
     expect(parseCsv('question\n2+2\nthree\n', 'one')).toEqual({
       ok: true,

@@ -187,10 +187,20 @@ function headerProblems(header: string[]): string[] {
 }
 
 /**
+ * Whether a row is the header again (what joining two CSV files gives): every cell the same
+ * as the header's, a byte-order mark before the first ignored. Read as a case it would be a
+ * case whose values are the column names.
+ */
+function repeatsHeader(cells: string[], header: string[]): boolean {
+  return cells.length === header.length && cells.every((c, i) => withoutBom(c) === header[i]);
+}
+
+/**
  * Reads CSV with a header row (RFC 4180 quoting, via papaparse). The rows are read as arrays
  * and matched to the header here: papaparse's header mode renames repeated names and writes a
  * warning to the console, and a dataset read must print nothing. Errors name the file line a
- * row starts on (a quoted cell may span lines; blank lines are skipped), 1-based.
+ * row starts on (a quoted cell may span lines; blank lines are skipped), 1-based. A row that
+ * repeats the header is an error, not a case.
  */
 export function parseCsv(text: string, name: string): DatasetRead {
   const body = withoutBom(text);
@@ -221,7 +231,8 @@ export function parseCsv(text: string, name: string): DatasetRead {
   const header = headerRow?.cells ?? [];
   errors.push(...headerProblems(header));
   for (const { cells, line: at } of records) {
-    if (cells.length !== header.length) errors.push(`line ${at}: ${cells.length < header.length ? 'Too few' : 'Too many'} fields: expected ${header.length} fields but parsed ${cells.length}`);
+    if (repeatsHeader(cells, header)) errors.push(`line ${at}: repeats the header row (two CSV files joined into one?)`);
+    else if (cells.length !== header.length) errors.push(`line ${at}: ${cells.length < header.length ? 'Too few' : 'Too many'} fields: expected ${header.length} fields but parsed ${cells.length}`);
   }
   if (errors.length) return { ok: false, errors: capProblems(errors) };
   const cases: EvalCase[] = [];
