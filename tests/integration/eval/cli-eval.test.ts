@@ -29,7 +29,7 @@ describe('stepwise eval', () => {
     expect(r.stdout).toMatch(/^PASS q2 \[base\]/m);
     expect(r.stdout).toMatch(/^base: 2\/2 passed \(100%\) · 0 failed · 0 could not run · p50 /m);
     const junit = await readFile(dir('j.xml'), 'utf8');
-    expect(junit).toContain('<testsuites name="d" tests="2" failures="0" errors="0">');
+    expect(junit).toMatch(/<testsuites name="d" tests="2" failures="0" errors="0" time="\d+\.\d{3}">/);
     expect(junit).toContain('<testcase classname="d.base" name="q1"');
     const json = JSON.parse(await readFile(dir('r.json'), 'utf8'));
     expect(json.summaries[0]).toMatchObject({ variant: 'base', total: 2, passed: 2, passRate: 1 });
