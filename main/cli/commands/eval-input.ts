@@ -1,13 +1,16 @@
 /**
  * Reading what `stepwise eval` is given: the dataset file (by its extension: `.dataset.json`
- * or `.json`, `.jsonl`, `.csv`), an assertions file for the whole dataset, and the variants.
+ * or `.json`, `.jsonl`, `.csv`), assertions for the whole dataset (a file or inline JSON), the
+ * variants, and the folder of a batch to resume.
  * Every problem is collected and named with its file and place; the command exits 2 with them.
  */
 import path from 'node:path';
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { parseCsv, parseDatasetFile, parseJsonl, checkDataset } from '../../../shared/eval/dataset-io';
 import { AssertionSchema, type Assertion, type Dataset } from '../../../shared/eval/dataset';
 import { schemaProblems } from '../../../shared/thread/validate';
+import { parseJsonText } from '../../../shared/thread/json-text';
+import { BATCH_FILE } from '../../core/eval/batch-files';
 import { parseVariant, type Variant } from '../../core/eval/variants';
 import { Type } from '@sinclair/typebox';
 
@@ -27,17 +30,70 @@ export async function readDatasetFile(file: string): Promise<Dataset> {
   return read.dataset;
 }
 
-/** Reads a JSON array of assertions; throws naming the file and the place. */
-export async function readAssertionsFile(file: string): Promise<Assertion[]> {
-  let value: unknown;
+/** The `--assertions` given: the list, and how errors and warnings name it (the file, or `--assertions` for inline JSON). */
+export interface AssertionsArg {
+  assertions: Assertion[];
+  label: string;
+}
+
+/**
+ * Reads `--assertions`: a file holding a JSON array of assertions, or the array itself
+ * (`--assertions '[{"type":"contains","value":"4"}]'`: text starting with `[` or `{` that is
+ * no file's name). Throws naming the file (or `--assertions`) and the place: line and column
+ * (1-based) of a JSON syntax error, the JSON pointer of an assertion that does not check.
+ */
+export async function readAssertionsArg(arg: string): Promise<AssertionsArg> {
+  let text: string;
+  let label = arg;
   try {
-    value = JSON.parse(await readFile(file, 'utf8'));
+    text = await readFile(arg, 'utf8');
   } catch (err) {
-    throw new Error(`${file}: ${(err as Error).message}`, { cause: err });
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' && /^\s*[[{]/.test(arg)) {
+      text = arg;
+      label = '--assertions';
+    } else {
+      const why = code === 'ENOENT' ? 'no such file' : `cannot read it (${code ?? (err as Error).message})`;
+      throw new Error(`--assertions ${arg}: ${why}; give a file holding a JSON array of assertions, or the array itself`, { cause: err });
+    }
   }
-  const problems = schemaProblems(Type.Array(AssertionSchema), value);
-  if (problems.length) throw new Error(problems.map((p) => `${file}:${p.pointer || '/'}: ${p.message}`).join('\n'));
-  return value as Assertion[];
+  const parsed = parseJsonText(text);
+  if (!parsed.ok) throw new Error(`${label} line ${parsed.problem.line}, column ${parsed.problem.column}: ${parsed.problem.message}`);
+  const problems = schemaProblems(Type.Array(AssertionSchema), parsed.value);
+  if (problems.length) throw new Error(problems.map((p) => `${label}:${p.pointer || '/'}: ${p.message}`).join('\n'));
+  return { assertions: parsed.value as Assertion[], label };
+}
+
+/**
+ * The warning for an empty `--assertions` list (undefined when it is not empty): with no
+ * assertion anywhere in the dataset, every case that runs without error passes.
+ */
+export function emptyAssertionsWarning(given: AssertionsArg, d: Dataset): string | undefined {
+  if (given.assertions.length) return undefined;
+  const none = !d.assertions.length && !d.cases.some((c) => c.assertions?.length);
+  return none
+    ? `${given.label} is an empty list and the dataset has no assertions: no assertions were given, so every case that runs without error passes`
+    : `${given.label} is an empty list: it adds no assertions (only the dataset's own are checked)`;
+}
+
+/**
+ * Why `--resume <folder>` cannot be a batch folder (no such folder, not a folder, no batch
+ * file in it), or undefined when it has a batch file. The message names the folder as given.
+ */
+export async function resumeFolderProblem(folder: string): Promise<string | undefined> {
+  const hint = 'give the folder a batch printed after "results:"';
+  try {
+    if (!(await stat(folder)).isDirectory()) return `--resume ${folder}: not a folder; ${hint}`;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' ? `--resume ${folder}: no such folder; ${hint}` : `--resume ${folder}: cannot read the folder (${code ?? (err as Error).message})`;
+  }
+  try {
+    await stat(path.join(folder, BATCH_FILE));
+  } catch {
+    return `--resume ${folder}: not a batch folder (it has no ${BATCH_FILE}); ${hint}`;
+  }
+  return undefined;
 }
 
 /** The dataset with extra dataset-level assertions, checked again (regexes, schemas). */

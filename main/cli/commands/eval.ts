@@ -14,7 +14,7 @@ import type { Command } from 'commander';
 import { loadThreadFile, ThreadFileError } from '../../core/threads/thread-file';
 import { summarize } from '../../../shared/eval/results';
 import { runBatch, type BatchProgress } from '../../core/eval/batch';
-import { readBatchSpec, writeBatchSpec, type BatchSpec } from '../../core/eval/batch-files';
+import { BATCH_FILE, readBatchSpec, writeBatchSpec, type BatchSpec } from '../../core/eval/batch-files';
 import { variantProblems } from '../../core/eval/variants';
 import { LocalScheduler, type CaseScheduler } from '../../core/eval/scheduler';
 import { parseIsolation, type CaseIsolation } from '../../core/eval/case-run';
@@ -26,7 +26,7 @@ import { terminalField, terminalText } from '../terminal-text';
 import { safeStem } from '../../core/workspace/names';
 import { DEFAULT_MAX_TURNS } from '../../../shared/thread/defaults';
 import { MAX_BATCH_CONCURRENCY, MAX_BATCH_VARIANTS } from '../../../shared/protocol/contract/eval-methods';
-import { readAssertionsFile, readDatasetFile, readVariants, uncheckedExpected, withAssertions } from './eval-input';
+import { emptyAssertionsWarning, readAssertionsArg, readDatasetFile, readVariants, resumeFolderProblem, uncheckedExpected, withAssertions } from './eval-input';
 import { startCliCore } from '../cli-core';
 import { formatProblems } from './validate';
 
@@ -72,7 +72,9 @@ async function prepare(threadFile: string | undefined, o: EvalOptions, workspace
     try {
       spec = await readBatchSpec(dir);
     } catch (err) {
-      throw new BadInput(`--resume ${o.resume}: ${(err as Error).message}`);
+      // A BatchFileError names the file and the fields; any other is the read's (a folder gone since the check above).
+      const code = (err as NodeJS.ErrnoException).code;
+      throw new BadInput(`--resume ${o.resume}: ${code ? `cannot read ${BATCH_FILE} (${code})` : (err as Error).message}`);
     }
     if (o.concurrency !== undefined) {
       const concurrency = positiveInt(o.concurrency, '--concurrency', DEFAULT_CONCURRENCY, MAX_BATCH_CONCURRENCY);
@@ -93,9 +95,14 @@ async function prepare(threadFile: string | undefined, o: EvalOptions, workspace
     throw new BadInput(`${threadFile}: ${(err as Error).message}`);
   }
   let dataset;
+  let emptyWarning: string | undefined;
   try {
     dataset = await readDatasetFile(o.dataset);
-    if (o.assertions) dataset = withAssertions(dataset, await readAssertionsFile(o.assertions));
+    if (o.assertions !== undefined) {
+      const given = await readAssertionsArg(o.assertions);
+      dataset = withAssertions(dataset, given.assertions);
+      emptyWarning = emptyAssertionsWarning(given, dataset);
+    }
   } catch (err) {
     throw new BadInput((err as Error).message);
   }
@@ -109,6 +116,7 @@ async function prepare(threadFile: string | undefined, o: EvalOptions, workspace
   if (variants.length > MAX_BATCH_VARIANTS) throw new BadInput(`a batch may have at most ${MAX_BATCH_VARIANTS} variants, not ${variants.length}`);
   const problems = variantProblems(variants, thread);
   if (problems.length) throw new BadInput(problems.join('\n'));
+  if (emptyWarning) process.stderr.write(`stepwise eval: ${terminalText(emptyWarning)}\n`);
   const unchecked = uncheckedExpected(dataset);
   if (unchecked) {
     process.stderr.write(
@@ -164,6 +172,8 @@ export async function evalCommand(threadFile: string | undefined, o: EvalOptions
     if (o.queue) queueUrl = parseQueueUrl(o.queue);
     const ignored = o.resume ? ignoredByResume(threadFile, o) : [];
     if (ignored.length) throw new Error(`--resume runs the batch as it was first asked; it would ignore ${ignored.join(', ')} (leave them out)`);
+    const notABatch = o.resume ? await resumeFolderProblem(o.resume) : undefined;
+    if (notABatch) throw new Error(notABatch);
     const unwritable = await reportPathProblems(reports);
     if (unwritable.length) throw new Error(unwritable.join('\n'));
   } catch (e) {
@@ -246,7 +256,7 @@ export function registerEval(program: Command): void {
     // No commander default: a resumed batch must tell "not given" (keep its own) from a given value.
     .option('--concurrency <n>', `cases at a time (default ${DEFAULT_CONCURRENCY}; with --resume, the batch's own unless given)`)
     .option('--max-turns <n>', 'ReAct turn cap per case')
-    .option('--assertions <file>', 'a JSON array of assertions for every case (added to the dataset\'s)')
+    .option('--assertions <file or JSON>', 'a JSON array of assertions for every case (added to the dataset\'s), in a file or given inline')
     .option('--junit <file>', 'write JUnit XML')
     .option('--json <file>', 'write the results as JSON')
     .option('--isolation <mode>', 'runner processes: reuse (default; one per concurrent case, reused; a case whose process crashes runs again in a fresh one) or fresh (a new process per case)')

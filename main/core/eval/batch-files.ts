@@ -8,6 +8,7 @@ import path from 'node:path';
 import { appendFile, mkdir, readFile, readdir } from 'node:fs/promises';
 import writeFileAtomic from 'write-file-atomic';
 import type { CaseResult } from '../../../shared/eval/results';
+import { parseJsonText } from '../../../shared/thread/json-text';
 import { checkBatchSpec, type BatchSpec } from './batch-spec';
 
 /** A dotfile: the workspace tree does not list it as a thread. */
@@ -36,12 +37,10 @@ export class BatchFileError extends Error {
 /** The batch file of `dir`, checked (batch-spec.ts). Throws BatchFileError, or the read's error when there is no file. */
 export async function readBatchSpec(dir: string): Promise<BatchSpec> {
   const text = await readFile(path.join(dir, BATCH_FILE), 'utf8');
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (err) {
-    throw new BatchFileError(`${BATCH_FILE} is not JSON: ${(err as Error).message}`);
-  }
+  // Syntax errors by line and column, never quoting the text (it holds the thread file's absolute path).
+  const parsed = parseJsonText(text);
+  if (!parsed.ok) throw new BatchFileError(`${BATCH_FILE} is not JSON: line ${parsed.problem.line}, column ${parsed.problem.column}: ${parsed.problem.message}`);
+  const value = parsed.value;
   const checked = checkBatchSpec(value);
   if (!checked.ok) {
     const id = value && typeof value === 'object' && typeof (value as { id?: unknown }).id === 'string' ? (value as { id: string }).id : undefined;
