@@ -7,7 +7,7 @@
  */
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import writeFileAtomic from 'write-file-atomic';
 import type { Thread } from '../../../shared/thread/schema';
 import type { HostPush } from '../../../shared/protocol/host-api';
@@ -21,7 +21,7 @@ import { loadThreadFile } from '../threads/thread-file';
 import { readRun } from '../journal/run-files';
 import { safeStem, uniqueName } from '../workspace/names';
 import { runBatch, type BatchProgress } from './batch';
-import { BatchFileError, listBatches, readBatchSpec, readResults, writeBatchSpec, type BatchSpec } from './batch-files';
+import { BATCH_FILE, BatchFileError, listBatches, readBatchSpec, readResults, writeBatchSpec, type BatchSpec } from './batch-files';
 import { LocalScheduler } from './scheduler';
 import type { CaseHost } from './case-run';
 import { variantProblems, type Variant } from './variants';
@@ -37,7 +37,12 @@ export interface BatchInfo {
   variants: string[];
   progress: BatchProgress;
   live: boolean;
+  /** Set when the batch file cannot be used (the contract's BatchInfo.error). */
+  error?: string;
 }
+
+/** Longest reason an unreadable batch is listed with. */
+const MAX_REASON = 400;
 
 interface LiveBatch {
   controller: AbortController;
@@ -292,20 +297,42 @@ export class EvalService {
     }
   }
 
-  /** Every batch whose file checks, newest first; a broken batch file is left out (and logged once). */
+  /**
+   * Every batch whose file checks, newest first, then those whose file does not, each with its
+   * reason (logged once too): listed so a person sees why a batch is missing from the results.
+   */
   async batches(): Promise<BatchInfo[]> {
     const out: BatchInfo[] = [];
     for (const entry of await listBatches(this.evalsRoot)) {
       if (!('spec' in entry)) {
         const problem = `${this.rel(entry.dir)}/${entry.error.message}`;
-        if (!this.reported.has(problem)) this.log('warn', `batch left out of the list: ${problem}`);
+        if (!this.reported.has(problem)) this.log('warn', `batch file cannot be used: ${problem}`);
         this.reported.add(problem);
+        out.push(await this.unreadable(entry.dir, entry.error));
         continue;
       }
       this.dirs.set(entry.spec.id, entry.dir);
       out.push(await this.infoOf(entry.spec, entry.dir));
     }
     return out;
+  }
+
+  /** A batch whose file cannot be used, as listed: its place and a one-line reason; dated by its file's last change. */
+  private async unreadable(dir: string, error: BatchFileError): Promise<BatchInfo> {
+    const folder = path.basename(dir);
+    const reason = error.message.replace(/\s*[\r\n]+\s*/g, ' ');
+    return {
+      id: error.batchId ?? folder,
+      name: folder,
+      createdAt: await stat(path.join(dir, BATCH_FILE)).then((s) => s.mtimeMs, () => 0),
+      path: this.rel(dir),
+      threadTitle: '',
+      datasetName: '',
+      variants: [],
+      progress: { total: 0, done: 0, running: 0, failed: 0 },
+      live: false,
+      error: reason.length > MAX_REASON ? `${reason.slice(0, MAX_REASON - 1)}…` : reason,
+    };
   }
 
   private async infoOf(spec: BatchSpec, dir: string): Promise<BatchInfo> {

@@ -72,7 +72,12 @@ export const BatchProgressSchema = T.Object({
   etaMs: T.Optional(T.Number()),
 });
 
-/** A batch as the batch list shows it. */
+/**
+ * A batch as the batch list shows it. A batch whose file cannot be used (cut short, edited by
+ * hand) is listed with `error` set: its id (the file's own when it names one, else its folder's
+ * name), `name` its folder's name, `path`, and no thread, dataset, variants or progress; it
+ * cannot be opened or resumed.
+ */
 export const BatchInfoSchema = T.Object({
   id: T.String(),
   name: T.String(),
@@ -85,6 +90,8 @@ export const BatchInfoSchema = T.Object({
   progress: BatchProgressSchema,
   /** Still running in this host. */
   live: T.Boolean(),
+  /** Why the batch file cannot be used, one line naming the file and the fields (no absolute paths). */
+  error: T.Optional(T.String()),
 });
 
 /** A dataset file of the workspace. */
@@ -117,7 +124,7 @@ export const EVAL_METHODS = {
   ),
   'eval.cancelBatch': method(T.Object({ batchId: NonEmpty }), Ok, 'Cancel a running batch (finished cases are kept; resume runs the rest).'),
   'eval.resumeBatch': method(T.Object({ batchId: NonEmpty }), BatchInfoSchema, 'Run the cases an interrupted batch does not have yet.'),
-  'eval.batches': method(None, T.Array(BatchInfoSchema), 'Every batch of the workspace, newest first.'),
+  'eval.batches': method(None, T.Array(BatchInfoSchema), 'Every batch of the workspace, newest first, then those whose batch file cannot be used (with `error`).'),
   'eval.batch': method(
     T.Object({ batchId: NonEmpty }),
     T.Object({ info: BatchInfoSchema, results: T.Array(CaseResultSchema) }),

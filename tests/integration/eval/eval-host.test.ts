@@ -1,8 +1,8 @@
 /**
  * Evaluation through the host API (eval.* requests on a real host core, cases run by real runner
  * processes on the offline scripted model): "New dataset" never replaces an existing dataset;
- * a batch file that does not check (hand-edited, cut short) is left out of the batch list
- * instead of breaking it, and resuming it names the file and the field; a cancel that arrives
+ * a batch file that does not check (hand-edited, cut short) is listed with its reason instead
+ * of breaking the batch list, and resuming it names the file and the field; a cancel that arrives
  * while a case's run is starting still cancels it.
  */
 import fs from 'node:fs';
@@ -20,7 +20,9 @@ const startCore = hostCores();
 interface BatchInfo {
   id: string;
   path: string;
+  createdAt: number;
   progress: { total: number; done: number; running: number };
+  error?: string;
 }
 
 const arithmetic = (): Dataset => ({
@@ -68,7 +70,7 @@ describe('eval.saveDataset without a path (New dataset)', () => {
 });
 
 describe('batch files that do not check', () => {
-  it('are left out of eval.batches beside a good batch; resuming one names the file and the field', async () => {
+  it('are listed by eval.batches after the good batch with a one-line reason; resuming one names the file and the field', async () => {
     const home = makeHome();
     writeThread(home, 't.json', scriptedThread([{ text: 'It is 4.' }]));
     const core = await startCore({ home, runnerEntry: bundledRunner(), saveDebounceMs: 20 });
@@ -90,8 +92,22 @@ describe('batch files that do not check', () => {
     bad('cut', JSON.stringify(spec).slice(0, 200));
 
     const list = (await conn.request('eval.batches', {})) as BatchInfo[];
-    expect(list.map((b) => b.id)).toEqual([good.id]);
-    expect(list[0]!.progress).toMatchObject({ total: 2, done: 2 });
+    expect(list[0]).toMatchObject({ id: good.id, progress: { total: 2, done: 2 } });
+    expect(list[0]!.error).toBeUndefined();
+    // The others follow, each with its id (or folder name), its folder and a one-line reason; nothing to resume.
+    const dataset = path.dirname(good.path);
+    const unreadable = Object.fromEntries(list.slice(1).map((b) => [b.path, b]));
+    expect(Object.keys(unreadable).sort()).toEqual(['cut', 'greedy', 'hollow', 'no-cases'].map((n) => `${dataset}/${n}`));
+    expect(unreadable[`${dataset}/greedy`]).toMatchObject({ id: 'greedy', name: 'greedy', live: false, variants: [], progress: { total: 0, done: 0 } });
+    expect(unreadable[`${dataset}/greedy`]!.error).toMatch(/^\.batch\.json is not a usable batch file: \/concurrency: .*32/);
+    expect(unreadable[`${dataset}/hollow`]!.error).toMatch(/\/name: required property is missing/);
+    // A file cut short names no id: the folder's name stands for it; the reason gives line and column, not the text.
+    expect(unreadable[`${dataset}/cut`]).toMatchObject({ id: 'cut', name: 'cut', error: expect.stringMatching(/^\.batch\.json is not JSON: line 1, column \d+: the text ends early/) });
+    for (const b of list.slice(1)) {
+      expect(b.error).not.toMatch(/[\r\n]/);
+      expect(b.error).not.toContain(home);
+      expect(b.createdAt).toBeGreaterThan(0);
+    }
 
     const greedy = await rejection(conn.request('eval.resumeBatch', { batchId: 'greedy' }));
     expect(greedy.code).toBe('invalid_batch');

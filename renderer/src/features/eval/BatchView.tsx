@@ -60,7 +60,7 @@ export function BatchView({ batchId, batches, onResumed }: { batchId: string; ba
     await app.openThread(r.threadFile);
     if (r.runId) await app.openRecord(r.runId);
   };
-  const others = batches.filter((b) => b.id !== batchId && b.datasetName === info.datasetName);
+  const others = batches.filter((b) => !b.error && b.id !== batchId && b.datasetName === info.datasetName);
   const otherData = others.find((b) => b.id === other);
   return (
     <Stack gap="sm">

@@ -14,6 +14,23 @@ import { BatchView } from './BatchView';
 import type { BatchInfo, DatasetInfo } from './types';
 
 
+/**
+ * A batch whose file cannot be used, in the batch list: its folder, the word "unreadable" and
+ * why, with what to do; nothing to open or resume.
+ */
+function UnreadableBatch({ batch }: { batch: BatchInfo }) {
+  return (
+    <Box role="group" aria-label={`batch ${batch.name}, unreadable`} style={{ padding: '4px 6px' }}>
+      <Group gap={4} wrap="nowrap">
+        <Text size="sm" truncate>{batch.name}</Text>
+        <Badge size="xs" color="gray" variant="light">unreadable</Badge>
+      </Group>
+      <Text size="xs" c="red" style={{ overflowWrap: 'anywhere' }}>{batch.path}/{batch.error}</Text>
+      <Text size="xs" c="dimmed">Fix the batch file, or remove its folder.</Text>
+    </Box>
+  );
+}
+
 /** What the right side shows. */
 type Pane = { kind: 'none' } | { kind: 'new' } | { kind: 'dataset'; path: string } | { kind: 'run' } | { kind: 'batch'; id: string };
 
@@ -63,6 +80,7 @@ export function EvaluateView() {
             {batches.length === 0 && <Text size="xs" c="dimmed">No batches yet — Run a batch of the open thread over a dataset.</Text>}
             <nav aria-label="Batches">
               {batches.map((b) => {
+                if (b.error) return <UnreadableBatch key={`unreadable ${b.path}`} batch={b} />;
                 const p = progress[b.id]?.progress ?? b.progress;
                 return (
                   <UnstyledButton key={b.id} style={item(pane.kind === 'batch' && pane.id === b.id)} onClick={() => setPane({ kind: 'batch', id: b.id })} aria-label={`batch ${b.name}`}>
