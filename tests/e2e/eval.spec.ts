@@ -5,9 +5,10 @@
  * past the token limit — pass and fail per cell with the failing assertion's reason, and the
  * failing case's thread and run opened from its cell, that run added back as a case. Also: an
  * import with a bad line names it; a dataset from a thread's scenarios, exported as JSONL; a
- * batch cancelled and resumed; two batches compared.
+ * batch cancelled and resumed; two batches compared; a batch whose file is cut short listed as
+ * unreadable with its reason.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { test, expect, shot, type ServeProcess } from './fixtures';
@@ -179,4 +180,17 @@ test('a dataset from the thread’s scenarios, exported; a batch cancelled, resu
   await page.getByRole('combobox', { name: 'Compare with an earlier batch' }).click();
   await page.getByRole('option').first().click();
   await expect(page.getByText('0 regressions, 0 improvements, 3 unchanged')).toBeVisible();
+});
+
+test('a batch whose file cannot be read is listed as unreadable with its reason, with nothing to open', async ({ page, serve }) => {
+  const folder = path.join(serve.home, 'workspace', 'evals', 'quiz', 'cut-short');
+  mkdirSync(folder, { recursive: true });
+  writeFileSync(path.join(folder, '.batch.json'), '{"id": "cut-short", "name": "quiz", "createdAt": 1');
+  await page.goto(serve.url);
+  await page.getByRole('button', { name: 'Evaluate' }).click();
+  const row = page.getByRole('group', { name: 'batch cut-short, unreadable' });
+  await expect(row).toContainText('evals/quiz/cut-short/.batch.json is not JSON: line 1, column');
+  await expect(row).not.toContainText(serve.home);
+  await expect(page.getByRole('button', { name: 'batch cut-short' })).toHaveCount(0);
+  await expect(page.getByText(/No batches yet/)).toHaveCount(0);
 });
