@@ -66,6 +66,7 @@ const KIND_NAMES: Record<DuplicateKind, string> = { message: 'message id', toolC
  * of their first use among the messages, then tool names. Never throws on a schema-valid thread.
  */
 export function findDuplicates(thread: Thread): Duplicate[] {
+  if (!repeatsAny(thread)) return []; // the usual case, without a pointer string per id
   const uses = new Map<string, Duplicate>();
   const note = (kind: DuplicateKind, id: string, pointer: string) => {
     const key = `${kind}\u0000${id}`;
@@ -79,6 +80,22 @@ export function findDuplicates(thread: Thread): Duplicate[] {
   });
   thread.context.tools.forEach((t, i) => note('toolName', t.name, `/context/tools/${i}/name`));
   return [...uses.values()].filter((d) => d.pointers.length > 1);
+}
+
+/** Whether any message id, tool call id or tool name is used twice (one pass, no strings made). */
+function repeatsAny(thread: Thread): boolean {
+  const messages = new Set<string>();
+  const calls = new Set<string>();
+  for (const m of thread.context.messages) {
+    if (messages.has(m.id)) return true;
+    messages.add(m.id);
+    if (m.role !== 'assistant' || !m.toolCalls) continue;
+    for (const c of m.toolCalls) {
+      if (calls.has(c.id)) return true;
+      calls.add(c.id);
+    }
+  }
+  return new Set(thread.context.tools.map((t) => t.name)).size !== thread.context.tools.length;
 }
 
 /**

@@ -7,6 +7,7 @@
  * is what the model sees, so the person renames one in Tools.
  */
 import { Alert, Button, List, Text } from '@mantine/core';
+import { useMemo } from 'react';
 import type { Thread } from '../../../../shared/thread/schema';
 import { findDuplicates, type Duplicate } from '../../../../shared/thread/validate';
 import { giveDuplicatesNewIds } from '../../../../shared/thread/ids';
@@ -34,7 +35,9 @@ export function describeRepeat(d: Duplicate): string {
 /** Shown above the thread while it repeats an id or a tool name; nothing otherwise. `canEdit`: not running, not the viewer. */
 export function DuplicateIdsNotice({ thread, canEdit }: { thread: Thread; canEdit: boolean }) {
   const session = useSession();
-  const found = findDuplicates(thread);
+  // Only ids and names count: not found again on an edit of settings or the system prompt.
+  const { messages, tools } = thread.context;
+  const found = useMemo(() => findDuplicates({ context: { messages, tools } } as Thread), [messages, tools]);
   if (!found.length) return null;
   const ids = found.filter((d) => d.kind !== 'toolName');
   const names = found.filter((d) => d.kind === 'toolName');
