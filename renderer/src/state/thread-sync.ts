@@ -10,6 +10,7 @@
  * history and reaches this class only through {@link SyncedSession}.
  */
 import { applyPatches, produceWithPatches, type Patch } from 'immer';
+import { startTransition } from 'react';
 import type { Thread } from '../../../shared/thread/schema';
 import type { ThreadPatch } from '../../../shared/protocol/envelopes';
 import { newId } from '../../../shared/thread/ids';
@@ -139,7 +140,10 @@ export class ThreadSync {
         applyPatches(d, tp.patches);
       });
       if (!isRun) this.session.followTexts(shown, next, tp.patches);
-      this.session.show(next);
+      // A run's result can add a thousand messages: the page renders them as a transition, in
+      // slices between which it answers input, not in one long task.
+      if (isRun) startTransition(() => this.session.show(next));
+      else this.session.show(next);
       this.confirmed = next;
       this.version = tp.version;
       if (isRun) this.session.recordRun(forward, inverse, tp.origin.slice('run:'.length), next);
