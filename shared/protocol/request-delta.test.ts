@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { compactRequest, requestAt, RequestReader, sameJson, type StoredRequest } from './request-delta';
+import { compactRequest, requestAt, RequestReader, sameJson, type RequestBase, type StoredRequest } from './request-delta';
 
 /** Stores `requests` the way a run does: each against the one before it. */
 function store(requests: unknown[]): StoredRequest[] {
@@ -51,7 +51,7 @@ describe('stored requests', () => {
     const prev = JSON.parse('{"__proto__":{"x":1},"messages":[1,2],"b":[0]}');
     const cur = JSON.parse('{"b":[0],"messages":[1,2,3],"__proto__":{"x":1}}');
     const stored = store([prev, cur]);
-    expect(stored[1].requestBase?.same).toEqual(['b', '__proto__']);
+    expect((stored[1].requestBase as RequestBase).same).toEqual(['b', '__proto__']);
     const back = requestAt(stored, 1);
     expect(back.ok && JSON.stringify(back.request)).toBe(JSON.stringify(cur));
     expect(back.ok && Object.getPrototypeOf(back.request)).toBe(Object.prototype);
@@ -65,6 +65,27 @@ describe('stored requests', () => {
     const bad = [stored[0], { ...stored[1], requestBase: { nodeId: 'n0', keys: 'messages' } as never }];
     expect(requestAt(bad, 1)).toEqual({ ok: false, error: 'the record of node n1 has a malformed requestBase' });
     expect(requestAt(stored, 7)).toEqual({ ok: false, error: 'no record at index 7' });
+  });
+
+  it('refuses a damaged record rather than give a wrong request, and every record after it too', () => {
+    const stored = JSON.parse(JSON.stringify(store(chatTurns(4)))) as StoredRequest[];
+    const damaged = (f: (rb: RequestBase, rec: StoredRequest) => void) => {
+      const copy = JSON.parse(JSON.stringify(stored)) as StoredRequest[];
+      f(copy[2].requestBase as RequestBase, copy[2]);
+      return [requestAt(copy, 2), requestAt(copy, 3), requestAt(copy, 1)];
+    };
+    const refused = (why: string) => ({ ok: false, error: `the record of node n2 does not fit the request it extends (${why})` });
+    // "messages" said to be unchanged while the record holds its own.
+    const [a, aNext, aBefore] = damaged((rb) => rb.same.push('messages'));
+    expect(a).toEqual(refused('"messages" is both kept and unchanged'));
+    expect(aNext).toEqual(a);
+    expect(aBefore).toEqual({ ok: true, request: chatTurns(4)[1] });
+    expect(damaged((rb) => (rb.prefix.messages = 99))[0]).toEqual(refused('the earlier "messages" has fewer than 99 items'));
+    expect(damaged((rb) => (rb.keys = rb.keys.filter((k) => k !== 'model')))[0]).toEqual(refused('"model" is not one of its keys'));
+    expect(damaged((rb) => rb.keys.push('temperature'))[0]).toEqual(refused('"temperature" is missing'));
+    expect(damaged((rb) => rb.same.push('nope'))[0]).toEqual(refused('"nope" is not one of its keys'));
+    expect(damaged((_, rec) => (rec.request = [1]))[0]).toEqual(refused('its request is not an object'));
+    expect(damaged((_, rec) => ((rec.request as { messages: unknown }).messages = 'x'))[0]).toEqual(refused('its "messages" is not a list'));
   });
 
   it('finds the base by node id when records of other nodes come between', () => {

@@ -29,7 +29,8 @@ export interface RequestBase {
 export interface StoredRequest {
   nodeId: string;
   request: unknown;
-  requestBase?: RequestBase;
+  /** A {@link RequestBase}; anything else (a damaged file) makes the request unreadable, with a note. */
+  requestBase?: unknown;
 }
 
 type Json = Record<string, unknown>;
@@ -102,21 +103,37 @@ function isRequestBase(v: unknown): v is RequestBase {
   return strings(v.keys) && strings(v.same) && Object.values(v.prefix).every((n) => Number.isInteger(n) && (n as number) >= 0);
 }
 
-/** `stored` expanded on the whole request of its base record. */
-function expandOn(stored: StoredRequest, base: unknown): unknown {
-  const rb = stored.requestBase!;
-  const part = isObject(stored.request) ? stored.request : {};
-  const from = isObject(base) ? base : {};
+/**
+ * `stored` expanded on the whole request of its base record, or why it cannot be: every part
+ * the record names must be where it says (a damaged file must not show a wrong request).
+ */
+function expandOn(stored: StoredRequest, base: unknown): RequestResult {
+  const rb = stored.requestBase as RequestBase;
+  const bad = (why: string): RequestResult => ({ ok: false, error: `the record of node ${stored.nodeId} does not fit the request it extends (${why})` });
+  if (!isObject(stored.request)) return bad('its request is not an object');
+  if (!isObject(base)) return bad('the earlier request is not an object');
+  const part = stored.request;
+  const own = (o: Json, key: string) => Object.prototype.hasOwnProperty.call(o, key);
+  const listed = new Set(rb.keys);
+  for (const key of Object.keys(part)) if (!listed.has(key)) return bad(`"${key}" is not one of its keys`);
   const out: Json = {};
   for (const key of rb.keys) {
-    const own = Object.prototype.hasOwnProperty.call(part, key);
-    if (rb.same.includes(key)) put(out, key, from[key]);
-    else if (Object.prototype.hasOwnProperty.call(rb.prefix, key)) {
-      const head = Array.isArray(from[key]) ? (from[key] as unknown[]).slice(0, rb.prefix[key]) : [];
-      put(out, key, head.concat(own && Array.isArray(part[key]) ? (part[key] as unknown[]) : []));
-    } else if (own) put(out, key, part[key]);
+    if (rb.same.includes(key)) {
+      if (own(part, key)) return bad(`"${key}" is both kept and unchanged`);
+      if (!own(base, key)) return bad(`the earlier request has no "${key}"`);
+      put(out, key, base[key]);
+    } else if (own(rb.prefix, key)) {
+      const n = rb.prefix[key];
+      const head = base[key];
+      const tail = part[key];
+      if (!Array.isArray(head) || head.length < n) return bad(`the earlier "${key}" has fewer than ${n} items`);
+      if (!Array.isArray(tail)) return bad(`its "${key}" is not a list`);
+      put(out, key, head.slice(0, n).concat(tail));
+    } else if (own(part, key)) put(out, key, part[key]);
+    else return bad(`"${key}" is missing`);
   }
-  return out;
+  for (const key of [...rb.same, ...Object.keys(rb.prefix)]) if (!listed.has(key)) return bad(`"${key}" is not one of its keys`);
+  return { ok: true, request: out };
 }
 
 /** A whole request already expanded: record `index` of a run, and its request. */
@@ -156,7 +173,11 @@ export function requestAt(records: readonly StoredRequest[], index: number, know
     if (j < 0) return { ok: false, error: `the request of node ${rec.nodeId} extends the request of node ${rec.requestBase.nodeId}, which has no earlier record in this run` };
     i = j;
   }
-  for (let k = chain.length - 1; k >= 0; k--) request = expandOn(records[chain[k]], request);
+  for (let k = chain.length - 1; k >= 0; k--) {
+    const r = expandOn(records[chain[k]], request);
+    if (!r.ok) return r;
+    request = r.request;
+  }
   return { ok: true, request };
 }
 

@@ -13,6 +13,7 @@ import path from 'node:path';
 import { test, expect, type Locator, type Page } from '@playwright/test';
 import { startServe, stopServe, type ServeProcess } from './fixtures';
 import type { RunRecord } from '../../shared/protocol/host-api';
+import type { RequestBase } from '../../shared/protocol/request-delta';
 import { echoTool, reactThread } from '../support/threads';
 
 const TURNS = 200;
@@ -59,7 +60,7 @@ test(`a ${TURNS}-turn ReAct loop with the thread open: the window answers while 
   // Each call's raw request holds the whole conversation; the run file keeps what it adds to the
   // call before (the last call: 1 of its 200 messages, the previous turn's reply with its tool result), not the square of the turns.
   const lastCall = rec.records.at(-1)!;
-  expect(lastCall.requestBase?.prefix).toEqual({ messages: TURNS - 1 });
+  expect((lastCall.requestBase as RequestBase | undefined)?.prefix).toEqual({ messages: TURNS - 1 });
   expect(JSON.stringify(lastCall).length).toBeLessThan(4000);
 
   // The thread, as the person checks it: one user message and one reply per turn, listed

@@ -38,17 +38,6 @@ export const WorkspaceEntrySchema = T.Object({
 export const FromRunSchema = T.Object({ runId: NonEmpty, fromCall: T.Integer({ minimum: 1 }) });
 
 /**
- * How a stored record's request extends the request of the run's previous record
- * (shared/protocol/request-delta.ts, docs/architecture.md#stored-requests).
- */
-export const RequestBaseSchema = T.Object({
-  nodeId: T.String(),
-  keys: T.Array(T.String()),
-  same: T.Array(T.String()),
-  prefix: T.Record(T.String(), T.Integer({ minimum: 0 })),
-});
-
-/**
  * The raw request and stream of one LLM node, as a run record keeps it. With `requestBase`,
  * `request` holds only what the request adds to the earlier one: read it with `requestAt`.
  */
@@ -57,7 +46,12 @@ export const StoredLlmRecordSchema = T.Object({
   nodeId: T.String(),
   api: T.String(),
   request: T.Unknown(),
-  requestBase: T.Optional(RequestBaseSchema),
+  /**
+   * How `request` extends the run's previous request: a `RequestBase`
+   * (shared/protocol/request-delta.ts, docs/architecture.md#stored-requests). Not checked here: a damaged one must not make the whole
+   * run unreadable; `requestAt` refuses it and the call's raw request shows why.
+   */
+  requestBase: T.Optional(T.Unknown()),
   events: T.Array(T.Object({ t: T.Number(), data: T.Unknown() })),
 });
 
