@@ -35,6 +35,7 @@ function begin(spec: RunSpec): void {
   const h = startRun(spec, (m) => port.post(m), {
     providerFor: createRunnerProviderFactory(spec.home),
     executors: mcp.executors,
+    emitter: { drained: flushLink },
   });
   handle = h;
   void h.done.then(async () => {

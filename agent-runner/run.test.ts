@@ -153,4 +153,23 @@ describe('agent loop, in-process', () => {
     expect(llm.error!.message).toMatch(/script is exhausted/);
     expect(result.status).toBe('error');
   });
+
+  it("a model call's record (its whole request) leaves the process before the call closes and the next starts", async () => {
+    const t = scriptedThread([{ text: 'Hello.' }]);
+    let release!: () => void;
+    let asked = 0;
+    const drained = () => {
+      asked++;
+      return new Promise<void>((r) => (release = r));
+    };
+    const out: RunnerToHost[] = [];
+    const h = startRun(spec(t), (m) => out.push(m), { emitter: { drained } });
+    for (let i = 0; i < 200 && !out.some((m) => m.type === 'llm_record'); i++) await new Promise((r) => setTimeout(r, 5));
+    await new Promise((r) => setTimeout(r, 20));
+    const closed = () => out.some((m) => m.type === 'tree_update' && m.nodes.some((n) => n.kind === 'llm' && n.status === 'completed'));
+    expect([asked, closed()]).toEqual([1, false]);
+    release();
+    await h.done;
+    expect(closed()).toBe(true);
+  });
 });

@@ -16,6 +16,11 @@ export interface EmitterOptions {
   flushMs?: number;
   /** Buffer size that forces a flush, UTF-16 code units (≈ bytes for ASCII). Default 8192. */
   maxBytes?: number;
+  /**
+   * Resolves when what was posted has left this process (the link's backpressure:
+   * shared/process-port.node.ts `flushLink`). Default: at once.
+   */
+  drained?: () => Promise<void>;
 }
 
 interface Buffer {
@@ -46,6 +51,18 @@ export class RunEmitter {
   ) {
     this.flushMs = options.flushMs ?? 16;
     this.maxBytes = options.maxBytes ?? 8192;
+    this.drainedFn = options.drained;
+  }
+
+  private readonly drainedFn: (() => Promise<void>) | undefined;
+
+  /**
+   * Resolves when everything posted so far has left the process. A run that posts large
+   * messages back to back (a time travel playing a long run's recorded calls at once, each
+   * with its whole request) waits on it, so they do not pile up in this process's memory.
+   */
+  drained(): Promise<void> {
+    return this.drainedFn?.() ?? Promise.resolve();
   }
 
   /**
