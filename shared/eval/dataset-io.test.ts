@@ -137,6 +137,7 @@ describe('CSV datasets', () => {
     expect(parseCsv(joined, 'j')).toEqual({ ok: false, errors: ['line 5: repeats the header row (two CSV files joined into one?)'] });
     // The second file's byte-order mark does not hide its header.
     expect(parseCsv('id,q\na,1\n\uFEFFid,q\nb,2\n', 'j')).toEqual({ ok: false, errors: ['line 3: repeats the header row (two CSV files joined into one?)'] });
+    expect(parseCsv('id,q\na,1\nid ,q\nb,2\n', 'j')).toEqual({ ok: false, errors: ['line 3: repeats the header row (two CSV files joined into one?)'] });
     // A row with some cells equal to the column names is a case.
     expect(parseCsv('id,q\nid,x\n', 'j')).toMatchObject({ ok: true });
     // Any dataset written twice into one file: the error names the line the second copy starts on.

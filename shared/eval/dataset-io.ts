@@ -188,11 +188,11 @@ function headerProblems(header: string[]): string[] {
 
 /**
  * Whether a row is the header again (what joining two CSV files gives): every cell the same
- * as the header's, a byte-order mark before the first ignored. Read as a case it would be a
- * case whose values are the column names.
+ * as the header's but for spaces around it, a byte-order mark before the first ignored. Read
+ * as a case it would be a case whose values are the column names.
  */
 function repeatsHeader(cells: string[], header: string[]): boolean {
-  return cells.length === header.length && cells.every((c, i) => withoutBom(c) === header[i]);
+  return cells.length === header.length && cells.every((c, i) => withoutBom(c).trim() === header[i].trim());
 }
 
 /**

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { validateThread } from './validate';
+import { schemaProblems, validateThread } from './validate';
+import { Type } from '@sinclair/typebox';
+import { AssertionSchema } from '../eval/dataset';
 import { migrateThread } from './migrate';
 import { parseJsonText } from './json-text';
 import { newId, stableId } from './ids';
@@ -151,5 +153,11 @@ describe('migration keeps what it cannot read', () => {
     const r = validateThread(migrateThread({ id: 'x', title: 'T', model: 'gpt', context: { systemPrompt: 3, messages: 'nope' } }));
     expect(r.ok).toBe(false);
     expect(!r.ok && r.errors.map((e) => e.pointer)).toEqual(expect.arrayContaining(['/context/messages', '/context/systemPrompt']));
+  });
+});
+
+describe('schemaProblems', () => {
+  it('names a value that is none of a union of objects once per kind, not once per variant', () => {
+    expect(schemaProblems(Type.Array(AssertionSchema), [1])).toEqual([{ pointer: '/0', message: 'expected an object, got the number 1' }]);
   });
 });

@@ -171,7 +171,7 @@ function resolveUnion(error: ValueError, pointer: string, out: ThreadProblem[], 
   const value = error.value;
   const objectVariants = variants.filter((v) => v.type === 'object' && v.properties);
   if (!isObject(value) || objectVariants.length !== variants.length || variants.length === 0) {
-    out.push({ pointer, message: `expected ${variants.map(typeName).join(' or ')}, got ${kindOf(value)}` });
+    out.push({ pointer, message: `expected ${[...new Set(variants.map(typeName))].join(' or ')}, got ${kindOf(value)}` });
     return;
   }
   const key = discriminator(objectVariants);

@@ -86,7 +86,10 @@ export type BatchEntry = { dir: string; spec: BatchSpec } | { dir: string; error
 
 /**
  * The batch folders under `root` (one level of dataset folders, then folders holding a batch
- * file): those that check, newest first, then those that do not (with their error).
+ * file): those that check, newest first, then those that do not (with their error). Batch ids
+ * are what opening and resuming find a batch by: when two folders hold the same id (a copied
+ * folder), the one named by the id (else the first by path) keeps it and the other is listed
+ * with an error saying so.
  */
 export async function listBatches(root: string): Promise<BatchEntry[]> {
   const good: { dir: string; spec: BatchSpec }[] = [];
@@ -106,5 +109,12 @@ export async function listBatches(root: string): Promise<BatchEntry[]> {
       }
     }
   }
-  return [...good.sort((a, b) => b.spec.createdAt - a.spec.createdAt), ...bad];
+  const owner = new Map<string, string>();
+  const named = (e: { dir: string; spec: BatchSpec }) => (path.basename(e.dir) === e.spec.id ? 0 : 1);
+  for (const e of [...good].sort((a, b) => named(a) - named(b) || (a.dir < b.dir ? -1 : 1))) if (!owner.has(e.spec.id)) owner.set(e.spec.id, e.dir);
+  const kept = good.filter((e) => owner.get(e.spec.id) === e.dir);
+  const copies = good
+    .filter((e) => owner.get(e.spec.id) !== e.dir)
+    .map((e) => ({ dir: e.dir, error: new BatchFileError(`${BATCH_FILE} repeats the id ${JSON.stringify(e.spec.id)} of the batch in ${path.relative(root, owner.get(e.spec.id)!)} (a copied folder?): give it a new "id", or remove the folder`) }));
+  return [...kept.sort((a, b) => b.spec.createdAt - a.spec.createdAt), ...copies, ...bad];
 }

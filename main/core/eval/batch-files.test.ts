@@ -1,0 +1,53 @@
+/**
+ * listBatches: the batch folders of a workspace's evals/ folder, good ones newest first, then
+ * those that cannot be used with why; a copied batch folder (same id) is one of the latter.
+ */
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { emptyDataset } from '../../../shared/eval/dataset';
+import { scriptedThread } from '../../../tests/support/threads';
+import { BATCH_FILE, listBatches, writeBatchSpec, type BatchSpec } from './batch-files';
+
+const roots: string[] = [];
+afterEach(() => {
+  for (const r of roots.splice(0)) rmSync(r, { recursive: true, force: true });
+});
+
+const spec = (id: string, createdAt: number): BatchSpec => ({
+  id,
+  name: 'arithmetic',
+  createdAt,
+  threadFile: 't.json',
+  thread: scriptedThread([{ text: '4' }]),
+  datasetFile: 'datasets/arithmetic.dataset.json',
+  dataset: { ...emptyDataset('arithmetic'), cases: [{ id: 'c1', vars: { q: '2+2' } }] },
+  variants: [{ name: 'base' }],
+  concurrency: 4,
+  maxTurns: 10,
+  scheduler: 'local',
+});
+
+describe('listBatches', () => {
+  it('lists good batches newest first; a copied folder with the same id is listed as not usable, naming the original', async () => {
+    const root = mkdtempSync(path.join(os.tmpdir(), 'stepwise-evals-'));
+    roots.push(root);
+    await writeBatchSpec(path.join(root, 'arithmetic', 'b-old'), spec('b-old', 1));
+    await writeBatchSpec(path.join(root, 'arithmetic', 'b-new'), spec('b-new', 2));
+    // Copies sort before and after the original by path: the folder named by the id keeps it either way.
+    cpSync(path.join(root, 'arithmetic', 'b-old'), path.join(root, 'arithmetic', 'a-copy'), { recursive: true });
+    cpSync(path.join(root, 'arithmetic', 'b-old'), path.join(root, 'arithmetic', 'z-copy'), { recursive: true });
+    writeFileSync(path.join(root, 'arithmetic', 'z-copy', 'results.jsonl'), '');
+    const broken = path.join(root, 'arithmetic', 'broken');
+    await writeBatchSpec(broken, spec('broken', 3));
+    writeFileSync(path.join(broken, BATCH_FILE), '{"id": "broken",');
+
+    const listed = await listBatches(root);
+    const shown = listed.map((e) => ('spec' in e ? `${path.basename(e.dir)}: ok` : `${path.basename(e.dir)}: ${e.error.message}`));
+    const copy = (name: string) => `${name}: ${BATCH_FILE} repeats the id "b-old" of the batch in ${path.join('arithmetic', 'b-old')} (a copied folder?): give it a new "id", or remove the folder`;
+    expect(shown.slice(0, 4)).toEqual(['b-new: ok', 'b-old: ok', copy('a-copy'), copy('z-copy')]);
+    expect(shown[4]).toMatch(/^broken: \.batch\.json is not JSON: line 1, column \d+: /);
+    expect(listed).toHaveLength(5);
+  });
+});
