@@ -8,6 +8,11 @@ import type { McpOAuthCredentials, McpServerConfig } from '../shared/protocol/mc
 import type { Diagnosis } from './diagnose';
 import { OAuthSession, type McpAuthStatus } from './oauth';
 
+/** A request that cannot apply to this server: the caller sees code `bad_request`, not `internal`. */
+function refused(message: string): Error & { code: string } {
+  return Object.assign(new Error(message), { code: 'bad_request' });
+}
+
 /** OAuth context of a session: the callback URL the host serves and the credentials it stored. */
 export interface SessionAuth {
   redirectUrl?: string;
@@ -69,7 +74,7 @@ export class RemoteAuth {
    */
   async exchange(code: string | undefined, error: string | undefined): Promise<string | undefined> {
     const oauth = this.oauth;
-    if (!oauth || (this.config.transport !== 'http' && this.config.transport !== 'sse')) throw new Error(`MCP server "${this.name}" has no OAuth flow in progress`);
+    if (!oauth || (this.config.transport !== 'http' && this.config.transport !== 'sse')) throw refused(`MCP server "${this.name}" has no OAuth flow in progress`);
     oauth.pendingState = undefined;
     if (error || !code) {
       oauth.setStatus('authorization', 'failed', { error: error ? `the authorization server answered ${error.slice(0, 200)}` : 'the callback carried no code' });
@@ -88,7 +93,7 @@ export class RemoteAuth {
   /** Drops the tokens so the next connect signs in again. Throws for a local server. */
   forgetTokens(): void {
     const oauth = this.provider();
-    if (!oauth) throw new Error(`MCP server "${this.name}" is a ${this.config.transport} server: OAuth applies to remote (http, sse) servers only`);
+    if (!oauth) throw refused(`MCP server "${this.name}" is a ${this.config.transport} server: OAuth applies to remote (http, sse) servers only`);
     oauth.invalidateCredentials('tokens');
   }
 }

@@ -94,6 +94,16 @@ describe('OAuth for a remote MCP server', () => {
     expect(await server.stats()).toMatchObject({ registrations: 1, exchanges: 1 });
   });
 
+  it('a local (stdio) server has no sign-in: authorize is refused as a bad request, not an internal error', { timeout: 60_000 }, async () => {
+    const home = makeHome({ local: { command: process.execPath, args: ['-e', ''] } });
+    const svc = service(home);
+    const refusal = await svc.authorize('local').then(
+      () => undefined,
+      (err: { code?: string; message: string }) => err,
+    );
+    expect(refusal).toMatchObject({ code: 'bad_request', message: 'MCP server "local" is a stdio server: OAuth applies to remote (http, sse) servers only' });
+  });
+
   it('names discovery as the failed step when the authorization metadata cannot be read', { timeout: 60_000 }, async () => {
     // A server that asks for a token (401) and whose metadata documents fail (HTTP 500).
     const bare = http.createServer((req, res) => {
