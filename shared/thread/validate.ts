@@ -59,13 +59,16 @@ export interface Duplicate {
   pointers: string[];
 }
 
+/** The part of a thread whose ids and names must not repeat. */
+type ThreadIds = { context: Pick<Thread['context'], 'messages' | 'tools'> };
+
 const KIND_NAMES: Record<DuplicateKind, string> = { message: 'message id', toolCall: 'tool call id', toolName: 'tool name' };
 
 /**
  * Every message id, tool call id and tool name used more than once in `thread`: ids in the order
  * of their first use among the messages, then tool names. Never throws on a schema-valid thread.
  */
-export function findDuplicates(thread: Thread): Duplicate[] {
+export function findDuplicates(thread: ThreadIds): Duplicate[] {
   if (!repeatsAny(thread)) return []; // the usual case, without a pointer string per id
   const uses = new Map<string, Duplicate>();
   const note = (kind: DuplicateKind, id: string, pointer: string) => {
@@ -83,7 +86,7 @@ export function findDuplicates(thread: Thread): Duplicate[] {
 }
 
 /** Whether any message id, tool call id or tool name is used twice (one pass, no strings made). */
-function repeatsAny(thread: Thread): boolean {
+function repeatsAny(thread: ThreadIds): boolean {
   const messages = new Set<string>();
   const calls = new Set<string>();
   for (const m of thread.context.messages) {

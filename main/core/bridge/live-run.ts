@@ -89,20 +89,17 @@ export class LiveRun {
   addRecord(rec: Omit<LlmRecord, 'v' | 'type'> | StoredRecord): StoredRecord {
     const index = this.records.length;
     const prev = this.lastRequest;
-    let stored: StoredRecord;
-    let whole: unknown;
-    if ('requestBase' in rec && rec.requestBase) {
-      stored = rec;
-      const r = requestAt([...this.records, rec], index, prev);
-      whole = r.ok ? r.request : undefined;
-    } else {
-      whole = rec.request;
-      const prevRec = prev && this.records[prev.index];
-      const c = prevRec ? compactRequest(rec.request, prev.request, prevRec.nodeId) : { request: rec.request };
-      stored = { runId: rec.runId, nodeId: rec.nodeId, api: rec.api, request: c.request, ...(c.requestBase ? { requestBase: c.requestBase } : {}), events: rec.events };
+    if ('requestBase' in rec && rec.requestBase !== undefined) {
+      this.records.push(rec);
+      const r = requestAt(this.records, index, prev);
+      this.lastRequest = r.ok ? { index, request: r.request } : undefined;
+      return rec;
     }
+    const prevRec = prev && this.records[prev.index];
+    const c = prevRec ? compactRequest(rec.request, prev.request, prevRec.nodeId) : { request: rec.request };
+    const stored: StoredRecord = { runId: rec.runId, nodeId: rec.nodeId, api: rec.api, request: c.request, ...(c.requestBase ? { requestBase: c.requestBase } : {}), events: rec.events };
     this.records.push(stored);
-    this.lastRequest = whole === undefined ? undefined : { index, request: whole };
+    this.lastRequest = { index, request: rec.request };
     return stored;
   }
 

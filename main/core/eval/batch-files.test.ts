@@ -6,41 +6,27 @@ import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { emptyDataset } from '../../../shared/eval/dataset';
-import { scriptedThread } from '../../../tests/support/threads';
-import { BATCH_FILE, listBatches, writeBatchSpec, type BatchSpec } from './batch-files';
+import { batchSpec } from '../../../tests/support/batch-spec';
+import { BATCH_FILE, listBatches, writeBatchSpec } from './batch-files';
 
 const roots: string[] = [];
 afterEach(() => {
   for (const r of roots.splice(0)) rmSync(r, { recursive: true, force: true });
 });
 
-const spec = (id: string, createdAt: number): BatchSpec => ({
-  id,
-  name: 'arithmetic',
-  createdAt,
-  threadFile: 't.json',
-  thread: scriptedThread([{ text: '4' }]),
-  datasetFile: 'datasets/arithmetic.dataset.json',
-  dataset: { ...emptyDataset('arithmetic'), cases: [{ id: 'c1', vars: { q: '2+2' } }] },
-  variants: [{ name: 'base' }],
-  concurrency: 4,
-  maxTurns: 10,
-  scheduler: 'local',
-});
 
 describe('listBatches', () => {
   it('lists good batches newest first; a copied folder with the same id is listed as not usable, naming the original', async () => {
     const root = mkdtempSync(path.join(os.tmpdir(), 'stepwise-evals-'));
     roots.push(root);
-    await writeBatchSpec(path.join(root, 'arithmetic', 'b-old'), spec('b-old', 1));
-    await writeBatchSpec(path.join(root, 'arithmetic', 'b-new'), spec('b-new', 2));
+    await writeBatchSpec(path.join(root, 'arithmetic', 'b-old'), batchSpec('b-old', 1));
+    await writeBatchSpec(path.join(root, 'arithmetic', 'b-new'), batchSpec('b-new', 2));
     // Copies sort before and after the original by path: the folder named by the id keeps it either way.
     cpSync(path.join(root, 'arithmetic', 'b-old'), path.join(root, 'arithmetic', 'a-copy'), { recursive: true });
     cpSync(path.join(root, 'arithmetic', 'b-old'), path.join(root, 'arithmetic', 'z-copy'), { recursive: true });
     writeFileSync(path.join(root, 'arithmetic', 'z-copy', 'results.jsonl'), '');
     const broken = path.join(root, 'arithmetic', 'broken');
-    await writeBatchSpec(broken, spec('broken', 3));
+    await writeBatchSpec(broken, batchSpec('broken', 3));
     writeFileSync(path.join(broken, BATCH_FILE), '{"id": "broken",');
 
     const listed = await listBatches(root);

@@ -5,27 +5,14 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { emptyDataset } from '../../../shared/eval/dataset';
-import { scriptedThread } from '../../../tests/support/threads';
+import { batchSpec } from '../../../tests/support/batch-spec';
+import type { BatchSpec } from './batch-files';
 import { checkBatchSpec } from './batch-spec';
 
-const good = () => ({
-  id: '2026-01-01T00-00-00-abc123',
-  name: 'arithmetic',
-  createdAt: 1,
-  threadFile: 't.json',
-  thread: scriptedThread([{ text: '4' }]),
-  datasetFile: 'datasets/arithmetic.dataset.json',
-  dataset: { ...emptyDataset('arithmetic'), cases: [{ id: 'c1', vars: { q: '2+2' } }] },
-  variants: [{ name: 'base' }],
-  concurrency: 4,
-  maxTurns: 10,
-  scheduler: 'local',
-});
 
 describe('checkBatchSpec', () => {
   it('passes a spec the host writes', () => {
-    expect(checkBatchSpec(good())).toMatchObject({ ok: true, spec: { id: good().id, concurrency: 4 } });
+    expect(checkBatchSpec(batchSpec())).toMatchObject({ ok: true, spec: { id: batchSpec().id, concurrency: 4 } });
   });
 
   it('never throws, whatever the file holds', () => {
@@ -38,18 +25,18 @@ describe('checkBatchSpec', () => {
   });
 
   it('names the field that does not check', () => {
-    const fields = Object.keys(good()) as (keyof ReturnType<typeof good>)[];
+    const fields = Object.keys(batchSpec()) as (keyof BatchSpec)[];
     fc.assert(
       fc.property(fc.constantFrom(...fields), fc.jsonValue(), (field, value) => {
-        const r = checkBatchSpec({ ...good(), [field]: value });
+        const r = checkBatchSpec({ ...batchSpec(), [field]: value });
         if (!r.ok) expect(r.problems.some((p) => p.startsWith(`/${field}`))).toBe(true);
       }),
     );
   });
 
   it('refuses what the host API refuses for a new batch', () => {
-    expect(checkBatchSpec({ ...good(), concurrency: 33 })).toMatchObject({ ok: false, problems: [expect.stringMatching(/^\/concurrency: .*32/)] });
-    expect(checkBatchSpec({ ...good(), variants: [] })).toMatchObject({ ok: false, problems: [expect.stringMatching(/^\/variants/)] });
-    expect(checkBatchSpec({ ...good(), dataset: {} })).toMatchObject({ ok: false, problems: expect.arrayContaining([expect.stringMatching(/^\/dataset\/name/)]) });
+    expect(checkBatchSpec({ ...batchSpec(), concurrency: 33 })).toMatchObject({ ok: false, problems: [expect.stringMatching(/^\/concurrency: .*32/)] });
+    expect(checkBatchSpec({ ...batchSpec(), variants: [] })).toMatchObject({ ok: false, problems: [expect.stringMatching(/^\/variants/)] });
+    expect(checkBatchSpec({ ...batchSpec(), dataset: {} })).toMatchObject({ ok: false, problems: expect.arrayContaining([expect.stringMatching(/^\/dataset\/name/)]) });
   });
 });

@@ -37,7 +37,7 @@ export function DuplicateIdsNotice({ thread, canEdit }: { thread: Thread; canEdi
   const session = useSession();
   // Only ids and names count: not found again on an edit of settings or the system prompt.
   const { messages, tools } = thread.context;
-  const found = useMemo(() => findDuplicates({ context: { messages, tools } } as Thread), [messages, tools]);
+  const found = useMemo(() => findDuplicates({ context: { messages, tools } }), [messages, tools]);
   if (!found.length) return null;
   const ids = found.filter((d) => d.kind !== 'toolName');
   const names = found.filter((d) => d.kind === 'toolName');
