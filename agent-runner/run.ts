@@ -127,7 +127,10 @@ export function startRun(spec: RunSpec, post: (m: RunnerToHost) => void, opts: R
       error: { message: `The agent loop failed: ${err instanceof Error ? err.message : String(err)}`, details: err instanceof Error ? err.stack : undefined },
     }));
     finishRun(r);
-  })();
+  })().catch((err: unknown) =>
+    // Anything else that throws (reading a damaged recorded run) ends the run failed, not open for ever.
+    finishRun({ status: 'error', messages: [], toolOutputs: [], finalText: '', error: { message: `The run failed: ${err instanceof Error ? err.message : String(err)}`, details: err instanceof Error ? err.stack : undefined } }),
+  );
 
   function finishRun(r: LoopResult): void {
     const status = controller.signal.aborted ? 'cancelled' : r.status;

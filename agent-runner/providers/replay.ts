@@ -100,6 +100,8 @@ export async function findRunRecord(home: string, runId: string): Promise<RunRec
     try {
       const run = JSON.parse(text) as RunRecord;
       if (!Array.isArray(run.records)) return replayError(`Replay: ${file} has no "records" array.`);
+      const bad = run.records.findIndex((r) => !r || typeof r !== 'object' || typeof (r as { nodeId?: unknown }).nodeId !== 'string');
+      if (bad >= 0) return replayError(`Replay: ${file} records[${bad}] is not a model call's record (${JSON.stringify(run.records[bad])?.slice(0, 60) ?? 'undefined'}).`);
       return run;
     } catch (err) {
       return replayError(`Replay: ${file} is not valid JSON (${(err as Error).message}).`);

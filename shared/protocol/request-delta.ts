@@ -169,7 +169,7 @@ export function requestAt(records: readonly StoredRequest[], index: number, know
     if (!isRequestBase(rec.requestBase)) return { ok: false, error: `the record of node ${rec.nodeId} has a malformed requestBase` };
     chain.push(i);
     let j = i - 1;
-    while (j >= 0 && records[j].nodeId !== rec.requestBase.nodeId) j--;
+    while (j >= 0 && records[j]?.nodeId !== rec.requestBase.nodeId) j--;
     if (j < 0) return { ok: false, error: `the request of node ${rec.nodeId} extends the request of node ${rec.requestBase.nodeId}, which has no earlier record in this run` };
     i = j;
   }
