@@ -178,8 +178,15 @@ test('the message being read stays put while messages above it grow and arrive',
   await expect(reading.locator('[data-find-current]')).toBeVisible();
   await page.getByRole('textbox', { name: 'Find in messages' }).fill(''); // no find scrolling from here on
   await page.waitForTimeout(500); // editors in view made, rows measured
+  // Message 598 reaches 40 px into view, its text (where it grows) above the viewport's top.
+  const top = (await scroller(page).boundingBox())!.y;
+  const m598 = (await byMarker(page, 598).boundingBox())!;
+  await scroller(page).evaluate((el, by) => { (el as unknown as { scrollTop: number }).scrollTop += by; }, m598.y + m598.height - 40 - top);
+  await page.waitForTimeout(300);
+  const end598 = async () => { const b = (await byMarker(page, 598).boundingBox())!; return b.y + b.height; };
+  expect(Math.abs((await end598()) - top - 40)).toBeLessThanOrEqual(2);
   const before = (await reading.boundingBox())!.y;
-  // Outside Stepwise: three messages arrive at the start, message 598 (above, mounted) and
+  // Outside Stepwise: three messages arrive at the start, message 598 (above, mounted, partly in view) and
   // message 590 (far above, never mounted) grow by 20 lines each.
   const t = JSON.parse(readFileSync(file, 'utf8'));
   t.context.messages[597].content[0].text += '\nmore'.repeat(20);
@@ -189,6 +196,7 @@ test('the message being read stays put while messages above it grow and arrive',
   await expect(page.getByText(`Messages (${COUNT + 3})`)).toBeVisible();
   await page.waitForTimeout(500);
   expect(Math.abs((await reading.boundingBox())!.y - before)).toBeLessThanOrEqual(2);
+  expect(Math.abs((await end598()) - top - 40)).toBeLessThanOrEqual(2);
   await expect(page.getByLabel('assistant message 603', { exact: true })).toContainText('msg-600 ');
 });
 

@@ -4,7 +4,8 @@
  * measured as it renders. A row is a placeholder, then its card, then its editors (those of rows
  * in view), one per task (MessageRow.tsx, ui/wake-queue.ts).
  *
- * - Scroll position holds: a row above the viewport that changes size, and messages added or
+ * - Scroll position holds: a row above the viewport (or reaching into it from above, unless it has
+ *   the focus: list-scroll.ts) that changes size, and messages added or
  *   removed above it (another window, a run's result, undo), leave the message being read where
  *   it is (the virtualizer's end anchoring, `anchorTo: 'end'`, without following appends); a
  *   message that changes while it is not mounted keeps its estimated size until it mounts.
@@ -23,7 +24,7 @@ import { messageJumpAtom } from '../../state/message-jump';
 import { MessageRow } from './MessageRow';
 import type { WakeQueue } from '../../ui/wake-queue';
 import { estimateMessageHeight } from './message-size';
-import { listScrollTo } from './list-scroll';
+import { keepsReaderInPlace, listScrollTo } from './list-scroll';
 import { FindContext, type FindState } from './find-context';
 
 /**
@@ -153,6 +154,10 @@ export function MessageList({ thread, readOnly, scrollRef, find, queue }: Messag
     // first render already has its rows.
     initialRect: { width: 0, height: window.innerHeight },
   });
+
+  const focused = useRef(focusedKey);
+  focused.current = focusedKey;
+  virtualizer.shouldAdjustScrollPositionOnItemSizeChange = (item, _delta, v) => keepsReaderInPlace(item, v.scrollOffset ?? 0, focused.current);
 
   // Where the list starts in the scrolled content: the sections above it change size.
   useLayoutEffect(() => {

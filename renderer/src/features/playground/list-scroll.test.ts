@@ -2,10 +2,11 @@
  * The message list's scrolling (list-scroll.ts): the virtualizer's first scroll, to the top, is
  * not made at once (it would lay out the page inside the task mounting the list); a scroll area
  * left lower is put at the top after the next frame, unless the list has scrolled meanwhile;
- * every later scroll, and a first one elsewhere, is made at once.
+ * every later scroll, and a first one elsewhere, is made at once. A row that changes size above
+ * the viewport's top moves the scroll by as much, unless it is the focused row reaching into view.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { listScrollTo, type ScrollingVirtualizer } from './list-scroll';
+import { keepsReaderInPlace, listScrollTo, type ScrollingVirtualizer } from './list-scroll';
 
 function fake(scrollTop: number) {
   const el = { scrollTop, scrollTo: vi.fn() };
@@ -48,5 +49,22 @@ describe('listScrollTo', () => {
     listScrollTo(500, {}, other.v, other.after);
     expect(other.el.scrollTo).toHaveBeenCalledWith({ top: 500, behavior: undefined });
     expect(other.later).toHaveLength(0);
+  });
+});
+
+describe('keepsReaderInPlace', () => {
+  const row = (start: number, end: number, key = 'm1') => ({ start, end, key });
+  it('moves the scroll for a row above the viewport, and for one reaching into view by a pixel', () => {
+    expect(keepsReaderInPlace(row(100, 400), 500, null)).toBe(true);
+    expect(keepsReaderInPlace(row(100, 501), 500, null)).toBe(true);
+    expect(keepsReaderInPlace(row(100, 501), 500, 'other')).toBe(true);
+  });
+  it('leaves the scroll alone for a row at or below the viewport\'s top', () => {
+    expect(keepsReaderInPlace(row(500, 900), 500, null)).toBe(false);
+    expect(keepsReaderInPlace(row(700, 900), 500, null)).toBe(false);
+  });
+  it('leaves the scroll alone for the focused row reaching into view (the change is where the person types), not for one wholly above', () => {
+    expect(keepsReaderInPlace(row(100, 600), 500, 'm1')).toBe(false);
+    expect(keepsReaderInPlace(row(100, 500), 500, 'm1')).toBe(true);
   });
 });

@@ -6,7 +6,7 @@
  * area left lower by the thread shown before is put at the top after the next frame, whose layout
  * has to happen anyway.
  */
-import { elementScroll, type Virtualizer } from '@tanstack/react-virtual';
+import { elementScroll, type VirtualItem, type Virtualizer } from '@tanstack/react-virtual';
 
 /** Virtualizers that have scrolled (or skipped their first scroll) once. */
 const attached = new WeakSet<object>();
@@ -34,4 +34,18 @@ export function listScrollTo(
     return;
   }
   elementScroll(offset, o, v as Virtualizer<HTMLDivElement, Element>);
+}
+
+/**
+ * The virtualizer's `shouldAdjustScrollPositionOnItemSizeChange`: whether a row that changed size
+ * moves the scroll by as much, so what the reader sees stays put. Yes for a row whose top is above
+ * the viewport's (`scrollOffset`, px, in the virtualizer's coordinates), unless it holds the focus
+ * (`focusedKey`) and reaches into view: then the change is where the person types, and what is
+ * below it moves, as in any editor. The virtualizer's own rule leaves out a row that reaches into
+ * view by even a pixel, and any row while the last scroll went up: an outside change to such a row
+ * pushed the message being read down by the change's height.
+ */
+export function keepsReaderInPlace(item: Pick<VirtualItem, 'start' | 'end' | 'key'>, scrollOffset: number, focusedKey: string | null): boolean {
+  if (item.start >= scrollOffset) return false;
+  return item.end <= scrollOffset || item.key !== focusedKey;
 }
