@@ -5,7 +5,8 @@
  * ends completed with 200 LLM calls in its run file; the thread is saved with its 201 messages,
  * listed virtualised (a bounded number of rows in the page), and scrolling the playground to its
  * end shows the final message and the last tool result. The run file keeps each call's request
- * as what it adds to the call before, and the last call's raw request shows whole.
+ * as what it adds to the call before, and the last call's raw request shows whole. Undo takes the
+ * run's messages out (saved), Redo puts them back.
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -95,6 +96,15 @@ test(`a ${TURNS}-turn ReAct loop with the thread open: the window answers while 
   await expect(raw).toContainText(`"messageCount": ${TURNS}`);
   await expect(raw).toContainText('"text": "hello"');
   await tab.close();
+
+  // The run's result is one undo step: Undo takes its 200 messages back out, and the host, which
+  // checks each patch's path, saves that; Redo puts them back.
+  await page.getByRole('button', { name: 'Undo', exact: true }).click();
+  await expect(page.getByText('Messages (1)')).toBeVisible();
+  await expect.poll(saved, { timeout: 30_000 }).toBe(1);
+  await page.getByRole('button', { name: 'Redo', exact: true }).click();
+  await expect(page.getByText(`Messages (${count})`)).toBeVisible();
+  await expect.poll(saved, { timeout: 30_000 }).toBe(count);
 });
 
 /** Whether `el` is in the page and inside `viewport`'s box. */

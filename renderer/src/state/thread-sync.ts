@@ -9,7 +9,7 @@
  * again. The session it serves ({@link ThreadSession}) owns the document atom and the undo
  * history and reaches this class only through {@link SyncedSession}.
  */
-import { applyPatches, produceWithPatches, type Patch } from 'immer';
+import { applyPatches, type Patch } from 'immer';
 import { startTransition } from 'react';
 import type { Thread } from '../../../shared/thread/schema';
 import type { ThreadPatch } from '../../../shared/protocol/envelopes';
@@ -17,6 +17,7 @@ import { newId } from '../../../shared/thread/ids';
 import type { HostServices } from '../host/types';
 import { HostCallError } from '../host/types';
 import { rebasePending } from './rebase';
+import { applyWithPatches } from './append-patches';
 import { transformPending } from './array-edits';
 import type { ThreadMeta } from './thread-meta';
 
@@ -136,9 +137,8 @@ export class ThreadSync {
     }
     try {
       const shown = this.session.shown();
-      const [next, forward, inverse] = produceWithPatches(shown, (d) => {
-        applyPatches(d, tp.patches);
-      });
+      // A run's result appends its messages in one copy (append-patches.ts).
+      const [next, forward, inverse] = applyWithPatches(shown, tp.patches);
       if (!isRun) this.session.followTexts(shown, next, tp.patches);
       // A run's result can add a thousand messages: the page renders them as a transition, in
       // slices between which it answers input, not in one long task.
