@@ -8,6 +8,8 @@
  * read at the start of each turn (the turn's LLM node opening); the run's final run file,
  * written once at close, is outside the windows. Baseline: the journal as it was before
  * issue #15, kept here — the whole `LiveRun.record()` rewritten atomically at most every 250 ms.
+ * Also the bytes of each `llm_record` the runner posts, against the same record with its request
+ * whole (how runners posted it before their record chain).
  *
  * Tool log: a tool node logging one line per flush window (each line its own frame), through the
  * runner's RunTree and RunEmitter; bytes of the frames posted per line. Baseline: today's path
@@ -24,7 +26,9 @@ import type { LiveRun } from '../main/core/bridge/live-run';
 import { RunJournal, runFile } from '../main/core/journal/journal';
 import { RunEmitter } from '../agent-runner/emit/emitter';
 import { RunTree } from '../agent-runner/loop/tree';
-import type { RunnerToHost, RunSpec } from '../shared/protocol/runner';
+import type { LlmRecord, RunnerToHost, RunSpec } from '../shared/protocol/runner';
+import { RequestReader, type StoredRequest } from '../shared/protocol/request-delta';
+import { jsonSize } from '../shared/protocol/frame-limits';
 import type { RunRecord } from '../shared/protocol/host-api';
 import type { Tool } from '../shared/thread/tools';
 import { reactThread } from '../tests/support/threads';
@@ -81,6 +85,10 @@ export interface JournalRun {
   /** `at[i]`: bytes written so far when turn i + 1 started. */
   at: number[];
   seconds: number;
+  /** JSON bytes of each model call's `llm_record` as the runner posted it. */
+  recordBytes: number[];
+  /** JSON bytes of the same record with its request whole (as runners posted it before #15's record chain). */
+  wholeRecordBytes: number[];
 }
 
 /** One ReAct run of `turns` turns through supervisor → bridge → `kind` journal. */
@@ -112,11 +120,23 @@ export async function journalRun(kind: 'append' | 'whole', turns: number, runner
       { unbounded: true },
     )
     .subscribe();
+  const records: StoredRequest[] = [];
+  const reader = new RequestReader(records);
+  const recordBytes: number[] = [];
+  const wholeRecordBytes: number[] = [];
   const supervisor = new RunSupervisor({
     spawner: new NodeSpawner({ stdout: 'pipe' }),
     entry: runner,
     listener: {
-      message: (id, msg) => bridge.handle(id, msg),
+      message: (id, msg) => {
+        if (kind === 'append' && (msg as RunnerToHost).type === 'llm_record') {
+          const rec = msg as LlmRecord;
+          records.push(rec);
+          recordBytes.push(jsonSize(rec));
+          wholeRecordBytes.push(jsonSize({ ...rec, requestBase: undefined, request: reader.at(records.length - 1) }));
+        }
+        bridge.handle(id, msg);
+      },
       exit: (id, exit) => void bridge.closeRun(id, { status: 'interrupted', reason: exit.abnormal ? `runner exited: ${exit.stderrTail}` : undefined }),
     },
   });
@@ -130,7 +150,7 @@ export async function journalRun(kind: 'append' | 'whole', turns: number, runner
   await done;
   await proc.exited;
   rmSync(home, { recursive: true, force: true });
-  return { at, seconds: (performance.now() - t0) / 1000 };
+  return { at, seconds: (performance.now() - t0) / 1000, recordBytes, wholeRecordBytes };
 }
 
 /** Mean bytes per turn over turns [from, to) (1-based turn numbers). */

@@ -4,7 +4,8 @@
  * 1. Run journal: bytes the host writes per turn of a BENCH_REACT_TURNS-turn ReAct run (default
  *    1,000) at turns 1–20 and at the last 20 (react-journal.ts). Target: constant in the number of
  *    turns (the last window's bytes per turn ≤ 1.5 × the first's). Baseline: the whole run
- *    record rewritten every 250 ms (the journal before #15).
+ *    record rewritten every 250 ms (the journal before #15). Also the bytes of the runner's
+ *    `llm_record`s at the last 20 calls, against the same records with their requests whole.
  * 2. Tool log: bytes per log line at lines 1–20 and 481–500 of one tool's log (react-journal.ts).
  *    Baseline: the whole log resent with every line.
  * 3. Short replies: CPU per 250-token text-only reply, runner, host and client
@@ -46,6 +47,16 @@ async function journalFigures(report: (f: Figure) => void, turns: number, rate: 
     target: { text: 'constant in turns: ≤ 1.5×', met: growth <= 1.5 },
   });
   report({ bench: B, name: `${label}: bytes written during the run`, value: append.at[turns - 1] - append.at[0], unit: 'B', baseline: { label: 'whole record/250 ms', value: whole.at[turns - 1] - whole.at[0] } });
+  const lastRecords = (a: number[]) => mean(a.slice(-20));
+  report({
+    bench: B,
+    name: `${label}: llm_record bytes posted by the runner, last 20 calls`,
+    value: lastRecords(append.recordBytes),
+    unit: 'B',
+    baseline: { label: 'request whole', value: lastRecords(append.wholeRecordBytes) },
+    ratio: lastRecords(append.wholeRecordBytes) / lastRecords(append.recordBytes),
+    ratioLabel: 'fewer',
+  });
   report({ bench: B, name: `${label}: duration`, value: append.seconds, unit: 's', baseline: { label: 'whole record/250 ms', value: whole.seconds } });
 }
 

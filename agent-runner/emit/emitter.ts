@@ -8,7 +8,8 @@
  */
 import type { LlmDelta, RunnerEnvelope, DeltaChannel, NodeChange } from '../../shared/protocol/envelopes';
 import type { ExecNode } from '../../shared/protocol/nodes';
-import type { RunnerToHost } from '../../shared/protocol/runner';
+import type { LlmRecord, RunnerToHost } from '../../shared/protocol/runner';
+import { RecordChain } from './record-chain';
 import { mergeChanges } from '../../shared/stream/node-change';
 
 export interface EmitterOptions {
@@ -21,6 +22,8 @@ export interface EmitterOptions {
    * shared/process-port.node.ts `flushLink`). Default: at once.
    */
   drained?: () => Promise<void>;
+  /** The host's bound for one `llm_record`, JSON length. Default 32 MiB (shared/protocol/frame-limits.ts). */
+  maxRecordBytes?: number;
 }
 
 interface Buffer {
@@ -52,7 +55,10 @@ export class RunEmitter {
     this.flushMs = options.flushMs ?? 16;
     this.maxBytes = options.maxBytes ?? 8192;
     this.drainedFn = options.drained;
+    this.records = new RecordChain(options.maxRecordBytes);
   }
+
+  private readonly records: RecordChain;
 
   private readonly drainedFn: (() => Promise<void>) | undefined;
 
@@ -151,7 +157,15 @@ export class RunEmitter {
     this.post({ v: 1, type: 'tree_update', runId: this.runId, nodes: nodes.map((n) => ({ ...n })) });
   }
 
-  /** Any other message (run_result, llm_record, log). Flushes everything first. */
+  /**
+   * A model call's record, its request whole: posted as what the request adds to the last
+   * record's (record-chain.ts). Flushes everything first.
+   */
+  record(rec: LlmRecord): void {
+    this.send(this.records.next(rec));
+  }
+
+  /** Any other message (run_result, log). Flushes everything first. */
   send(message: RunnerEnvelope | RunnerToHost): void {
     if (this.closed) return;
     this.flush();

@@ -117,8 +117,9 @@ export async function runLlmNode(
   }
   if (signal.aborted && !result.error) result = { ...result, cancelled: true, stopReason: 'cancelled' };
   if (result.usage && req.withCost) result = { ...result, usage: req.withCost(result.usage) };
-  emitter.send({ v: 1, type: 'llm_record', runId: tree.runId, nodeId, api: provider.api ?? req.model.provider, request: request ?? null, events });
-  // The record holds the whole request: the next call waits until it has left the process.
+  emitter.record({ v: 1, type: 'llm_record', runId: tree.runId, nodeId, api: provider.api ?? req.model.provider, request: request ?? null, events });
+  // A record can be large (a first request, a turn that adds images, a long recorded stream):
+  // the next call waits until it has left the process.
   await emitter.drained();
   tree.close(nodeId, {
     status: result.cancelled ? 'cancelled' : result.error ? 'error' : 'completed',

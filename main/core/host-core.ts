@@ -12,7 +12,7 @@ import { NodeSpawner } from './process/node-spawner';
 import { runnerEntry } from './process/entries';
 import { RunSupervisor, type McpRelay } from './supervisor/run-supervisor';
 import { StreamBridge, type AddClientOptions, type BridgeClient, type LogLevel } from './bridge/stream-bridge';
-import type { FrameLimits } from './bridge/validate';
+import type { FrameLimits } from '../../shared/protocol/frame-limits';
 import type { QueueBounds } from './bridge/client-queue';
 import { RunJournal } from './journal/journal';
 import { repairJournal } from './journal/run-files';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { compactRequest, requestAt, RequestReader, sameJson, type RequestBase, type StoredRequest } from './request-delta';
+import { compactPrinted, compactRequest, printRequest, requestAt, RequestReader, sameJson, type RequestBase, type StoredRequest } from './request-delta';
 
 /** Stores `requests` the way a run does: each against the one before it. */
 function store(requests: unknown[]): StoredRequest[] {
@@ -114,6 +114,22 @@ describe('stored requests', () => {
         }
       }),
       { numRuns: 300 },
+    );
+  });
+
+  it('compares two requests by their JSON text as by their objects (property)', () => {
+    const value = fc.jsonValue({ maxDepth: 3 });
+    const request = fc.oneof(fc.dictionary(fc.constantFrom('model', 'tools', '__proto__', 'x', 'messages'), fc.oneof(value, fc.array(value, { maxLength: 4 })), { maxKeys: 4 }), value);
+    fc.assert(
+      fc.property(request, request, fc.array(value, { maxLength: 3 }), (a, b, more) => {
+        // Often the second extends the first's arrays, as a conversation does.
+        const prev = JSON.parse(JSON.stringify(a ?? null));
+        const cur = JSON.parse(JSON.stringify(typeof a === 'object' && a && !Array.isArray(a) ? Object.fromEntries(Object.entries(a).map(([k, v]) => [k, Array.isArray(v) ? [...v, ...more] : v])) : b ?? null));
+        expect(compactPrinted(cur, printRequest(cur), printRequest(prev), 'p')).toEqual(compactRequest(cur, prev, 'p'));
+        const other = JSON.parse(JSON.stringify(b ?? null));
+        expect(compactPrinted(other, printRequest(other), printRequest(prev), 'p')).toEqual(compactRequest(other, prev, 'p'));
+      }),
+      { numRuns: 500 },
     );
   });
 

@@ -63,6 +63,38 @@ function put(o: Json, key: string, value: unknown): void {
   Object.defineProperty(o, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
+/** How the values of two requests compare, key by key (by their objects, or by their JSON text). */
+interface Comparison {
+  /** The key's value is an object or array that is the earlier request's, unchanged. */
+  same(key: string): boolean;
+  /** How many first items of the key's array are the earlier request's (0 when either is not an array). */
+  prefix(key: string): number;
+}
+
+/** The stored form of `request` under `cmp` (see {@link compactRequest}). */
+function compactBy(request: Json, cmp: Comparison, prevNodeId: string): { request: unknown; requestBase?: RequestBase } {
+  const keys = Object.keys(request);
+  const same: string[] = [];
+  const prefix: Record<string, number> = {};
+  const rest: Json = {};
+  for (const key of keys) {
+    const cur = request[key];
+    if (typeof cur === 'object' && cur !== null && cmp.same(key)) {
+      same.push(key);
+      continue;
+    }
+    const n = Array.isArray(cur) ? cmp.prefix(key) : 0;
+    if (n > 0) {
+      put(prefix, key, n);
+      put(rest, key, (cur as unknown[]).slice(n));
+      continue;
+    }
+    put(rest, key, cur);
+  }
+  if (!same.length && !Object.keys(prefix).length) return { request };
+  return { request: rest, requestBase: { nodeId: prevNodeId, keys, same, prefix } };
+}
+
 /**
  * The stored form of `request` given the whole request of the run's previous record
  * (`prev`, of node `prevNodeId`): `{ request }` alone when nothing large is shared (either is not
@@ -71,30 +103,61 @@ function put(o: Json, key: string, value: unknown): void {
  */
 export function compactRequest(request: unknown, prev: unknown, prevNodeId: string): { request: unknown; requestBase?: RequestBase } {
   if (!isObject(request) || !isObject(prev)) return { request };
-  const keys = Object.keys(request);
-  const same: string[] = [];
-  const prefix: Record<string, number> = {};
-  const rest: Json = {};
-  for (const key of keys) {
-    const cur = request[key];
-    const old = Object.prototype.hasOwnProperty.call(prev, key) ? prev[key] : undefined;
-    if (typeof cur === 'object' && cur !== null && sameJson(cur, old)) {
-      same.push(key);
-      continue;
-    }
-    if (Array.isArray(cur) && Array.isArray(old)) {
+  const old = (key: string) => (Object.prototype.hasOwnProperty.call(prev, key) ? prev[key] : undefined);
+  return compactBy(request, {
+    same: (key) => sameJson(request[key], old(key)),
+    prefix: (key) => {
+      const cur = request[key] as unknown[];
+      const was = old(key);
+      if (!Array.isArray(was)) return 0;
       let n = 0;
-      while (n < cur.length && n < old.length && sameJson(cur[n], old[n])) n++;
-      if (n > 0) {
-        put(prefix, key, n);
-        put(rest, key, cur.slice(n));
-        continue;
-      }
-    }
-    put(rest, key, cur);
+      while (n < cur.length && n < was.length && sameJson(cur[n], was[n])) n++;
+      return n;
+    },
+  }, prevNodeId);
+}
+
+/**
+ * A request's top-level values as JSON text, an array's item by item: what a later request is
+ * compared with when the objects of this one may change after it was sent (the runner's: its
+ * messages are the agent loop's, which fills in tool results). Undefined for a request that is
+ * not a JSON object. Cost: one `JSON.stringify` of the request.
+ */
+export type RequestPrint = Map<string, string | string[]>;
+
+/** The {@link RequestPrint} of `request`. */
+export function printRequest(request: unknown): RequestPrint | undefined {
+  if (!isObject(request)) return undefined;
+  const print: RequestPrint = new Map();
+  for (const key of Object.keys(request)) {
+    const v = request[key];
+    print.set(key, Array.isArray(v) ? v.map((item) => JSON.stringify(item) ?? 'null') : (JSON.stringify(v) ?? ''));
   }
-  if (!same.length && !Object.keys(prefix).length) return { request };
-  return { request: rest, requestBase: { nodeId: prevNodeId, keys, same, prefix } };
+  return print;
+}
+
+/**
+ * {@link compactRequest} with both requests compared by their prints (`print` is `request`'s,
+ * `prev` the earlier one's): values are the same when their JSON text is.
+ */
+export function compactPrinted(request: unknown, print: RequestPrint | undefined, prev: RequestPrint | undefined, prevNodeId: string): { request: unknown; requestBase?: RequestBase } {
+  if (!isObject(request) || !print || !prev) return { request };
+  return compactBy(request, {
+    same: (key) => {
+      const a = print.get(key);
+      const b = prev.get(key);
+      if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((x, i) => x === b[i]);
+      return typeof b === 'string' && a === b;
+    },
+    prefix: (key) => {
+      const a = print.get(key);
+      const b = prev.get(key);
+      if (!Array.isArray(a) || !Array.isArray(b)) return 0;
+      let n = 0;
+      while (n < a.length && n < b.length && a[n] === b[n]) n++;
+      return n;
+    },
+  }, prevNodeId);
 }
 
 function isRequestBase(v: unknown): v is RequestBase {

@@ -81,19 +81,21 @@ export class LiveRun {
   }
 
   /**
-   * Keep a model call's record: as it came from the runner (its request whole), stored as what
-   * the request adds to the previous record's (shared/protocol/request-delta.ts), so a run's
-   * records grow with the size of its conversation, not its square. A record already stored so
-   * (a journal's line) is kept as it is. Returns the record as kept.
+   * Keep a model call's record, its request stored as what it adds to an earlier record's
+   * (shared/protocol/request-delta.ts), so a run's records grow with the size of its
+   * conversation, not its square. A record that comes so (from the runner, which compacts what
+   * it posts: agent-runner/emit/record-chain.ts, or from a journal's line) is kept as it is; one
+   * whose request is whole is compacted here against the previous record. Returns the record as kept.
    */
   addRecord(rec: Omit<LlmRecord, 'v' | 'type'> | StoredRecord): StoredRecord {
     const index = this.records.length;
     const prev = this.lastRequest;
-    if ('requestBase' in rec && rec.requestBase !== undefined) {
-      this.records.push(rec);
+    if (rec.requestBase !== undefined) {
+      const kept: StoredRecord = { runId: rec.runId, nodeId: rec.nodeId, api: rec.api, request: rec.request, requestBase: rec.requestBase, events: rec.events };
+      this.records.push(kept);
       const r = requestAt(this.records, index, prev);
       this.lastRequest = r.ok ? { index, request: r.request } : undefined;
-      return rec;
+      return kept;
     }
     const prevRec = prev && this.records[prev.index];
     const c = prevRec ? compactRequest(rec.request, prev.request, prevRec.nodeId) : { request: rec.request };

@@ -9,7 +9,8 @@ import { isTerminal, type ExecNode, type NodeStatus } from '../../../shared/prot
 import type { StreamEnvelope } from '../../../shared/protocol/envelopes';
 import type { HostPush } from '../../../shared/protocol/host-api';
 import type { RunnerToHost } from '../../../shared/protocol/runner';
-import { checkRunnerMessage, DEFAULT_LIMITS, jsonSize, oversizeRecordStandIn, type FrameLimits } from './validate';
+import { checkRunnerMessage, oversizeRecordStandIn } from './validate';
+import { DEFAULT_LIMITS, jsonSize, type FrameLimits } from '../../../shared/protocol/frame-limits';
 import { ClientQueue, DEFAULT_BOUNDS, type QueueBounds } from './client-queue';
 import { LiveRun, type RunInfo } from './live-run';
 

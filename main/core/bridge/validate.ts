@@ -8,22 +8,7 @@ import type { Static, TSchema } from '@sinclair/typebox';
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import { RUNNER_TO_HOST } from '../../../shared/protocol/contract/runner-channel';
 import type { RunnerToHost } from '../../../shared/protocol/runner';
-
-/** Size bounds in bytes (JSON length, approximately bytes). */
-export interface FrameLimits {
-  /** One `llm_delta`. Default 1 MiB. */
-  maxDeltaBytes: number;
-  /** One `tree_update` / `run_result` / `log` (final outputs may carry images). Default 8 MiB. */
-  maxFrameBytes: number;
-  /** One `llm_record` (raw request and recorded stream). Default 32 MiB. */
-  maxRecordBytes: number;
-}
-
-export const DEFAULT_LIMITS: FrameLimits = {
-  maxDeltaBytes: 1024 * 1024,
-  maxFrameBytes: 8 * 1024 * 1024,
-  maxRecordBytes: 32 * 1024 * 1024,
-};
+import { DEFAULT_LIMITS, jsonSize, notKeptRequest, overBound, type FrameLimits } from '../../../shared/protocol/frame-limits';
 
 type RunnerMessageType = keyof typeof RUNNER_TO_HOST;
 
@@ -37,15 +22,6 @@ const checkers = Object.fromEntries(Object.entries(RUNNER_TO_HOST).map(([type, s
 export type CheckedMessage = { [K in RunnerMessageType]: { type: K; msg: Static<(typeof RUNNER_TO_HOST)[K]>; size: number } }[RunnerMessageType];
 
 export type CheckResult = { ok: true; value: CheckedMessage } | { ok: false; reason: string };
-
-/** JSON length of a value, or Infinity when it cannot be serialized. */
-export function jsonSize(value: unknown): number {
-  try {
-    return JSON.stringify(value)?.length ?? 0;
-  } catch {
-    return Infinity;
-  }
-}
 
 /** Check one message posted by the process of run `runId`. */
 export function checkRunnerMessage(runId: string, msg: unknown, limits: FrameLimits = DEFAULT_LIMITS): CheckResult {
@@ -64,7 +40,7 @@ export function checkRunnerMessage(runId: string, msg: unknown, limits: FrameLim
     size = jsonSize(msg);
   }
   const bound = t === 'llm_delta' ? limits.maxDeltaBytes : t === 'llm_record' ? limits.maxRecordBytes : limits.maxFrameBytes;
-  if (size > bound) return { ok: false, reason: `${t} of ${size} bytes exceeds the bound of ${bound} bytes` };
+  if (size > bound) return { ok: false, reason: overBound(t, size, bound) };
   const checker = checkers[t];
   if (!checker.Check(msg)) {
     const first = checker.Errors(msg).First();
@@ -89,5 +65,5 @@ export function oversizeRecordStandIn(runId: string, msg: unknown, reason: strin
   if (!m || typeof m !== 'object' || m.type !== 'llm_record' || m.runId !== runId || !reason.includes('exceeds the bound')) return undefined;
   if (typeof m.nodeId !== 'string' || !m.nodeId || m.nodeId.length > 200) return undefined;
   const api = typeof m.api === 'string' ? m.api.slice(0, 100) : 'unknown';
-  return { v: 1, type: 'llm_record', runId, nodeId: m.nodeId, api, request: { omitted: `Not kept: the raw request and stream events of this call (${reason.replace(/^llm_record of /, '')}).` }, events: [] };
+  return { v: 1, type: 'llm_record', runId, nodeId: m.nodeId, api, request: notKeptRequest(reason), events: [] };
 }

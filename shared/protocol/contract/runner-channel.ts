@@ -116,7 +116,14 @@ export const LlmRecordSchema = T.Object({
   nodeId: T.String({ minLength: 1 }),
   /** Provider api and the exact request body sent. */
   api: T.String(),
+  /** The request body, whole or (with `requestBase`) what it adds to an earlier record's. */
   request: T.Unknown(),
+  /**
+   * How `request` extends the request of an earlier record of the run (shared/protocol/request-delta.ts
+   * `RequestBase`, docs/architecture.md#stored-requests); absent: `request` is whole. Its shape
+   * is checked where it is read, so one damaged record cannot make a run unreadable.
+   */
+  requestBase: T.Optional(T.Unknown()),
   /** Raw stream events in arrival order; `t` is ms since the request was sent. */
   events: T.Array(T.Object({ t: T.Number(), data: T.Unknown() })),
 });
