@@ -36,7 +36,7 @@ test('the whole schema error of a malformed thread shows on hover and on open', 
   await expect(panel).toHaveCount(0);
 });
 
-test('run bar tooltips open below the bar, off the thread title, and close when their button is pressed', async ({ page, serve }) => {
+test('run bar tooltips open below the bar once the pointer rests, off the thread title, and close when their button is pressed', async ({ page, serve }) => {
   const thread = scriptedThread([{ text: 'First answer.' }, { text: 'Second answer.' }], { title: 'Tooltip check', tokensPerSecond: 400 });
   writeFileSync(path.join(serve.home, 'workspace', 'Tooltip check.json'), JSON.stringify(thread));
   await page.goto(serve.url);

@@ -274,7 +274,9 @@ export class AppState {
         this.records.delete(prev);
       }
     }
-    this.store.set(this.shownRunAtom, runId);
+    // The execution panel switching runs renders as a transition, in slices: a run starting
+    // changes the playground's header in the same task.
+    startTransition(() => this.store.set(this.shownRunAtom, runId));
   }
 
   /** Open a stored run read-only in the execution panel. */

@@ -46,7 +46,7 @@ describe('CodeEditor', () => {
     expect(changes).toHaveLength(1); // a value applied is not an edit of the person's
   });
 
-  it('turns read-only and back without reconfiguring, its gutters and plugins kept', () => {
+  it('turns read-only and back without reconfiguring, its gutters and plugins kept', async () => {
     // A thread turns read-only while it runs: every editor follows, and making each one's
     // plugins again (gutters, highlighter) put the whole page's editors into one long task.
     const el = document.createElement('div');
@@ -66,10 +66,18 @@ describe('CodeEditor', () => {
     expect(view.state.readOnly).toBe(false);
     expect(view.contentDOM.getAttribute('contenteditable')).toBe('true');
     show(true);
+    // Not focused: it follows in a task of its own (every editor of the page turns at once when
+    // a run starts); meanwhile the person's edits are refused already.
+    act(() => view.dispatch({ changes: { from: 0, insert: 'x' }, userEvent: 'input.type' }));
+    expect(view.state.doc.toString()).toBe('{\n  "a": 1\n}');
+    await act(() => new Promise((r) => setTimeout(r, 0)));
     expect(view.state.readOnly).toBe(true);
     expect(view.contentDOM.getAttribute('contenteditable')).toBe('false');
     expect(el.querySelector('.cm-lineNumbers')).toBe(gutter);
     show(false);
+    act(() => view.dispatch({ changes: { from: 0, insert: 'x' }, userEvent: 'input.type' }));
+    expect(view.state.doc.toString()).toBe('x{\n  "a": 1\n}');
+    await act(() => new Promise((r) => setTimeout(r, 0)));
     expect(view.state.readOnly).toBe(false);
     expect(view.contentDOM.getAttribute('contenteditable')).toBe('true');
     expect(el.querySelector('.cm-lineNumbers')).toBe(gutter);

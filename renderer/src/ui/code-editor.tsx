@@ -85,6 +85,14 @@ const readOnlyField = StateField.define<boolean>({
   provide: (f) => [EditorView.editable.from(f, (ro) => !ro), EditorState.readOnly.from(f)],
 });
 
+/**
+ * Refuses the person's edits while `readOnly()` says so, before the editor's own read-only state
+ * has followed (it follows in a later task); the value prop's changes still apply.
+ */
+export function blockWhileReadOnly(readOnly: () => boolean): Extension {
+  return EditorState.transactionFilter.of((tr) => (tr.docChanged && readOnly() && !tr.annotation(fromProp) ? [] : tr));
+}
+
 /** The read-only state an editor starts with ({@link readOnlyField}). */
 export function access(readOnly: boolean | undefined): Extension {
   return readOnlyField.init(() => !!readOnly);
@@ -99,6 +107,9 @@ export function CodeEditor(props: CodeEditorProps) {
   onChange.current = props.onChange;
   /** The editor's text as last typed or applied: one serialisation per keystroke, no more. */
   const text = useRef(props.value);
+  /** Read-only as this render says, before the editor's own state follows (see the effect below). */
+  const readOnlyNow = useRef(!!props.readOnly);
+  readOnlyNow.current = !!props.readOnly;
 
   // Layout effects, in this order: the view exists before the value is applied to it. And not
   // passive ones: React runs those after paint, and a key typed in between would reach the
@@ -112,6 +123,7 @@ export function CodeEditor(props: CodeEditorProps) {
         extensions: [
           config.current.of(configure(props)),
           access(props.readOnly),
+          blockWhileReadOnly(() => readOnlyNow.current),
           EditorView.updateListener.of((u) => {
             if (!u.docChanged || u.transactions.some((t) => t.annotation(fromProp))) return;
             const previous = text.current;
@@ -153,9 +165,19 @@ export function CodeEditor(props: CodeEditorProps) {
   }, [theme, basicSetup, placeholder, minHeight, maxHeight, extensions]);
   const madeReadOnly = useRef(readOnly);
   useEffect(() => {
-    if (madeReadOnly.current === readOnly) return; // made (or last set) so
-    madeReadOnly.current = readOnly;
-    view.current?.dispatch({ effects: setReadOnly.of(!!readOnly) });
+    const v = view.current;
+    if (!v || madeReadOnly.current === readOnly) return; // made (or last set) so
+    const apply = () => {
+      madeReadOnly.current = readOnly;
+      v.dispatch({ effects: setReadOnly.of(!!readOnly) });
+    };
+    // A run starting or ending turns every editor of the page; each one, updating, reads the
+    // page's selection, which lays out the page the run's render just changed. One task per
+    // editor: the focused one now, the others each in a task of its own. Meanwhile
+    // `blockWhileReadOnly` already refuses edits.
+    if (v.hasFocus) return apply();
+    const t = setTimeout(apply, 0);
+    return () => clearTimeout(t);
   }, [readOnly]);
 
   return <div ref={parent} style={props.style} />;

@@ -3,7 +3,7 @@
  * with the match count and Previous / Next match (Enter, Shift+Enter). The current match is
  * reported to the message list, which scrolls to it and highlights it.
  */
-import { forwardRef, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
+import { forwardRef, memo, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { ActionIcon, Group, Text, TextInput } from '@mantine/core';
 import type { Message } from '../../../../shared/thread/messages';
 import { findInMessages, type FindMatch } from './find';
@@ -18,8 +18,8 @@ export interface FindBarProps {
 const sameMatch = (a: FindMatch | null, b: FindMatch | null) =>
   a === b || (!!a && !!b && a.index === b.index && a.messageId === b.messageId && a.field === b.field && a.from === b.from);
 
-/** The find box of the message list. */
-export const FindBar = forwardRef<HTMLInputElement, FindBarProps>(function FindBar({ messages, onChange }, ref) {
+/** The find box of the message list. Memoised: the header's changes (a run starting) do not render it again. */
+export const FindBar = memo(forwardRef<HTMLInputElement, FindBarProps>(function FindBar({ messages, onChange }, ref) {
   const [query, setQuery] = useState('');
   const [at, setAt] = useState(0);
   // Typing in a message while a query is set searches again, after the keystroke has rendered.
@@ -66,4 +66,4 @@ export const FindBar = forwardRef<HTMLInputElement, FindBarProps>(function FindB
       <ActionIcon size="sm" variant="subtle" aria-label="Next match" disabled={matches.length === 0} onClick={() => step(1)}>↓</ActionIcon>
     </Group>
   );
-});
+}));

@@ -7,7 +7,7 @@ import { useEffect, useState } from 'react';
 import type { Message } from '../../../../shared/thread/messages';
 import type { Thread } from '../../../../shared/thread/schema';
 import { useApp } from '../../state/context';
-import { useSession, useThreadMeta } from '../../state/hooks';
+import { useSession, useThreadMetaField } from '../../state/hooks';
 import { moveItem, removeAt } from '../../state/array-edits';
 import { applyTyping } from '../../state/text-merge';
 import { distinctKeys } from '../../state/repeated-ids';
@@ -37,7 +37,7 @@ function withRole(m: Message, role: Message['role']): Message {
 export function MessageCard({ thread, index, readOnly }: { thread: Thread; index: number; readOnly: boolean }) {
   const app = useApp();
   const session = useSession()!;
-  const version = useThreadMeta()?.version ?? 0;
+  const version = useThreadMetaField('version') ?? 0;
   const m = thread.context.messages[index];
   const [showThinking, setShowThinking] = useState(false);
   const n = thread.context.messages.length;

@@ -10,6 +10,7 @@ import type { Thread } from '../../../../shared/thread/schema';
 import { VariablesField } from './VariablesField';
 import { StartPanel } from './StartPanel';
 import { PromptEditor, TemplateVariablesContext, warmEditorCode } from '../../ui/editors';
+import type { TemplateVariable } from '../../ui/template-extension';
 import { TemplatePreview } from './TemplatePreview';
 import { templateVariables } from './template-vars';
 import { ErrorNotice } from '../../ui/ErrorNotice';
@@ -129,6 +130,10 @@ export function Playground() {
   // first editors of a thread then cost no more than the next ones.
   const scheme = useComputedColorScheme('light');
   useEffect(() => warmEditorCode(scheme, (key, step) => queue.add(key, step, WAKE_PRIORITY.warmUp)), [scheme, queue]);
+  // The same list while its content is the same: a new one renders every prompt editor again
+  // (the header's changes, a run starting, every keystroke in a message).
+  const variablesKey = JSON.stringify(thread ? templateVariables(thread) : []);
+  const variables = useMemo(() => JSON.parse(variablesKey) as TemplateVariable[], [variablesKey]);
   if (!session || !thread || !meta) return <StartPanel />;
   const editable = !app.host.presentational && !meta.runningRunId;
   // Repeated message or tool call ids: read-only until they get new ids (DuplicateIdsNotice).
@@ -158,7 +163,7 @@ export function Playground() {
         <FileGoneNotice />
       </Stack>
       <EditorRegionContext.Provider value={region}>
-        <TemplateVariablesContext.Provider value={templateVariables(thread)}>
+        <TemplateVariablesContext.Provider value={variables}>
           <ThreadContent key={session.id} session={session} thread={thread} version={meta.version} readOnly={readOnly} scrollRef={scrollRef} find={find} queue={queue} onBrowse={browse} />
         </TemplateVariablesContext.Provider>
       </EditorRegionContext.Provider>

@@ -4,7 +4,7 @@ import { ActionIcon, Badge, Button, Checkbox, Group, Paper, Stack, Text, Tooltip
 import type { Thread } from '../../../../shared/thread/schema';
 import type { ToolCall } from '../../../../shared/thread/messages';
 import { useApp } from '../../state/context';
-import { useSession, useThreadMeta } from '../../state/hooks';
+import { useSession, useThreadMetaField } from '../../state/hooks';
 import { PromptEditor } from '../../ui/editors';
 import { JsonField } from './JsonField';
 import { checkAgainstSchema, toolSchema } from './schema-check';
@@ -22,7 +22,7 @@ import { useHeldPreview } from './use-held-preview';
 export function ToolCallEditor({ thread, mi, ci, call, readOnly }: { thread: Thread; mi: number; ci: number; call: ToolCall; readOnly: boolean }) {
   const app = useApp();
   const session = useSession()!;
-  const version = useThreadMeta()?.version ?? 0;
+  const version = useThreadMetaField('version') ?? 0;
   const tool = thread.context.tools.find((t) => t.name === call.name);
   const schema = toolSchema(tool);
   const out = call.output;

@@ -9,7 +9,7 @@ import { useAtomValue } from 'jotai';
 import { ActionIcon, Box, Button, Group, Menu, Modal, ScrollArea, Select, Stack, Text, TextInput, Tooltip, UnstyledButton } from '@mantine/core';
 import type { WorkspaceEntry } from '../../../../shared/protocol/host-api';
 import { useApp } from '../../state/context';
-import { useThreadMeta } from '../../state/hooks';
+import { useThreadMetaField } from '../../state/hooks';
 import { openEntry } from '../../state/open-entry';
 import { exampleThread } from '../../sample-thread';
 import { ImportDialog, type ImportRequest } from './ImportDialog';
@@ -28,7 +28,7 @@ const parentOf = (p: string): string => p.split('/').slice(0, -1).join('/');
 export function WorkspaceTree() {
   const app = useApp();
   const { entries, loaded } = useAtomValue(app.workspaceAtom);
-  const meta = useThreadMeta();
+  const openPath = useThreadMetaField('path');
   const [filter, setFilter] = useState('');
   const [dialog, setDialog] = useState<Dialog>(null);
   const [importing, setImporting] = useState<ImportRequest>(null);
@@ -138,10 +138,10 @@ export function WorkspaceTree() {
         )}
         <Box role="tree" aria-label="Workspace">
           {shown.map((e) => (
-            <Group key={e.path} gap={2} wrap="nowrap" pl={depth(e.path) * 12} role="treeitem" aria-level={depth(e.path) + 1} aria-selected={meta?.path === e.path}
+            <Group key={e.path} gap={2} wrap="nowrap" pl={depth(e.path) * 12} role="treeitem" aria-level={depth(e.path) + 1} aria-selected={openPath === e.path}
               aria-label={`${e.kind === 'folder' ? 'folder' : 'thread'} ${e.title}${e.error ? ', malformed' : ''}`}
               aria-expanded={e.kind === 'folder' ? !collapsed.has(e.path) : undefined}
-              style={{ borderRadius: 4, background: meta?.path === e.path ? 'var(--mantine-color-default-hover)' : undefined }}>
+              style={{ borderRadius: 4, background: openPath === e.path ? 'var(--mantine-color-default-hover)' : undefined }}>
               <Tooltip label={e.error} disabled={!e.error} multiline w={480} position="right" openDelay={300} withinPortal>
               <UnstyledButton
                 style={{ flex: 1, minWidth: 0, padding: '3px 6px' }}
