@@ -10,7 +10,6 @@ import type { Thread } from '../../../../shared/thread/schema';
 import { VariablesField } from './VariablesField';
 import { StartPanel } from './StartPanel';
 import { PromptEditor, TemplateVariablesContext, warmEditorCode } from '../../ui/editors';
-import type { TemplateVariable } from '../../ui/template-extension';
 import { TemplatePreview } from './TemplatePreview';
 import { templateVariables } from './template-vars';
 import { ErrorNotice } from '../../ui/ErrorNotice';
@@ -130,10 +129,14 @@ export function Playground() {
   // first editors of a thread then cost no more than the next ones.
   const scheme = useComputedColorScheme('light');
   useEffect(() => warmEditorCode(scheme, (key, step) => queue.add(key, step, WAKE_PRIORITY.warmUp)), [scheme, queue]);
-  // The same list while its content is the same: a new one renders every prompt editor again
-  // (the header's changes, a run starting, every keystroke in a message).
-  const variablesKey = JSON.stringify(thread ? templateVariables(thread) : []);
-  const variables = useMemo(() => JSON.parse(variablesKey) as TemplateVariable[], [variablesKey]);
+  // A new list only when what it is made of changes (Immer keeps untouched parts the same
+  // objects): a new one renders every prompt editor again (a keystroke in a message, a run starting).
+  const ctx = thread?.context;
+  const variables = useMemo(
+    () => (thread ? templateVariables(thread) : []),
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- exactly what templateVariables reads
+    [ctx?.variables, ctx?.variableTypes, ctx?.scenario, ctx?.scenarios, thread?.title, thread?.settings],
+  );
   if (!session || !thread || !meta) return <StartPanel />;
   const editable = !app.host.presentational && !meta.runningRunId;
   // Repeated message or tool call ids: read-only until they get new ids (DuplicateIdsNotice).
