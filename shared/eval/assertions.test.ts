@@ -21,6 +21,10 @@ describe('assertions', () => {
     expect(checkAssertion({ type: 'equals', value: 'paris' }, o)).toEqual({ type: 'equals', status: 'fail', reason: 'expected "paris", got "  Paris \\n"' });
     expect(checkAssertion({ type: 'equals', value: 'paris', ignoreCase: true }, o).status).toBe('pass');
     expect(checkAssertion({ type: 'equals', value: '' }, o, 'Paris').status).toBe('pass');
+    // No value at all: the case's expected value, and an error when the case has none.
+    expect(checkAssertion({ type: 'equals' }, o, 'Paris').status).toBe('pass');
+    expect(checkAssertion({ type: 'contains' }, o, 'Lyon')).toEqual({ type: 'contains', status: 'fail', reason: '"Lyon" not found in "  Paris \\n"' });
+    expect(checkAssertion({ type: 'not_contains' }, o)).toEqual({ type: 'not_contains', status: 'error', reason: 'no value to compare with: the assertion has no "value" and the case no "expected"' });
     expect(checkAssertion({ type: 'contains', value: 'ari' }, o).status).toBe('pass');
     expect(checkAssertion({ type: 'contains', value: 'PAR' }, o).status).toBe('fail');
     expect(checkAssertion({ type: 'contains', value: 'PAR', ignoreCase: true }, o).status).toBe('pass');

@@ -30,12 +30,18 @@ export function matchesPartially(actual: unknown, expected: unknown): boolean {
   return Object.entries(expected as Record<string, unknown>).every(([k, v]) => matchesPartially((actual as Record<string, unknown>)[k], v));
 }
 
+/** An `equals`/`contains`/`not_contains` with no value, for a case with no expected value: nothing to compare with. */
+function noValue(type: Assertion['type']): AssertionResult {
+  return { type, status: 'error', reason: 'no value to compare with: the assertion has no "value" and the case no "expected"' };
+}
+
 /** Checks one non-judge assertion; `expected` is the case's expected value (used by `equals`/`contains` given an empty value). */
 export function checkAssertion(a: Assertion, o: CaseOutcome, expected?: string): AssertionResult {
   const text = o.finalText;
   switch (a.type) {
     case 'equals': {
-      const want = a.value === '' && expected !== undefined ? expected : a.value;
+      if (a.value === undefined && expected === undefined) return noValue(a.type);
+      const want = !a.value && expected !== undefined ? expected : (a.value ?? '');
       const norm = (s: string) => {
         let t = a.trim === false ? s : s.trim();
         if (a.ignoreCase) t = t.toLowerCase();
@@ -45,7 +51,8 @@ export function checkAssertion(a: Assertion, o: CaseOutcome, expected?: string):
     }
     case 'contains':
     case 'not_contains': {
-      const want = a.value === '' && expected !== undefined ? expected : a.value;
+      if (a.value === undefined && expected === undefined) return noValue(a.type);
+      const want = !a.value && expected !== undefined ? expected : (a.value ?? '');
       const has = a.ignoreCase ? text.toLowerCase().includes(want.toLowerCase()) : text.includes(want);
       return a.type === 'contains'
         ? result(a, has, `contains ${clip(want)}`, `${clip(want)} not found in ${clip(text)}`)

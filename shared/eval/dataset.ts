@@ -14,16 +14,17 @@ export const DATASET_VERSION = 1;
 const TextTarget = Type.Optional(literals('final_text'));
 
 /**
- * One check of a case's run. Text checks read the final assistant text; `json_schema` reads it
+ * One check of a case's run. Text checks read the final assistant text (`equals`, `contains`
+ * and `not_contains` without a value, or with an empty one, compare with the case's `expected`); `json_schema` reads it
  * as JSON, or a named tool call's arguments; `tool_called` passes when any call of `tool` ran
  * whose arguments contain `arguments` (a deep partial match); the limits compare the run's
  * totals (tokens in + out, cost in USD, latency in ms from the run's start to its end).
  * `judge` asks a model to score the output against a rubric (judge.ts).
  */
 export const AssertionSchema = Type.Union([
-  Type.Object({ type: Type.Literal('equals'), value: Type.String(), target: TextTarget, ignoreCase: Type.Optional(Type.Boolean()), trim: Type.Optional(Type.Boolean()) }),
-  Type.Object({ type: Type.Literal('contains'), value: Type.String(), target: TextTarget, ignoreCase: Type.Optional(Type.Boolean()) }),
-  Type.Object({ type: Type.Literal('not_contains'), value: Type.String(), target: TextTarget, ignoreCase: Type.Optional(Type.Boolean()) }),
+  Type.Object({ type: Type.Literal('equals'), value: Type.Optional(Type.String()), target: TextTarget, ignoreCase: Type.Optional(Type.Boolean()), trim: Type.Optional(Type.Boolean()) }),
+  Type.Object({ type: Type.Literal('contains'), value: Type.Optional(Type.String()), target: TextTarget, ignoreCase: Type.Optional(Type.Boolean()) }),
+  Type.Object({ type: Type.Literal('not_contains'), value: Type.Optional(Type.String()), target: TextTarget, ignoreCase: Type.Optional(Type.Boolean()) }),
   Type.Object({ type: Type.Literal('regex'), pattern: Type.String(), flags: Type.Optional(Type.String()), target: TextTarget }),
   Type.Object({ type: Type.Literal('json_schema'), schema: Type.Record(Type.String(), Type.Unknown()), tool: Type.Optional(Type.String()) }),
   Type.Object({ type: Type.Literal('tool_called'), tool: Type.String(), arguments: Type.Optional(Type.Unknown()) }),

@@ -31,6 +31,9 @@ describe('--assertions', () => {
     expect(await readAssertionsArg(' []')).toEqual({ assertions: [], label: '--assertions' });
     expect(await problem('[{"type":"contains" "value":"4"}]')).toBe(`--assertions line 1, column 21: expected ',' or '}' after a property value, found '"'`);
     expect(await problem('[{"type":"nope"}]')).toMatch(/^--assertions:\/0/);
+    // JSON that is not an array is named as such, not taken for a missing file.
+    expect(await problem('null')).toMatch(/^--assertions:\/: .*array/i);
+    expect(await problem('"contains"')).toMatch(/^--assertions:\/: .*array/i);
     expect(await problem(dir('missing.json'))).toBe(`--assertions ${dir('missing.json')}: no such file; give a file holding a JSON array of assertions, or the array itself`);
   });
 

@@ -38,8 +38,8 @@ export interface AssertionsArg {
 
 /**
  * Reads `--assertions`: a file holding a JSON array of assertions, or the array itself
- * (`--assertions '[{"type":"contains","value":"4"}]'`: text starting with `[` or `{` that is
- * no file's name). Throws naming the file (or `--assertions`) and the place: line and column
+ * (`--assertions '[{"type":"contains","value":"4"}]'`: JSON text that is no file's name;
+ * a value that is not an array, such as `null`, gets the schema check's error). Throws naming the file (or `--assertions`) and the place: line and column
  * (1-based) of a JSON syntax error, the JSON pointer of an assertion that does not check.
  */
 export async function readAssertionsArg(arg: string): Promise<AssertionsArg> {
@@ -49,7 +49,9 @@ export async function readAssertionsArg(arg: string): Promise<AssertionsArg> {
     text = await readFile(arg, 'utf8');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' && /^\s*[[{]/.test(arg)) {
+    // No such file, but JSON text: an array or object (its syntax errors are named), or any
+    // other JSON value (the schema check names it).
+    if (code === 'ENOENT' && (/^\s*[[{]/.test(arg) || parseJsonText(arg).ok)) {
       text = arg;
       label = '--assertions';
     } else {

@@ -36,7 +36,8 @@ interface EvalOptions {
   /** Absent unless given: a new batch then runs DEFAULT_CONCURRENCY cases at a time, a resumed one its saved concurrency. */
   concurrency?: string;
   maxTurns?: string;
-  assertions?: string;
+  /** Each `--assertions` given, in order (repeatable: every list is added). */
+  assertions: string[];
   junit?: string;
   json?: string;
   queue?: string;
@@ -95,13 +96,17 @@ async function prepare(threadFile: string | undefined, o: EvalOptions, workspace
     throw new BadInput(`${threadFile}: ${(err as Error).message}`);
   }
   let dataset;
-  let emptyWarning: string | undefined;
+  const emptyWarnings: string[] = [];
   try {
     dataset = await readDatasetFile(o.dataset);
-    if (o.assertions !== undefined) {
-      const given = await readAssertionsArg(o.assertions);
-      dataset = withAssertions(dataset, given.assertions);
-      emptyWarning = emptyAssertionsWarning(given, dataset);
+    const read = await Promise.allSettled(o.assertions.map(readAssertionsArg));
+    const failed = read.flatMap((r) => (r.status === 'rejected' ? [(r.reason as Error).message] : []));
+    if (failed.length) throw new Error(failed.join('\n'));
+    const lists = read.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+    for (const given of lists) dataset = withAssertions(dataset, given.assertions);
+    for (const given of lists) {
+      const warning = emptyAssertionsWarning(given, dataset);
+      if (warning) emptyWarnings.push(warning);
     }
   } catch (err) {
     throw new BadInput((err as Error).message);
@@ -116,7 +121,7 @@ async function prepare(threadFile: string | undefined, o: EvalOptions, workspace
   if (variants.length > MAX_BATCH_VARIANTS) throw new BadInput(`a batch may have at most ${MAX_BATCH_VARIANTS} variants, not ${variants.length}`);
   const problems = variantProblems(variants, thread);
   if (problems.length) throw new BadInput(problems.join('\n'));
-  if (emptyWarning) process.stderr.write(`stepwise eval: ${terminalText(emptyWarning)}\n`);
+  for (const w of emptyWarnings) process.stderr.write(`stepwise eval: ${terminalText(w)}\n`);
   const unchecked = uncheckedExpected(dataset);
   if (unchecked) {
     process.stderr.write(
@@ -148,7 +153,7 @@ function ignoredByResume(threadFile: string | undefined, o: EvalOptions): string
     [threadFile !== undefined, 'the thread argument'],
     [o.dataset !== undefined, '--dataset'],
     [o.variant.length > 0, '--variant'],
-    [o.assertions !== undefined, '--assertions'],
+    [o.assertions.length > 0, '--assertions'],
     [o.maxTurns !== undefined, '--max-turns'],
     [o.out !== undefined, '--out'],
     [o.name !== undefined, '--name'],
@@ -256,7 +261,7 @@ export function registerEval(program: Command): void {
     // No commander default: a resumed batch must tell "not given" (keep its own) from a given value.
     .option('--concurrency <n>', `cases at a time (default ${DEFAULT_CONCURRENCY}; with --resume, the batch's own unless given)`)
     .option('--max-turns <n>', 'ReAct turn cap per case')
-    .option('--assertions <file or JSON>', 'a JSON array of assertions for every case (added to the dataset\'s), in a file or given inline')
+    .option('--assertions <file or JSON>', 'a JSON array of assertions for every case (added to the dataset\'s), in a file or given inline (repeatable: each list is added)', (v: string, prev: string[]) => [...prev, v], [] as string[])
     .option('--junit <file>', 'write JUnit XML')
     .option('--json <file>', 'write the results as JSON')
     .option('--isolation <mode>', 'runner processes: reuse (default; one per concurrent case, reused; a case whose process crashes runs again in a fresh one) or fresh (a new process per case)')

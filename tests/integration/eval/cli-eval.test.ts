@@ -241,6 +241,13 @@ describe('stepwise eval', () => {
     const checked = await evalCli([f.t, '--dataset', f.d, '--assertions', dir('eq.json')]);
     expect(checked.stderr).toBe('');
     expect(checked.code).toBe(1);
+    // --assertions is repeatable: every list is checked, in the order given.
+    const both = await evalCli([f.t, '--dataset', f.d, '--assertions', f.a, '--assertions', '[{"type":"equals"}]', '--json', dir('both.json')]);
+    // w3 has no expected value: its `equals` without a value cannot check anything (exit 3).
+    expect(both.code).toBe(3);
+    const json = JSON.parse(await readFile(dir('both.json'), 'utf8'));
+    const statuses = (i: number) => json.results[i].assertions.map((a: { type: string; status: string }) => `${a.type} ${a.status}`);
+    expect([statuses(0), statuses(2)]).toEqual([['contains pass', 'equals fail'], ['contains pass', 'equals error']]);
   }, 120_000);
 
   it('reports list results in dataset order (case × variant), and --help names exit 130', async () => {

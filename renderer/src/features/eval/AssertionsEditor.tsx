@@ -45,7 +45,7 @@ function Fields({ a, n, set }: { a: Assertion; n: number; set(a: Assertion): voi
     case 'not_contains':
       return (
         <Group gap="xs" align="flex-end">
-          <TextInput size="xs" style={{ flex: 1 }} label="Text" aria-label={at('Text')} description="Empty: the case's expected value" value={a.value} onChange={(e) => set({ ...a, value: e.currentTarget.value })} />
+          <TextInput size="xs" style={{ flex: 1 }} label="Text" aria-label={at('Text')} description="Empty: the case's expected value" value={a.value ?? ''} onChange={(e) => set({ ...a, value: e.currentTarget.value })} />
           <Checkbox size="xs" label="Ignore case" checked={!!a.ignoreCase} onChange={(e) => set({ ...a, ignoreCase: e.currentTarget.checked || undefined })} />
         </Group>
       );
