@@ -132,6 +132,10 @@ test('a dataset made in the grid, a batch of two variants, a failing case opened
   await expect(page.getByRole('heading', { name: /^Quiz · .* · long · padded \(branch\)$/ })).toBeVisible();
 
   await page.getByRole('button', { name: 'Evaluate' }).click();
+  // The batch list dates each batch (batches of one dataset share its name).
+  const when = page.getByRole('navigation', { name: 'Batches' }).getByRole('button').first().locator('time');
+  expect(Math.abs(Date.parse((await when.getAttribute('datetime'))!) - Date.now())).toBeLessThan(10 * 60_000);
+  await expect(when).not.toBeEmpty();
   await page.getByRole('button', { name: 'dataset quiz' }).click();
   await expect(cell('expected', 3)).toHaveValue('The answer is 4.');
   await expect(cell('question', 3)).toHaveValue('y'.repeat(100));

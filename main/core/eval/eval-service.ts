@@ -25,21 +25,11 @@ import { BATCH_FILE, BatchFileError, listBatches, readBatchSpec, readResults, wr
 import { LocalScheduler } from './scheduler';
 import type { CaseHost } from './case-run';
 import { variantProblems, type Variant } from './variants';
+import type { Static } from '@sinclair/typebox';
+import type { BatchInfoSchema } from '../../../shared/protocol/contract/eval-methods';
 
-/** A batch as the app lists it (the contract's BatchInfo). */
-export interface BatchInfo {
-  id: string;
-  name: string;
-  createdAt: number;
-  path: string;
-  threadTitle: string;
-  datasetName: string;
-  variants: string[];
-  progress: BatchProgress;
-  live: boolean;
-  /** Set when the batch file cannot be used (the contract's BatchInfo.error). */
-  error?: string;
-}
+/** A batch as the app lists it: the contract's BatchInfo. */
+export type BatchInfo = Static<typeof BatchInfoSchema>;
 
 /** Longest reason an unreadable batch is listed with. */
 const MAX_REASON = 400;
@@ -338,9 +328,10 @@ export class EvalService {
   private async infoOf(spec: BatchSpec, dir: string): Promise<BatchInfo> {
     const live = this.live.get(spec.id);
     if (live) return this.info(spec, dir, live.progress, true);
-    const { results } = await readResults(dir);
+    const { results, skipped } = await readResults(dir);
     const total = spec.dataset.cases.length * spec.variants.length;
-    return this.info(spec, dir, { total, done: results.length, running: 0, failed: results.filter((r) => r.status !== 'passed').length }, false);
+    const info = this.info(spec, dir, { total, done: results.length, running: 0, failed: results.filter((r) => r.status !== 'passed').length }, false);
+    return skipped ? { ...info, skippedLines: skipped } : info;
   }
 
   async batch(batchId: string): Promise<{ info: BatchInfo; results: CaseResult[] }> {

@@ -92,6 +92,11 @@ export const BatchInfoSchema = T.Object({
   live: T.Boolean(),
   /** Why the batch file cannot be used, one line naming the file and the fields (no absolute paths). */
   error: T.Optional(T.String()),
+  /**
+   * Lines of the batch's `results.jsonl` that could not be read (a host that died mid-write, a
+   * hand edit): those cases count as not done, and resuming runs them again. Absent when none.
+   */
+  skippedLines: T.Optional(T.Integer({ minimum: 1 })),
 });
 
 /** A dataset file of the workspace. */

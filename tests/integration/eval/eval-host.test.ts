@@ -12,18 +12,14 @@ import type { HostPush } from '../../../shared/protocol/host-api';
 import type { Dataset } from '../../../shared/eval/dataset';
 import { emptyDataset } from '../../../shared/eval/dataset';
 import { scriptedThread } from '../../support/threads';
+import type { Static } from '@sinclair/typebox';
+import type { BatchInfoSchema } from '../../../shared/protocol/contract/eval-methods';
 import { bundledRunner } from '../../support/runner-bundle';
 import { makeHome, rejection, waitFor, words, hostCores, writeThread } from '../../support/host-harness';
 
 const startCore = hostCores();
 
-interface BatchInfo {
-  id: string;
-  path: string;
-  createdAt: number;
-  progress: { total: number; done: number; running: number };
-  error?: string;
-}
+type BatchInfo = Static<typeof BatchInfoSchema>;
 
 const arithmetic = (): Dataset => ({
   ...emptyDataset('arithmetic'),
@@ -121,6 +117,14 @@ describe('batch files that do not check', () => {
     expect((await rejection(conn.request('eval.resumeBatch', { batchId: 'nowhere' }))).code).toBe('not_found');
     // The good batch is still there to read.
     expect(((await conn.request('eval.batch', { batchId: good.id })) as { results: unknown[] }).results).toHaveLength(2);
+    expect(list[0]!.skippedLines).toBeUndefined();
+    // A results line that cannot be read is counted, not passed over: its case is not done.
+    const resultsFile = path.join(home, 'workspace', good.path, 'results.jsonl');
+    const lines = fs.readFileSync(resultsFile, 'utf8').split('\n');
+    fs.writeFileSync(resultsFile, [lines[0]!.slice(0, 40), ...lines.slice(1)].join('\n'));
+    const damaged = (await conn.request('eval.batch', { batchId: good.id })) as { info: BatchInfo; results: unknown[] };
+    expect(damaged.results).toHaveLength(1);
+    expect(damaged.info).toMatchObject({ skippedLines: 1, progress: { total: 2, done: 1 } });
   }, 90_000);
 });
 

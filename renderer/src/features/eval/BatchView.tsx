@@ -74,6 +74,11 @@ export function BatchView({ batchId, batches, onResumed }: { batchId: string; ba
           {live && <Button size="compact-xs" color="red" variant="light" onClick={() => void act('cancel')}>Cancel batch</Button>}
           {!live && p.done < p.total && <Button size="compact-xs" variant="light" onClick={() => void act('resume')}>Resume batch</Button>}
         </Group>
+        {info.skippedLines && (
+          <Text size="xs" c="orange" role="note">
+            {info.skippedLines === 1 ? '1 line' : `${info.skippedLines} lines`} of {info.path}/results.jsonl could not be read: those cases count as not done{p.done < p.total ? ', and Resume batch runs them again' : ''}.
+          </Text>
+        )}
       </Stack>
       <ResultsGrid results={results} variants={info.variants} tagsOf={(id) => tags[id] ?? []} onOpen={(r) => void openCase(r)} />
       {others.length > 0 && (

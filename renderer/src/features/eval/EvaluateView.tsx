@@ -22,8 +22,8 @@ function UnreadableBatch({ batch }: { batch: BatchInfo }) {
   return (
     <Box role="group" aria-label={`batch ${batch.name}, unreadable`} style={{ padding: '4px 6px' }}>
       <Group gap={4} wrap="nowrap">
-        <Text size="sm" truncate>{batch.name}</Text>
-        <Badge size="xs" color="gray" variant="light">unreadable</Badge>
+        <Text size="sm" truncate style={{ minWidth: 0 }}>{batch.name}</Text>
+        <Badge size="xs" color="gray" variant="light" style={{ flexShrink: 0 }}>unreadable</Badge>
       </Group>
       <Text size="xs" c="red" style={{ overflowWrap: 'anywhere' }}>{batch.path}/{batch.error}</Text>
       <Text size="xs" c="dimmed">Fix the batch file, or remove its folder.</Text>
@@ -86,7 +86,7 @@ export function EvaluateView() {
                   <UnstyledButton key={b.id} style={item(pane.kind === 'batch' && pane.id === b.id)} onClick={() => setPane({ kind: 'batch', id: b.id })} aria-label={`batch ${b.name}`}>
                     <Text size="sm" truncate>{b.name}</Text>
                     <Group gap={4}>
-                      <Text size="xs" c="dimmed">{b.datasetName} · {p.done}/{p.total}</Text>
+                      <Text size="xs" c="dimmed">{b.datasetName} · {p.done}/{p.total} · <time dateTime={new Date(b.createdAt).toISOString()}>{new Date(b.createdAt).toLocaleString()}</time></Text>
                       {p.failed > 0 && <Badge size="xs" color="red" variant="light">{p.failed} failed</Badge>}
                     </Group>
                   </UnstyledButton>
