@@ -119,7 +119,7 @@ export async function runThreadFile(file: string, o: RunOptions): Promise<number
       if (push.type === 'tree_update') for (const n of push.nodes) if (n.kind === 'tool' && n.status === 'error') toolErrors.add(n.id);
       if (push.type === 'run_ended' && push.runId === runId) finish(push.status);
     },
-    { unbounded: true },
+    { unbounded: true, runResults: !!o.events },
   );
   client.stream.subscribe(threadId);
 

@@ -51,6 +51,13 @@ export interface BridgeClient {
 export interface AddClientOptions extends Partial<QueueBounds> {
   /** No backpressure (in-process consumers such as the CLI that never ack). */
   unbounded?: boolean;
+  /**
+   * Also receive each run's `run_result` as the runner posted it (`stepwise run --events`).
+   * Others do not: the host applies it to the thread, and every window gets what it adds in the
+   * `thread_patch` (a 1,000-turn run's result is about 440 KB, which each window would read,
+   * check and throw away).
+   */
+  runResults?: boolean;
 }
 
 interface ClientEntry {
@@ -58,6 +65,7 @@ interface ClientEntry {
   queue: ClientQueue;
   all: boolean;
   threads: Set<string>;
+  runResults: boolean;
   closed: boolean;
 }
 
@@ -132,7 +140,7 @@ export class StreamBridge {
         break;
       case 'run_result':
         run.result = c.msg;
-        this.broadcast(c.msg, run.threadId, c.size);
+        this.broadcast(c.msg, run.threadId, c.size, (e) => e.runResults);
         break;
       case 'llm_record': {
         const { v: _v, type: _t, ...rec } = c.msg;
@@ -212,6 +220,7 @@ export class StreamBridge {
       }, bounds),
       all: false,
       threads: new Set(),
+      runResults: !!opts.runResults,
       closed: false,
     };
     this.clients.set(entry.id, entry);
@@ -299,10 +308,10 @@ export class StreamBridge {
     }
   }
 
-  /** Push a frame to every client subscribed to `threadId` (all clients when undefined). */
-  broadcast(push: HostPush, threadId?: string, size = jsonSize(push)): void {
+  /** Push a frame to every client subscribed to `threadId` (all clients when undefined), of those `wants` takes. */
+  broadcast(push: HostPush, threadId?: string, size = jsonSize(push), wants: (entry: ClientEntry) => boolean = () => true): void {
     for (const entry of this.clients.values()) {
-      if (threadId === undefined || this.matches(entry, threadId)) entry.queue.push(push, size);
+      if ((threadId === undefined || this.matches(entry, threadId)) && wants(entry)) entry.queue.push(push, size);
     }
   }
 }

@@ -7,8 +7,8 @@
  *   web-token.ts, never in a URL). Every frame is one JSON text message.
  * - Client → host: `{ id: number, method: HostMethod, params }` (see shared/protocol/host-api.ts).
  * - Host → client: `{ id, result }` or `{ id, error: { message, code? } }` answering a request,
- *   and `{ push: HostPush }` for envelopes (tree_update, node_update, llm_delta, node_snapshot, run_result,
- *   thread_patch) and events (workspace_changed, run_started, run_ended, notice).
+ *   and `{ push: HostPush }` for envelopes (tree_update, node_update, llm_delta, node_snapshot,
+ *   thread_patch; a run's messages arrive in its thread_patch, not as its run_result) and events (workspace_changed, run_started, run_ended, notice).
  * - Backpressure: the client sends `stream.ack { count }` with the number of pushes it has
  *   processed since its last ack, at most once per animation frame. The host bounds each
  *   client's unacknowledged queue (docs/architecture.md#backpressure).

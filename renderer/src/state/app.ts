@@ -167,7 +167,7 @@ export class AppState {
       case 'tree_update':
         // The run node's terminal update also ends read-only mode (if run_ended is late or lost).
         if (session?.meta.runningRunId === push.runId && push.nodes.some((n) => n.kind === 'run' && !n.parentId && isTerminal(n.status))) {
-          session.setRunning(undefined);
+          session.setRunning(undefined, true);
           void this.refreshRuns();
         }
         return;
@@ -179,7 +179,7 @@ export class AppState {
         return;
       case 'run_ended':
         if (session && push.threadId === session.id) {
-          if (session.meta.runningRunId === push.runId) session.setRunning(undefined);
+          if (session.meta.runningRunId === push.runId) session.setRunning(undefined, true);
           void this.refreshRuns();
         }
         return;
@@ -257,7 +257,8 @@ export class AppState {
     if (!s) return this.store.set(this.runRefsAtom, []);
     try {
       const refs = await this.host.call('run.list', { threadId: s.id });
-      this.store.set(this.runRefsAtom, [...refs].sort((a, b) => b.startedAt - a.startedAt));
+      // The run bar and run history render it in slices: it comes as a run ends, with the run's result.
+      startTransition(() => this.store.set(this.runRefsAtom, [...refs].sort((a, b) => b.startedAt - a.startedAt)));
     } catch {
       this.store.set(this.runRefsAtom, s.thread.runRefs ?? []);
     }

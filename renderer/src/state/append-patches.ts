@@ -52,7 +52,7 @@ function appendsOf(doc: unknown, patches: Patch[]): { path: Path; items: unknown
   for (const p of patches) {
     if (p.op !== 'add' || typeof p.path[p.path.length - 1] !== 'number') continue;
     const parent = p.path.slice(0, -1) as Path;
-    const key = JSON.stringify(parent);
+    const key = parent.map((k) => `${typeof k}:${k}`).join('/');
     const c = counts.get(key) ?? { path: parent, n: 0 };
     c.n++;
     counts.set(key, c);

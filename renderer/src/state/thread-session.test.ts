@@ -52,6 +52,19 @@ function fakeHost(initial: Thread) {
 const settle = () => new Promise((r) => setTimeout(r, 0));
 
 describe('ThreadSession', () => {
+  it('freezes the thread the host sent once the page is idle, so the first edit does not walk all of it', async () => {
+    const sent = JSON.parse(JSON.stringify(exampleThread())) as Thread;
+    const s = new ThreadSession(createStore(), fakeHost(sent).host, { thread: sent, version: 1, path: 'a.json' });
+    expect(Object.isFrozen(sent.context.messages[0])).toBe(false);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(Object.isFrozen(sent.context.messages[0])).toBe(true);
+    expect(Object.isFrozen(s.thread.model)).toBe(true);
+    // Edits still make new documents from it.
+    s.edit((d) => void (d.title = 'renamed'));
+    expect(s.thread.title).toBe('renamed');
+    expect(s.thread.context.messages[0]).toBe(sent.context.messages[0]);
+  });
+
   it('sends edits with their base version, one at a time, and undo sends the inverse', async () => {
     const h = fakeHost(exampleThread());
     const s = new ThreadSession(createStore(), h.host, { thread: h.doc, version: 1, path: 'a.json' });

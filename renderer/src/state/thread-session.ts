@@ -4,8 +4,9 @@
  * to the host, and patches from others and from runs are taken in, by the session's
  * {@link ThreadSync}.
  */
+import { startTransition } from 'react';
 import { atom, type PrimitiveAtom } from 'jotai';
-import { applyPatches, enablePatches, produceWithPatches, type Draft, type Patch } from 'immer';
+import { applyPatches, enablePatches, freeze, produceWithPatches, type Draft, type Patch } from 'immer';
 import type { Thread } from '../../../shared/thread/schema';
 import type { ThreadPatch } from '../../../shared/protocol/envelopes';
 import type { HostServices } from '../host/types';
@@ -15,6 +16,20 @@ import { ThreadSync, type OpenedThread } from './thread-sync';
 import type { ThreadMeta } from './thread-meta';
 import { keepsRepeats } from './repeated-ids';
 import type { AtomStore } from './stream-store';
+
+/**
+ * Deep-freezes a thread the host sent (opened, reloaded), when the page is idle. Immer freezes
+ * what it makes and stops at frozen objects; a thread parsed from the host is not frozen, so
+ * the first change made with Immer (an edit, a run's result) walked every message and every
+ * step of a script in the task that made it (8 ms for a 1,000-step script).
+ */
+function freezeWhenIdle(doc: Thread): void {
+  if (Object.isFrozen(doc)) return;
+  const run = () => void freeze(doc, true);
+  const idle = (globalThis as { requestIdleCallback?: (cb: () => void, o: { timeout: number }) => number }).requestIdleCallback;
+  if (idle) idle(run, { timeout: 2000 });
+  else setTimeout(run, 0);
+}
 
 export type { ThreadMeta } from './thread-meta';
 
@@ -35,6 +50,7 @@ export class ThreadSession {
   ) {
     this.history = new UndoHistory(undo);
     this.threadAtom = atom(opened.thread);
+    freezeWhenIdle(opened.thread);
     this.metaAtom = atom<ThreadMeta>({
       path: opened.path,
       version: opened.version,
@@ -47,7 +63,10 @@ export class ThreadSession {
       id: () => this.id,
       path: () => this.meta.path,
       shown: () => this.thread,
-      show: (doc) => this.store.set(this.threadAtom, doc),
+      show: (doc) => {
+        this.store.set(this.threadAtom, doc);
+        freezeWhenIdle(doc);
+      },
       setMeta: (patch) => this.setMeta(patch),
       followTexts: (before, after, patches) => this.followTexts(before, after, patches),
       recordRun: (forward, inverse, runId, current) => this.history.record(forward, inverse, { origin: 'run', runId, current }),
@@ -165,8 +184,13 @@ export class ThreadSession {
   }
 
   /** Mark a run of this thread as running (read-only) or finished. */
-  setRunning(runId: string | undefined): void {
-    this.setMeta({ runningRunId: runId });
+  /**
+   * The thread's running run (undefined: none). `later`: render it as a transition (a run's
+   * end: the whole thread turns editable again, in slices); a run's start is shown at once.
+   */
+  setRunning(runId: string | undefined, later = false): void {
+    if (later) startTransition(() => this.setMeta({ runningRunId: runId }));
+    else this.setMeta({ runningRunId: runId });
   }
 
   /**

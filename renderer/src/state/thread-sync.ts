@@ -140,14 +140,19 @@ export class ThreadSync {
       // A run's result appends its messages in one copy (append-patches.ts).
       const [next, forward, inverse] = applyWithPatches(shown, tp.patches);
       if (!isRun) this.session.followTexts(shown, next, tp.patches);
-      // A run's result can add a thousand messages: the page renders them as a transition, in
-      // slices between which it answers input, not in one long task.
-      if (isRun) startTransition(() => this.session.show(next));
-      else this.session.show(next);
       this.confirmed = next;
       this.version = tp.version;
       if (isRun) this.session.recordRun(forward, inverse, tp.origin.slice('run:'.length), next);
-      this.session.setMeta({});
+      // A run's result can add a thousand messages: the page renders them as a transition, in
+      // slices between which it answers input, not in one long task. The meta (version, undo)
+      // changes in the same transition: a render for it alone would read the new thread too
+      // (atoms hold the latest value) and render it all at once.
+      const land = () => {
+        this.session.show(next);
+        this.session.setMeta({});
+      };
+      if (isRun) startTransition(land);
+      else land();
     } catch {
       void this.reload();
     }

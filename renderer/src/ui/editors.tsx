@@ -26,7 +26,6 @@ import { findHighlightExtension, type FieldHighlight } from './find-highlight';
 import { warmEditors, type StepScheduler } from './editor-warmup';
 
 const jsonSetup: BasicSetupOptions = { foldGutter: true, lineNumbers: true, highlightActiveLine: true, autocompletion: false, history: false };
-const jsonReadOnlySetup: BasicSetupOptions = { ...jsonSetup, highlightActiveLine: false };
 const promptSetup: BasicSetupOptions = { lineNumbers: false, foldGutter: false, highlightActiveLine: false, autocompletion: false, history: false };
 
 export interface JsonEditorProps {
@@ -45,7 +44,13 @@ export interface JsonEditorProps {
 
 /** The bordered box both editors sit in. */
 const FRAME: CSSProperties = { border: '1px solid var(--mantine-color-default-border)', borderRadius: 4, overflow: 'hidden' };
-const JSON_EXTENSIONS = [json(), linter(jsonParseLinter()), lintGutter()];
+/**
+ * A read-only JSON editor shows no active line. By a style on the editable state, not a setup
+ * of its own: changing the setup when a run starts or ends made every JSON editor rebuild its
+ * plugins and gutters and read the page's selection (about 20 ms each) in the run's first task.
+ */
+const hideActiveLineWhileReadOnly = EditorView.theme({ '.cm-content[contenteditable="false"] .cm-activeLine': { backgroundColor: 'transparent' } });
+const JSON_EXTENSIONS = [json(), linter(jsonParseLinter()), lintGutter(), hideActiveLineWhileReadOnly];
 const PROMPT_EXTENSIONS = [EditorView.lineWrapping];
 const JSON_STYLE: CSSProperties = { fontSize: 12 };
 const PROMPT_STYLE: CSSProperties = { fontSize: 13 };
@@ -96,7 +101,7 @@ export function JsonEditor({ value, onChange, readOnly, label, minHeight = 60, m
   return (
     <Box>
       <FramedEditor value={value} onChange={onChange} readOnly={readOnly} label={label} extensions={JSON_EXTENSIONS} minHeight={`${minHeight}px`} maxHeight={`${maxHeight}px`}
-        basicSetup={readOnly ? jsonReadOnlySetup : jsonSetup} style={JSON_STYLE} highlight={highlight} wrap={false} gutters>
+        basicSetup={jsonSetup} style={JSON_STYLE} highlight={highlight} wrap={false} gutters>
         <Group pos="absolute" top={2} right={4} style={{ zIndex: 5 }}>
           <CopyButton value={value}>
             {({ copied, copy }) => (

@@ -55,6 +55,12 @@ describe('stream fan-out', () => {
     expect(b2.text(nodeId)).toBe(text);
     expect(text.startsWith(b1.text(nodeId))).toBe(true);
     expect(b1.text(nodeId).length).toBeGreaterThan(0);
+    // The run's messages reach each window once, in the thread patch; the runner's run_result
+    // goes only to clients that ask for it (stepwise run --events).
+    await waitFor(() => a.pushes.some((p) => p.type === 'thread_patch' && p.origin === `run:${runId}`), 10_000, 'the run\'s thread patch');
+    const patch = a.pushes.find((p) => p.type === 'thread_patch' && p.origin === `run:${runId}`);
+    expect(JSON.stringify(patch)).toContain(text);
+    for (const c of [a, b2]) expect(c.pushes.filter((p) => p.type === 'run_result')).toEqual([]);
   });
 
   it('holds back a slow client over its bound, then resyncs it with one snapshot and ends exact', async () => {

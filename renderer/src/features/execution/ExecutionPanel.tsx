@@ -1,11 +1,11 @@
 /** Right panel: the shown run's execution tree over the detail of the selected node and the run history. */
-import { useEffect, useMemo, useState } from 'react';
+import { useDeferredValue, useEffect, useMemo, useState } from 'react';
 import { useAtomValue } from 'jotai';
 import { Badge, Button, Group, Select, Stack, Tabs, Text } from '@mantine/core';
 import { Group as PanelGroup, Panel, Separator, useDefaultLayout } from 'react-resizable-panels';
 import { compareRequestAtom } from '../../state/overlays';
 import { useApp } from '../../state/context';
-import { useSession, useThread, useThreadMeta } from '../../state/hooks';
+import { useSession, useThread, useThreadMetaField } from '../../state/hooks';
 import { latestTodo } from '../../ui/tool-results';
 import { TodoView } from '../../ui/ToolResults';
 import { StatusBadge } from '../../ui/status';
@@ -19,13 +19,16 @@ export function ExecutionPanel() {
   const app = useApp();
   const session = useSession();
   const runs = useAtomValue(app.stream.runsAtom);
-  const shown = useAtomValue(app.shownRunAtom);
+  // The run shown, deferred: switching runs (a run starting) mounts its tree in a render of its
+  // own, in slices, even when this panel renders at once for something else (the run list).
+  const shown = useDeferredValue(useAtomValue(app.shownRunAtom));
   const layout = useDefaultLayout({ id: 'stepwise-execution', storage: localStorage });
   const mine = runs.filter((r) => r.runId === shown || (session && r.threadId === session.id));
   const info = runs.find((r) => r.runId === shown);
   const selected = useAtomValue(app.selectedAtom);
-  const meta = useThreadMeta();
-  const undone = !!shown && !!meta?.undoneRuns.includes(shown);
+  const undoneRuns = useThreadMetaField('undoneRuns');
+  const canRedo = useThreadMetaField('canRedo');
+  const undone = !!shown && !!undoneRuns?.includes(shown);
   const [tab, setTab] = useState<string>('detail');
   const thread = useThread();
   // The agent's newest todo list (todo_write returns the whole list each time).
@@ -63,7 +66,7 @@ export function ExecutionPanel() {
           {undone && (
             <Text size="xs" c="dimmed" role="note">
               Undone: this run's result is no longer in the thread. The run itself stays here and in Run history
-              {meta?.canRedo ? '; Redo brings its result back.' : '.'}
+              {canRedo ? '; Redo brings its result back.' : '.'}
             </Text>
           )}
           {todo && (

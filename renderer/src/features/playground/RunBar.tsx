@@ -2,7 +2,7 @@
  * Run / Continue / Stop / Run all tools, Auto-run tools with Max turns and destructive tools, Review
  * sampling, Undo / Redo; a note when the newest run stopped at the turn cap.
  */
-import { useId } from 'react';
+import { memo, useDeferredValue, useId } from 'react';
 import { useAtomValue } from 'jotai';
 import { Button, Checkbox, Group, NumberInput, Switch, Text, Tooltip } from '@mantine/core';
 import type { Thread } from '../../../../shared/thread/schema';
@@ -29,7 +29,10 @@ export function RunBar({ thread }: { thread: Thread }) {
   const offer = invalid ? { ...runOffer(thread), canPrimary: false, reason: `Not valid JSON yet: ${[...invalidFields].map((k) => fieldName(k, thread)).join(', ')}. Fix it first.` } : runOffer(thread);
   const auto = !!thread.settings?.autoRunTools;
   const mod = modKey();
-  const turnsId = useId();
+  // The settings follow a run's start or end a moment later, as a deferred render in slices:
+  // the Run and Stop buttons change at once, and edits are refused meanwhile whatever the
+  // switches show (ThreadSession.edit).
+  const frozenLater = useDeferredValue(frozen);
   // The newest run of this thread (run history's order), when the turn cap stopped it.
   const stopped = useAtomValue(app.runRefsAtom)[0]?.stopped;
   if (viewer)
@@ -55,29 +58,8 @@ export function RunBar({ thread }: { thread: Thread }) {
           Run all tools{offer.pending.length > 0 ? ` (${offer.pending.length})` : ''}
         </Button>
       </BarTooltip>
-      <Switch size="xs" label="Auto-run tools" checked={auto} disabled={frozen}
-        onChange={(e) => { const on = e.currentTarget.checked; session.edit((d) => { d.settings = { ...(d.settings ?? {}), autoRunTools: on }; }); }} />
-      {auto && (
-        <Tooltip label="Auto-run stops after this many model calls; Continue runs on from there" position="bottom">
-          <Group gap={4} wrap="nowrap">
-            <Text component="label" htmlFor={turnsId} size="xs">Max turns</Text>
-            <NumberInput id={turnsId} size="xs" w={70} min={1} max={100} allowDecimal={false} value={thread.settings?.maxTurns ?? DEFAULT_MAX_TURNS} disabled={frozen}
-              onChange={(v) => typeof v === 'number' && v >= 1 && session.edit((d) => { d.settings = { ...(d.settings ?? {}), maxTurns: v }; }, 'settings.maxTurns')} />
-          </Group>
-        </Tooltip>
-      )}
-      {auto && (
-        <Tooltip label="Let Auto-run tools call MCP tools marked destructive without stopping for you" position="bottom">
-          <Checkbox size="xs" label="Allow destructive tools" checked={!!thread.settings?.allowDestructive} disabled={frozen}
-            onChange={(e) => { const on = e.currentTarget.checked; session.edit((d) => { d.settings = { ...(d.settings ?? {}), allowDestructive: on }; }); }} />
-        </Tooltip>
-      )}
-      {thread.context.tools.some((t) => t.type === 'mcp') && (
-        <Tooltip label="Stop at each MCP sampling request so you can read, edit, approve or reject it before the model runs" position="bottom">
-          <Checkbox size="xs" label="Review sampling" checked={!!thread.settings?.reviewSampling} disabled={frozen}
-            onChange={(e) => { const on = e.currentTarget.checked; session.edit((d) => { d.settings = { ...(d.settings ?? {}), reviewSampling: on }; }); }} />
-        </Tooltip>
-      )}
+      <RunSettings auto={auto} maxTurns={thread.settings?.maxTurns ?? DEFAULT_MAX_TURNS} allowDestructive={!!thread.settings?.allowDestructive}
+        reviewSampling={!!thread.settings?.reviewSampling} hasMcp={thread.context.tools.some((t) => t.type === 'mcp')} frozen={frozenLater} />
       {!running && stopped && <Text size="xs" c="orange" role="status">{stopNote(stopped.turns)}</Text>}
       <div style={{ flex: 1 }} />
       <Button size="xs" variant="subtle" disabled={running || !meta.canUndo} onClick={() => session.undo()} aria-keyshortcuts="Control+Z Meta+Z">
@@ -89,6 +71,54 @@ export function RunBar({ thread }: { thread: Thread }) {
     </Group>
   );
 }
+
+/** What {@link RunSettings} shows. */
+interface RunSettingsProps {
+  auto: boolean;
+  maxTurns: number;
+  allowDestructive: boolean;
+  reviewSampling: boolean;
+  /** The thread has an MCP tool (Review sampling is offered). */
+  hasMcp: boolean;
+  frozen: boolean;
+}
+
+/**
+ * Auto-run tools with Max turns and destructive tools, and Review sampling. Memoised on
+ * primitive props: a run starting renders the bar's buttons, and these only when `frozen`
+ * follows (deferred, in RunBar).
+ */
+const RunSettings = memo(function RunSettings({ auto, maxTurns, allowDestructive, reviewSampling, hasMcp, frozen }: RunSettingsProps) {
+  const session = useSession()!;
+  const turnsId = useId();
+  return (
+    <>
+      <Switch size="xs" label="Auto-run tools" checked={auto} disabled={frozen}
+        onChange={(e) => { const on = e.currentTarget.checked; session.edit((d) => { d.settings = { ...(d.settings ?? {}), autoRunTools: on }; }); }} />
+      {auto && (
+        <Tooltip label="Auto-run stops after this many model calls; Continue runs on from there" position="bottom">
+          <Group gap={4} wrap="nowrap">
+            <Text component="label" htmlFor={turnsId} size="xs">Max turns</Text>
+            <NumberInput id={turnsId} size="xs" w={70} min={1} max={100} allowDecimal={false} value={maxTurns} disabled={frozen}
+              onChange={(v) => typeof v === 'number' && v >= 1 && session.edit((d) => { d.settings = { ...(d.settings ?? {}), maxTurns: v }; }, 'settings.maxTurns')} />
+          </Group>
+        </Tooltip>
+      )}
+      {auto && (
+        <Tooltip label="Let Auto-run tools call MCP tools marked destructive without stopping for you" position="bottom">
+          <Checkbox size="xs" label="Allow destructive tools" checked={allowDestructive} disabled={frozen}
+            onChange={(e) => { const on = e.currentTarget.checked; session.edit((d) => { d.settings = { ...(d.settings ?? {}), allowDestructive: on }; }); }} />
+        </Tooltip>
+      )}
+      {hasMcp && (
+        <Tooltip label="Stop at each MCP sampling request so you can read, edit, approve or reject it before the model runs" position="bottom">
+          <Checkbox size="xs" label="Review sampling" checked={reviewSampling} disabled={frozen}
+            onChange={(e) => { const on = e.currentTarget.checked; session.edit((d) => { d.settings = { ...(d.settings ?? {}), reviewSampling: on }; }); }} />
+        </Tooltip>
+      )}
+    </>
+  );
+});
 
 /** A field's name as the playground shows it, from its invalid-field key (see JsonField `invalidKey`). */
 function fieldName(key: string, thread: Thread): string {
