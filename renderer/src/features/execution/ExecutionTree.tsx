@@ -10,6 +10,7 @@
  */
 import { useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState } from 'react';
 import { useAtomValue } from 'jotai';
+import { flushSync } from 'react-dom';
 import { Text } from '@mantine/core';
 import { defaultRangeExtractor, useVirtualizer, type Range, type Virtualizer } from '@tanstack/react-virtual';
 import { isTerminal } from '../../../../shared/protocol/status';
@@ -76,6 +77,7 @@ export function ExecutionTree({ runId, onOpenMessage }: ExecutionTreeProps) {
   // scrolls only go down, and rows growing below do not move the offset. All from the
   // virtualizer's own numbers: reading the DOM here would force a layout per commit.
   const following = useRef(true);
+  const repositionQueued = useRef(false);
   const lastOffset = useRef<number | null>(null);
   const follow = live && following.current;
   // The focused row stays mounted when scrolled out of view, so keyboard focus is never lost;
@@ -99,9 +101,23 @@ export function ExecutionTree({ runId, onOpenMessage }: ExecutionTreeProps) {
     estimateSize: () => ESTIMATED_ROW_PX,
     measureElement: measureRow,
     overscan: 3,
+    // A scroll renders the rows in a task of its own, not inside the scroll event: there it was
+    // added to the frame's own style, layout and paint (11-15 ms while a run streams and the
+    // view follows it).
+    useFlushSync: false,
     getItemKey,
     rangeExtractor,
-    onChange: (v) => {
+    onChange: (v, sync) => {
+      // A row measured at a new height (its ResizeObserver entry arrives before paint): the
+      // rows below move in this frame, not one frame later over the row that grew (the newest
+      // rows of a streaming run grow as their output arrives). Once per batch of entries.
+      if (!sync && !repositionQueued.current) {
+        repositionQueued.current = true;
+        queueMicrotask(() => {
+          repositionQueued.current = false;
+          flushSync(rerender);
+        });
+      }
       const offset = v.scrollOffset ?? 0;
       const before = lastOffset.current;
       if (offset === before) return;
