@@ -63,6 +63,13 @@ describe('ThreadSession', () => {
     s.edit((d) => void (d.title = 'renamed'));
     expect(s.thread.title).toBe('renamed');
     expect(s.thread.context.messages[0]).toBe(sent.context.messages[0]);
+    // A big thread is frozen over several slices, every message in the end.
+    const big = JSON.parse(JSON.stringify(exampleThread())) as Thread;
+    const m = big.context.messages[0]!;
+    big.context.messages = Array.from({ length: 3000 }, (_, i) => ({ ...JSON.parse(JSON.stringify(m)), id: `m${i}` }));
+    new ThreadSession(createStore(), fakeHost(big).host, { thread: big, version: 1, path: 'b.json' });
+    for (let waited = 0; !Object.isFrozen(big.context.messages[0]!.content) && waited < 5000; waited += 20) await new Promise((r) => setTimeout(r, 20));
+    expect(big.context.messages.every((x) => Object.isFrozen(x) && Object.isFrozen(x.content))).toBe(true);
   });
 
   it('sends edits with their base version, one at a time, and undo sends the inverse', async () => {

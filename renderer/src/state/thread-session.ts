@@ -6,7 +6,7 @@
  */
 import { startTransition } from 'react';
 import { atom, type PrimitiveAtom } from 'jotai';
-import { applyPatches, enablePatches, freeze, produceWithPatches, type Draft, type Patch } from 'immer';
+import { applyPatches, enablePatches, produceWithPatches, type Draft, type Patch } from 'immer';
 import type { Thread } from '../../../shared/thread/schema';
 import type { ThreadPatch } from '../../../shared/protocol/envelopes';
 import type { HostServices } from '../host/types';
@@ -18,17 +18,30 @@ import { keepsRepeats } from './repeated-ids';
 import type { AtomStore } from './stream-store';
 
 /**
- * Deep-freezes a thread the host sent (opened, reloaded), when the page is idle. Immer freezes
- * what it makes and stops at frozen objects; a thread parsed from the host is not frozen, so
- * the first change made with Immer (an edit, a run's result) walked every message and every
- * step of a script in the task that made it (8 ms for a 1,000-step script).
+ * Deep-freezes a thread the host sent (opened, reloaded) while the page is idle, in slices of
+ * the idle time given (5 ms without requestIdleCallback). Immer freezes what it makes and stops
+ * at frozen objects; a thread parsed from the host is not frozen, so the first change made with
+ * Immer (an edit, a run's result) walked every message and every step of a script in the task
+ * that made it (8 ms for a 1,000-step script). Parents are frozen before their children: a
+ * change made before the last slice only skips the walk sooner.
  */
 function freezeWhenIdle(doc: Thread): void {
   if (Object.isFrozen(doc)) return;
-  const run = () => void freeze(doc, true);
-  const idle = (globalThis as { requestIdleCallback?: (cb: () => void, o: { timeout: number }) => number }).requestIdleCallback;
-  if (idle) idle(run, { timeout: 2000 });
-  else setTimeout(run, 0);
+  const pending: object[] = [doc];
+  const idle = (globalThis as { requestIdleCallback?: (cb: (d: { timeRemaining(): number }) => void, o: { timeout: number }) => number }).requestIdleCallback;
+  const later = (run: (d?: { timeRemaining(): number }) => void) => (idle ? idle(run, { timeout: 2000 }) : setTimeout(run, 0));
+  const slice = (deadline?: { timeRemaining(): number }) => {
+    const until = performance.now() + (deadline ? Math.max(1, deadline.timeRemaining()) : 5);
+    for (let n = 1; pending.length; n++) {
+      const o = pending.pop()!;
+      if (Object.isFrozen(o)) continue;
+      Object.freeze(o);
+      for (const v of Object.values(o)) if (v !== null && typeof v === 'object') pending.push(v);
+      if (n % 256 === 0 && performance.now() > until) break;
+    }
+    if (pending.length) later(slice);
+  };
+  later(slice);
 }
 
 export type { ThreadMeta } from './thread-meta';
