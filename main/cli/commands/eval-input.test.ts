@@ -66,6 +66,7 @@ describe('--assertions', () => {
     expect(emptyAssertionsWarning(empty, plain)).toBe('a.json is an empty list and the dataset has no assertions: no assertions were given, so every case that runs without error passes');
     const own: Dataset = { ...plain, cases: [{ id: 'a', vars: {}, assertions: [{ type: 'contains', value: 'x' }] }] };
     expect(emptyAssertionsWarning(empty, own)).toBe("a.json is an empty list: it adds no assertions (only the dataset's own are checked)");
+    expect(emptyAssertionsWarning(empty, plain, true)).toBe('a.json is an empty list: it adds no assertions (the other --assertions lists are checked)');
     expect(emptyAssertionsWarning({ assertions: [{ type: 'contains', value: 'x' }], label: 'a.json' }, plain)).toBeUndefined();
   });
 });

@@ -68,10 +68,12 @@ export async function readAssertionsArg(arg: string): Promise<AssertionsArg> {
 
 /**
  * The warning for an empty `--assertions` list (undefined when it is not empty): with no
- * assertion anywhere in the dataset, every case that runs without error passes.
+ * assertion anywhere in the dataset, every case that runs without error passes. `otherLists`:
+ * another `--assertions` list that is not empty was given too.
  */
-export function emptyAssertionsWarning(given: AssertionsArg, d: Dataset): string | undefined {
+export function emptyAssertionsWarning(given: AssertionsArg, d: Dataset, otherLists = false): string | undefined {
   if (given.assertions.length) return undefined;
+  if (otherLists) return `${given.label} is an empty list: it adds no assertions (the other --assertions lists are checked)`;
   const none = !d.assertions.length && !d.cases.some((c) => c.assertions?.length);
   return none
     ? `${given.label} is an empty list and the dataset has no assertions: no assertions were given, so every case that runs without error passes`
@@ -108,7 +110,7 @@ export function withAssertions(d: Dataset, extra: Assertion[]): Dataset {
 }
 
 /** Whether an assertion compares the final text with the case's `expected` (shared/eval/assertions.ts, judge.ts). */
-const usesExpected = (a: Assertion): boolean => a.type === 'judge' || ((a.type === 'equals' || a.type === 'contains' || a.type === 'not_contains') && a.value === '');
+const usesExpected = (a: Assertion): boolean => a.type === 'judge' || ((a.type === 'equals' || a.type === 'contains' || a.type === 'not_contains') && !a.value);
 
 /**
  * How many cases have an `expected` value that no assertion of theirs (the dataset's, with

@@ -104,8 +104,9 @@ async function prepare(threadFile: string | undefined, o: EvalOptions, workspace
     if (failed.length) throw new Error(failed.join('\n'));
     const lists = read.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
     for (const given of lists) dataset = withAssertions(dataset, given.assertions);
+    const filled = lists.some((l) => l.assertions.length > 0);
     for (const given of lists) {
-      const warning = emptyAssertionsWarning(given, dataset);
+      const warning = emptyAssertionsWarning(given, dataset, filled);
       if (warning) emptyWarnings.push(warning);
     }
   } catch (err) {
@@ -254,7 +255,7 @@ export async function evalCommand(threadFile: string | undefined, o: EvalOptions
 export function registerEval(program: Command): void {
   program
     .command('eval')
-    .description('Run a thread over a dataset: every case × variant in its own runner process, assertions checked. Exit 0 all passed, 1 an assertion failed, 2 bad input, 3 a case could not run, 130 cancelled (Ctrl-C; --resume runs the rest).')
+    .description('Run a thread over a dataset: every case × variant in its own runner process, assertions checked. Exit 0 all passed, 1 an assertion failed, 2 bad input, 3 a case could not run or an assertion could not be checked, 130 cancelled (Ctrl-C; --resume runs the rest).')
     .argument('[thread]', 'thread file (.json)')
     .option('--dataset <file>', 'cases: .dataset.json, .jsonl or .csv')
     .option('--variant <spec>', 'a variant, e.g. "name=mini model=openai/gpt-4o-mini temperature=0.2" (repeatable)', (v: string, prev: string[]) => [...prev, v], [] as string[])

@@ -56,16 +56,19 @@ export async function appendResult(dir: string, r: CaseResult): Promise<void> {
 
 /**
  * The finished cases of a batch. A line that does not parse (a host that died mid-write) is
- * skipped and counted; for a case × variant written twice, the last line wins.
+ * skipped and counted; for a case × variant written twice, the last line wins. `cutShort`: the
+ * file does not end with a newline (a write cut off); {@link endResultsLine} ends it before more
+ * results are appended, or the next one would join the broken line.
  */
-export async function readResults(dir: string): Promise<{ results: CaseResult[]; skipped: number }> {
+export async function readResults(dir: string): Promise<{ results: CaseResult[]; skipped: number; cutShort: boolean }> {
   let text: string;
   try {
     text = await readFile(path.join(dir, RESULTS_FILE), 'utf8');
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { results: [], skipped: 0 };
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { results: [], skipped: 0, cutShort: false };
     throw err;
   }
+  const cutShort = text.length > 0 && !text.endsWith('\n');
   const byKey = new Map<string, CaseResult>();
   let skipped = 0;
   for (const line of text.split('\n')) {
@@ -78,7 +81,12 @@ export async function readResults(dir: string): Promise<{ results: CaseResult[];
       skipped++;
     }
   }
-  return { results: [...byKey.values()], skipped };
+  return { results: [...byKey.values()], skipped, cutShort };
+}
+
+/** Ends the last line of a batch's results file that a cut-off write left open (see readResults). */
+export async function endResultsLine(dir: string): Promise<void> {
+  await appendFile(path.join(dir, RESULTS_FILE), '\n');
 }
 
 /** A batch folder: its checked batch file, or why it cannot be used. */

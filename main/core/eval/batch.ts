@@ -10,7 +10,7 @@ import type { Assertion } from '../../../shared/eval/dataset';
 import { caseThread } from './case-thread';
 import { caseFileName, type CaseJob, type CaseRunOutput } from './case-run';
 import type { CaseScheduler } from './scheduler';
-import { appendResult, readResults, type BatchSpec } from './batch-files';
+import { appendResult, endResultsLine, readResults, type BatchSpec } from './batch-files';
 
 /** Where a batch is. `etaMs` is absent until a case has finished. */
 export interface BatchProgress {
@@ -72,6 +72,7 @@ export function planJobs(spec: BatchSpec): CaseJob[] {
 export async function runBatch(o: RunBatchOptions): Promise<BatchOutcome> {
   const { spec, dir, scheduler } = o;
   const earlier = await readResults(dir);
+  if (earlier.cutShort) await endResultsLine(dir);
   const results = [...earlier.results];
   const finished = new Set(results.map((r) => `${r.caseId}\u0000${r.variant}`));
   const jobs = planJobs(spec).filter((j) => !finished.has(`${j.caseId}\u0000${j.variant}`));

@@ -122,6 +122,13 @@ describe('stepwise eval', () => {
     expect(again.stdout).toMatch(/^base: 3\/3 passed/m);
     // Not given, the saved concurrency (the default 4) is used.
     expect(again.stdout).toMatch(/^batch .*: 3 cases × 1 variant, concurrency 4, on local \(runner processes reused across cases\)$/m);
+    // The cut-off line was ended before the new results: each is a line of its own, so a second
+    // resume finds every case done and runs none.
+    const after = (await readFile(results, 'utf8')).split('\n').filter(Boolean);
+    expect(after.filter((l) => { try { JSON.parse(l); return true; } catch { return false; } })).toHaveLength(3);
+    const third = await evalCli(['--resume', path.join(dir('batches'), batch)]);
+    expect(third.code).toBe(0);
+    expect(third.stdout.split('\n').filter((l) => l.startsWith('PASS '))).toEqual([]);
   }, 120_000);
 
   it('--resume with --concurrency runs at the given concurrency and records it in the batch file', async () => {
@@ -245,6 +252,8 @@ describe('stepwise eval', () => {
     const both = await evalCli([f.t, '--dataset', f.d, '--assertions', f.a, '--assertions', '[{"type":"equals"}]', '--json', dir('both.json')]);
     // w3 has no expected value: its `equals` without a value cannot check anything (exit 3).
     expect(both.code).toBe(3);
+    // An `equals` without a value compares with `expected`: no warning that nothing does.
+    expect(both.stderr).not.toContain('no assertion compares');
     const json = JSON.parse(await readFile(dir('both.json'), 'utf8'));
     const statuses = (i: number) => json.results[i].assertions.map((a: { type: string; status: string }) => `${a.type} ${a.status}`);
     expect([statuses(0), statuses(2)]).toEqual([['contains pass', 'equals fail'], ['contains pass', 'equals error']]);
