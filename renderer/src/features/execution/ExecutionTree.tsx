@@ -10,7 +10,6 @@
  */
 import { useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState } from 'react';
 import { useAtomValue } from 'jotai';
-import { flushSync } from 'react-dom';
 import { Text } from '@mantine/core';
 import { defaultRangeExtractor, useVirtualizer, type Range, type Virtualizer } from '@tanstack/react-virtual';
 import { isTerminal } from '../../../../shared/protocol/status';
@@ -77,7 +76,6 @@ export function ExecutionTree({ runId, onOpenMessage }: ExecutionTreeProps) {
   // scrolls only go down, and rows growing below do not move the offset. All from the
   // virtualizer's own numbers: reading the DOM here would force a layout per commit.
   const following = useRef(true);
-  const repositionQueued = useRef(false);
   const lastOffset = useRef<number | null>(null);
   const follow = live && following.current;
   // The focused row stays mounted when scrolled out of view, so keyboard focus is never lost;
@@ -107,17 +105,7 @@ export function ExecutionTree({ runId, onOpenMessage }: ExecutionTreeProps) {
     useFlushSync: false,
     getItemKey,
     rangeExtractor,
-    onChange: (v, sync) => {
-      // A row measured at a new height (its ResizeObserver entry arrives before paint): the
-      // rows below move in this frame, not one frame later over the row that grew (the newest
-      // rows of a streaming run grow as their output arrives). Once per batch of entries.
-      if (!sync && !repositionQueued.current) {
-        repositionQueued.current = true;
-        queueMicrotask(() => {
-          repositionQueued.current = false;
-          flushSync(rerender);
-        });
-      }
+    onChange: (v) => {
       const offset = v.scrollOffset ?? 0;
       const before = lastOffset.current;
       if (offset === before) return;
