@@ -1,5 +1,5 @@
 /** Node status shown the same way everywhere: colour plus word (docs/architecture.md#interface-conventions). */
-import { Badge } from '@mantine/core';
+import './status.css';
 import type { NodeStatus } from '../../../shared/protocol/nodes';
 
 /** The word for a status, as used in accessible names ("awaiting input"). */
@@ -22,10 +22,11 @@ export const statusColor = (s: NodeStatus): string => COLORS[s];
 
 /** A small badge: dot colour plus the status word. */
 export function StatusBadge({ status, syncing }: { status: NodeStatus; syncing?: boolean }) {
+  const c = COLORS[status];
   return (
-    <Badge size="xs" variant="light" color={COLORS[status]} radius="sm" style={{ flexShrink: 0 }}>
+    <span className="sw-status" style={{ color: `var(--mantine-color-${c}-light-color)`, background: `var(--mantine-color-${c}-light)` }}>
       {statusWord(status)}
       {syncing ? ' · syncing' : ''}
-    </Badge>
+    </span>
   );
 }

@@ -10,7 +10,7 @@ import type { NodeKind } from '../../../../shared/protocol/nodes';
 import { nodeDurationMs } from '../../../../shared/protocol/duration';
 import { useApp } from '../../state/context';
 import type { NodeView } from '../../state/stream-store';
-import { statusWord, statusColor } from '../../ui/status';
+import { StatusBadge, statusWord, statusColor } from '../../ui/status';
 import { foldedThinking, formatMs, truncate } from '../../ui/format';
 import { serverToolLine } from '../../../../shared/thread/server-tools';
 import { formatCost, usageLine } from '../../../../shared/protocol/usage';
@@ -124,11 +124,7 @@ export const NodeRow = memo(function NodeRow(p: RowProps) {
         <span className="sw-row-name sw-row-mono">{p.name}</span>
         {usage && <span className="sw-row-xs sw-row-dim" title={`input → output tokens: ${usageLine(usage)}`}>{usage.inputTokens}→{usage.outputTokens}{usage.costUsd !== undefined ? ` ${formatCost(usage.costUsd)}` : ''}</span>}
         {duration !== undefined && <span className="sw-row-xs sw-row-dim" data-duration title="duration">{formatMs(duration)}</span>}
-        {/* Mantine's Badge, drawn by a plain span: a Badge was most of a row's mount. */}
-        <span className="sw-row-status" style={{ color: `var(--mantine-color-${statusColor(status)}-light-color)`, background: `var(--mantine-color-${statusColor(status)}-light)` }}>
-          {statusWord(status)}
-          {view?.syncing ? ' · syncing' : ''}
-        </span>
+        <StatusBadge status={status} syncing={view?.syncing} />
       </div>
       <div className="sw-row-body">
         {isLlm && view?.thinking && (
