@@ -21,7 +21,11 @@ async function durationIn(l: Locator): Promise<string> {
 
 /** Run the open thread once; returns the run's short id and the duration its live run row showed. */
 async function runOnce(page: Page): Promise<{ id: string; live: string }> {
+  const picker = page.getByRole('combobox', { name: 'Shown run' });
+  const before = (await picker.count()) > 0 ? await picker.inputValue() : '';
   await page.getByRole('button', { name: 'Run', exact: true }).click();
+  // The tree switches to the new run (the run before stays shown until then, completed too).
+  await expect(picker).not.toHaveValue(before, { timeout: 30_000 });
   const runRow = row(page, /^run step, completed$/);
   await expect(runRow).toBeVisible({ timeout: 30_000 });
   await expect(runRow.locator('.sw-row-head')).toContainText(DURATION);

@@ -6,7 +6,8 @@
  * listed virtualised (a bounded number of rows in the page), and scrolling the playground to its
  * end shows the final message and the last tool result. The run file keeps each call's request
  * as what it adds to the call before, and the last call's raw request shows whole. Undo takes the
- * run's messages out (saved), Redo puts them back.
+ * run's messages out (saved), Redo puts them back. While it streams, the execution tree's rows
+ * never overlap one another.
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -48,6 +49,10 @@ test(`a ${TURNS}-turn ReAct loop with the thread open: the window answers while 
   await filter.fill('long');
   await expect(workspace.getByRole('treeitem', { name: 'thread Long loop' })).toBeVisible();
   await expect(stop, 'the run was still running while the window answered').toBeEnabled();
+  // While nodes stream in, the execution tree's rows never overlap: a row that grows pushes the
+  // rows below it down in the same frame (checked each frame for 40 frames).
+  expect(await treeOverlaps(page, 40), 'execution tree rows drawn over each other').toEqual([]);
+  await expect(stop, 'the run was still running while the tree was checked').toBeEnabled();
 
   await expect(page.getByRole('treeitem', { name: /^run react, completed$/ })).toBeVisible({ timeout: 400_000 });
   // The run file is written once the run's result is on the thread, just after the run node closed.
@@ -113,4 +118,42 @@ async function shown(page: Page, el: Locator, viewport: Locator): Promise<boolea
   const box = await el.boundingBox();
   const view = await viewport.boundingBox();
   return !!box && !!view && box.y < view.y + view.height && box.y + box.height > view.y;
+}
+
+/**
+ * Watches the execution tree's rows for `frames` frames (after each frame's layout, through a
+ * ResizeObserver) and returns each overlap seen: a row whose top is above the bottom of the row
+ * before it.
+ */
+async function treeOverlaps(page: Page, frames: number): Promise<string[]> {
+  return page.evaluate((total) => new Promise<string[]>((resolve) => {
+    // The page's DOM, typed for what is used here (the e2e project has no DOM library).
+    type Box = { top: number; bottom: number };
+    type Row = { getAttribute(a: string): string | null; getBoundingClientRect(): Box };
+    const w = globalThis as unknown as {
+      document: { querySelectorAll(s: string): ArrayLike<Row> };
+      requestAnimationFrame(f: () => void): number;
+      ResizeObserver: new (f: () => void) => { observe(r: Row): void; disconnect(): void };
+    };
+    const found: string[] = [];
+    let seen = 0;
+    const rows = () => Array.from(w.document.querySelectorAll('[role="tree"][aria-label="Execution tree"] [role="treeitem"]'));
+    const observer = new w.ResizeObserver(() => {
+      const boxes = rows().map((e) => ({ name: e.getAttribute('aria-label'), box: e.getBoundingClientRect() })).sort((a, b) => a.box.top - b.box.top);
+      for (let i = 1; i < boxes.length; i++) {
+        if (boxes[i].box.top < boxes[i - 1].box.bottom - 1) found.push(`frame ${seen}: ${boxes[i].name} over ${boxes[i - 1].name}`);
+      }
+      if (++seen === total) {
+        observer.disconnect();
+        resolve(found);
+      }
+    });
+    const observeRows = () => {
+      if (seen >= total) return;
+      observer.disconnect();
+      for (const r of rows()) observer.observe(r);
+      w.requestAnimationFrame(observeRows);
+    };
+    w.requestAnimationFrame(observeRows);
+  }), frames);
 }

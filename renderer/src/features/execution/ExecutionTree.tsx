@@ -8,15 +8,16 @@
  * While the run streams, the view follows its newest nodes (they arrive at the end of the
  * tree) as long as it is scrolled to the end.
  */
-import { useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState, type CSSProperties } from 'react';
 import { useAtomValue } from 'jotai';
 import { Text } from '@mantine/core';
-import { defaultRangeExtractor, useVirtualizer, type Range, type Virtualizer } from '@tanstack/react-virtual';
+import { defaultRangeExtractor, useVirtualizer, type Range, type VirtualItem, type Virtualizer } from '@tanstack/react-virtual';
 import { isTerminal } from '../../../../shared/protocol/status';
 import { useApp } from '../../state/context';
 import { NodeRow, type RowActions } from './NodeRow';
 import { VisibleRows } from './visible-rows';
 import { treeKeyAction } from './tree-keys';
+import { splitDetached } from './split-detached';
 
 export interface ExecutionTreeProps {
   runId: string;
@@ -178,35 +179,48 @@ export function ExecutionTree({ runId, onOpenMessage }: ExecutionTreeProps) {
   }, [app, runId, rows, virtualizer]);
 
   if (!structure) return <Text size="sm" c="dimmed" p="xs">Waiting for the run's first node…</Text>;
+  const items = virtualizer.getVirtualItems();
+  const renderRow = (v: VirtualItem, style?: CSSProperties) => {
+    const id = ids[v.index];
+    const meta = structure.meta(id);
+    if (!meta) return null;
+    const siblings = structure.siblings(id);
+    return (
+      <div key={v.key} data-index={v.index} ref={virtualizer.measureElement} style={style}>
+        <NodeRow
+          nodeId={id}
+          runId={runId}
+          kind={meta.kind}
+          name={meta.name}
+          level={rows.levelAt(v.index)}
+          posinset={structure.position(id) + 1}
+          setsize={siblings.length}
+          hasChildren={structure.children(id).length > 0}
+          expanded={!rows.isCollapsed(id)}
+          selected={id === selectedId}
+          tabbable={id === activeId}
+          actions={actions}
+          onOpenMessage={onOpenMessage}
+        />
+      </div>
+    );
+  };
+  // The rows in range flow one below the other in a block placed at the first one's offset, so
+  // a row that grows while its node streams pushes the rows below it down in the same layout
+  // (absolutely placed rows overlapped the next one until the virtualizer's next render). The
+  // focused row kept mounted out of range is placed on its own.
+  const { flow, detached } = splitDetached(items, activeIndex);
   return (
     <div ref={viewport} style={{ flex: 1, minHeight: 0, overflowY: 'auto', overflowAnchor: 'none' }}>
       <div role="tree" aria-label="Execution tree" style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-        {virtualizer.getVirtualItems().map((v) => {
-          const id = ids[v.index];
-          const meta = structure.meta(id);
-          if (!meta) return null;
-          const siblings = structure.siblings(id);
-          return (
-            <div key={v.key} data-index={v.index} ref={virtualizer.measureElement} style={{ position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${v.start}px)` }}>
-              <NodeRow
-                nodeId={id}
-                runId={runId}
-                kind={meta.kind}
-                name={meta.name}
-                level={rows.levelAt(v.index)}
-                posinset={structure.position(id) + 1}
-                setsize={siblings.length}
-                hasChildren={structure.children(id).length > 0}
-                expanded={!rows.isCollapsed(id)}
-                selected={id === selectedId}
-                tabbable={id === activeId}
-                actions={actions}
-                onOpenMessage={onOpenMessage}
-              />
-            </div>
-          );
-        })}
+        {flow.length > 0 && (
+          <div style={{ position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${flow[0].start}px)` }}>
+            {flow.map((v) => renderRow(v))}
+          </div>
+        )}
+        {detached && renderRow(detached, { position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${detached.start}px)` })}
       </div>
     </div>
   );
 }
+
