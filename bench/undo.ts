@@ -8,7 +8,7 @@
  * system prompt (10 %), a short message added or removed (5 %); no edit deletes an image.
  *
  * Memory kept by the history = heap with the history − heap after clearing it (same current
- * thread), after full GCs (`--expose-gc`). Baselines, keeping as many steps as the history
+ * thread), after full GCs (`--expose-gc`), read just before and after the clear. Baselines, keeping as many steps as the history
  * keeps: a deep copy per step (`structuredClone`; measured on 3 copies and multiplied, since
  * 500 copies of 30 MB do not fit here) and whole-thread copy-on-write snapshots (every
  * Immer-produced state kept; measured for real).
@@ -90,6 +90,11 @@ function heap(): number {
   return process.memoryUsage().heapUsed;
 }
 
+/** The lowest of three {@link heap} readings: one reading is now and then a few hundred KiB high. */
+function steadyHeap(): number {
+  return Math.min(heap(), heap(), heap());
+}
+
 export async function undoBench(report: (f: Figure) => void): Promise<void> {
   const mb = envNum('BENCH_UNDO_MB', 30);
   const edits = Math.round(envNum('BENCH_UNDO_EDITS', 2000));
@@ -118,7 +123,6 @@ export async function undoBench(report: (f: Figure) => void): Promise<void> {
     current = next;
   }
   const kept = history.undoCount;
-  const hWith = heap();
   const undoMs: number[] = [];
   const undone = Math.min(200, kept);
   let u = current;
@@ -129,8 +133,11 @@ export async function undoBench(report: (f: Figure) => void): Promise<void> {
     undoMs.push(performance.now() - t0);
   }
   for (let i = 0; i < undone; i++) u = applyPatches(u, history.take('redo', u)!.patches);
+  // Measured right around clearing the history, nothing else in between (the undo timing above
+  // compiles and allocates too); the lowest of three readings on each side.
+  const hWith = steadyHeap();
   history.clear();
-  const retained = Math.max(0, hWith - heap());
+  const retained = Math.max(0, hWith - steadyHeap());
   void u;
 
   // Baseline: whole-thread copy-on-write snapshots (each Immer state kept), same edits.
