@@ -108,7 +108,9 @@ describe('CSV datasets', () => {
     expect(short).toEqual({ ok: false, errors: ['line 2: Too few fields: expected 2 fields but parsed 1'] });
     const unterminated = parseCsv('id,q\n"x,1\n', 'b');
     expect(unterminated.ok).toBe(false);
-    if (!unterminated.ok) expect(unterminated.errors[0]).toBe('line 2: Quoted field unterminated');
+    // Named once, for the quote (not also as a row of too few fields).
+    expect(unterminated).toEqual({ ok: false, errors: ['line 2: Quoted field unterminated'] });
+    expect(parseCsv('id,q\na,1\n"b,2\nc,3\n', 'b')).toEqual({ ok: false, errors: ['line 3: Quoted field unterminated'] });
   });
 
   it('a repeated header name is an error naming the column and where it repeats, with nothing written to the console', () => {

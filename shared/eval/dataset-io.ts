@@ -204,7 +204,7 @@ function repeatsHeader(cells: string[], header: string[]): boolean {
  */
 export function parseCsv(text: string, name: string): DatasetRead {
   const body = withoutBom(text);
-  const rows: { cells: string[]; line: number }[] = [];
+  const rows: { cells: string[]; line: number; broken: boolean }[] = [];
   const errors: string[] = [];
   // Line numbers come from papaparse's cursor (the offset just past each row): the next row
   // starts after that line break and any blank lines; newlines are counted as we go.
@@ -223,14 +223,17 @@ export function parseCsv(text: string, name: string): DatasetRead {
       counted = start;
       prevCursor = r.meta.cursor;
       // A file of one column has no delimiter to detect; papaparse then reads it with ',' (right), so that is no error.
-      for (const e of r.errors) if (e.code !== 'UndetectableDelimiter') errors.push(`line ${line}: ${e.message}`);
-      rows.push({ cells: r.data, line });
+      const found = r.errors.filter((e) => e.code !== 'UndetectableDelimiter');
+      for (const e of found) errors.push(`line ${line}: ${e.message}`);
+      rows.push({ cells: r.data, line, broken: found.length > 0 });
     },
   });
   const [headerRow, ...records] = rows;
   const header = headerRow?.cells ?? [];
   errors.push(...headerProblems(header));
-  for (const { cells, line: at } of records) {
+  for (const { cells, line: at, broken } of records) {
+    // A row papaparse could not read (an unclosed quote) is named once, for that.
+    if (broken) continue;
     if (repeatsHeader(cells, header)) errors.push(`line ${at}: repeats the header row (two CSV files joined into one?)`);
     else if (cells.length !== header.length) errors.push(`line ${at}: ${cells.length < header.length ? 'Too few' : 'Too many'} fields: expected ${header.length} fields but parsed ${cells.length}`);
   }

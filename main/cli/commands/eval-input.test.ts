@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { tempFolder } from '../../../tests/support/temp-folder';
 import { emptyDataset, type Dataset } from '../../../shared/eval/dataset';
-import { emptyAssertionsWarning, readAssertionsArg, resumeFolderProblem } from './eval-input';
+import { emptyAssertionsWarning, readAssertionsArg, readDatasetFile, resumeFolderProblem } from './eval-input';
 
 const dir = tempFolder('stepwise-eval-input-', 'file');
 
@@ -32,8 +32,8 @@ describe('--assertions', () => {
     expect(await problem('[{"type":"contains" "value":"4"}]')).toBe(`--assertions line 1, column 21: expected ',' or '}' after a property value, found '"'`);
     expect(await problem('[{"type":"nope"}]')).toMatch(/^--assertions:\/0/);
     // JSON that is not an array is named as such, not taken for a missing file.
-    expect(await problem('null')).toMatch(/^--assertions:\/: .*array/i);
-    expect(await problem('"contains"')).toMatch(/^--assertions:\/: .*array/i);
+    expect(await problem('null')).toMatch(/^--assertions: .*array/i);
+    expect(await problem('"contains"')).toMatch(/^--assertions: .*array/i);
     expect(await problem(dir('missing.json'))).toBe(`--assertions ${dir('missing.json')}: no such file; give a file holding a JSON array of assertions, or the array itself`);
   });
 
@@ -81,5 +81,14 @@ describe('--resume', () => {
     expect(await resumeFolderProblem(dir('empty'))).toBe(`--resume ${dir('empty')}: not a batch folder (it has no .batch.json); ${hint}`);
     await writeFile(dir('empty', '.batch.json'), '{}');
     expect(await resumeFolderProblem(dir('empty'))).toBeUndefined();
+  });
+});
+
+describe('the dataset file', () => {
+  it('names a file that does not exist or is a folder in words, not an error code', async () => {
+    const message = (file: string) => readDatasetFile(file).then(() => 'read', (err: Error) => err.message);
+    expect(await message(dir('missing.csv'))).toBe(`${dir('missing.csv')}: cannot read the dataset: no such file`);
+    await mkdir(dir('folder.jsonl'));
+    expect(await message(dir('folder.jsonl'))).toBe(`${dir('folder.jsonl')}: cannot read the dataset: it is a folder, not a file`);
   });
 });

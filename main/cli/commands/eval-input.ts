@@ -13,6 +13,7 @@ import { parseJsonText } from '../../../shared/thread/json-text';
 import { BATCH_FILE } from '../../core/eval/batch-files';
 import { parseVariant, type Variant } from '../../core/eval/variants';
 import { Type } from '@sinclair/typebox';
+import { fsErrorPhrase } from '../../../shared/fs-errors';
 
 /** Reads a dataset file; throws an Error listing every problem, each prefixed with the file. */
 export async function readDatasetFile(file: string): Promise<Dataset> {
@@ -20,7 +21,9 @@ export async function readDatasetFile(file: string): Promise<Dataset> {
   try {
     text = await readFile(file, 'utf8');
   } catch (err) {
-    throw new Error(`${file}: cannot read the dataset (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, { cause: err });
+    const code = (err as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'no such file' : fsErrorPhrase(err);
+    throw new Error(`${file}: cannot read the dataset: ${why}`, { cause: err });
   }
   const base = path.basename(file);
   const name = base.replace(/(\.dataset)?\.(json|jsonl|csv)$/i, '') || base;
@@ -55,14 +58,14 @@ export async function readAssertionsArg(arg: string): Promise<AssertionsArg> {
       text = arg;
       label = '--assertions';
     } else {
-      const why = code === 'ENOENT' ? 'no such file' : `cannot read it (${code ?? (err as Error).message})`;
+      const why = code === 'ENOENT' ? 'no such file' : `cannot read it: ${fsErrorPhrase(err)}`;
       throw new Error(`--assertions ${arg}: ${why}; give a file holding a JSON array of assertions, or the array itself`, { cause: err });
     }
   }
   const parsed = parseJsonText(text);
   if (!parsed.ok) throw new Error(`${label} line ${parsed.problem.line}, column ${parsed.problem.column}: ${parsed.problem.message}`);
   const problems = schemaProblems(Type.Array(AssertionSchema), parsed.value);
-  if (problems.length) throw new Error(problems.map((p) => `${label}:${p.pointer || '/'}: ${p.message}`).join('\n'));
+  if (problems.length) throw new Error(problems.map((p) => `${p.pointer ? `${label}:${p.pointer}` : label}: ${p.message}`).join('\n'));
   return { assertions: parsed.value as Assertion[], label };
 }
 
@@ -90,7 +93,7 @@ export async function resumeFolderProblem(folder: string): Promise<string | unde
     if (!(await stat(folder)).isDirectory()) return `--resume ${folder}: not a folder; ${hint}`;
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    return code === 'ENOENT' ? `--resume ${folder}: no such folder; ${hint}` : `--resume ${folder}: cannot read the folder (${code ?? (err as Error).message})`;
+    return code === 'ENOENT' ? `--resume ${folder}: no such folder; ${hint}` : `--resume ${folder}: cannot read the folder: ${fsErrorPhrase(err)}`;
   }
   try {
     await stat(path.join(folder, BATCH_FILE));

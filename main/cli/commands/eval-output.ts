@@ -83,3 +83,13 @@ export async function writeReports(reports: { target: ReportTarget; text: () => 
   }
   return out;
 }
+
+/**
+ * The warning for result lines of an earlier run that could not be read: the file and up to
+ * five 1-based line numbers. Those lines stay in the file (nothing is deleted), so every later
+ * resume names them again; a case with no readable result has run again.
+ */
+export function skippedLinesWarning(file: string, lines: number[]): string {
+  const shown = lines.slice(0, 5).join(', ') + (lines.length > 5 ? ` and ${lines.length - 5} more` : '');
+  return `stepwise eval: ${terminalField(file)}: ${lines.length === 1 ? 'line' : 'lines'} ${shown} could not be read and ${lines.length === 1 ? 'was' : 'were'} skipped; a case with no readable result ran again`;
+}

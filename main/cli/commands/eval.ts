@@ -14,14 +14,14 @@ import type { Command } from 'commander';
 import { loadThreadFile, ThreadFileError } from '../../core/threads/thread-file';
 import { summarize } from '../../../shared/eval/results';
 import { runBatch, type BatchProgress } from '../../core/eval/batch';
-import { BATCH_FILE, readBatchSpec, writeBatchSpec, type BatchSpec } from '../../core/eval/batch-files';
+import { BATCH_FILE, RESULTS_FILE, readBatchSpec, writeBatchSpec, type BatchSpec } from '../../core/eval/batch-files';
 import { variantProblems } from '../../core/eval/variants';
 import { LocalScheduler, type CaseScheduler } from '../../core/eval/scheduler';
 import { parseIsolation, type CaseIsolation } from '../../core/eval/case-run';
 import { parseQueueUrl } from '../../core/eval/redis-scheduler';
 import { redisScheduler } from './eval-queue';
 import { junitXml, jsonReport } from '../../core/eval/reports';
-import { caseLine, inDatasetOrder, plural, reportPathProblems, summaryLine, writeReports, fmtMs, type ReportTarget } from './eval-output';
+import { caseLine, inDatasetOrder, plural, reportPathProblems, summaryLine, skippedLinesWarning, writeReports, fmtMs, type ReportTarget } from './eval-output';
 import { terminalField, terminalText } from '../terminal-text';
 import { safeStem } from '../../core/workspace/names';
 import { DEFAULT_MAX_TURNS } from '../../../shared/thread/defaults';
@@ -233,7 +233,7 @@ export async function evalCommand(threadFile: string | undefined, o: EvalOptions
     const notRun = spec.dataset.cases.length * spec.variants.length - results.length;
     if (outcome.cancelled && notRun > 0) process.stdout.write(`cancelled: ${notRun} not run; --resume runs them\n`);
     process.stdout.write(`results: ${terminalText(dir)}\n`);
-    if (outcome.skippedLines) err(`stepwise eval: ${outcome.skippedLines} unreadable result line(s) of the earlier run were skipped; those cases ran again`);
+    if (outcome.skippedLines.length) err(skippedLinesWarning(path.join(dir, RESULTS_FILE), outcome.skippedLines));
     const texts: Record<ReportTarget['flag'], () => string> = {
       '--junit': () => junitXml(spec.name, results, names),
       '--json': () => jsonReport({ id: spec.id, name: spec.name, dir }, summarize(results, names), results),

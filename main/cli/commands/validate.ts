@@ -44,7 +44,7 @@ export function formatProblems(file: string, err: ThreadFileError): string {
   return problemLines(file, err.problems);
 }
 
-/** `file:pointer: message`, one line per problem. */
+/** `file:pointer: message`, one line per problem (`file: message` for the file as a whole). */
 function problemLines(file: string, problems: ThreadProblem[]): string {
-  return problems.map((p) => `${file}:${p.pointer || '/'}: ${p.message}\n`).join('');
+  return problems.map((p) => `${p.pointer ? `${file}:${p.pointer}` : file}: ${p.message}\n`).join('');
 }

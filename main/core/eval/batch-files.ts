@@ -56,29 +56,31 @@ export async function appendResult(dir: string, r: CaseResult): Promise<void> {
 
 /**
  * The finished cases of a batch. A line that does not parse (a host that died mid-write) is
- * skipped and counted; for a case × variant written twice, the last line wins. `cutShort`: the
+ * skipped; `skipped` holds the 1-based numbers of those lines. For a case × variant written twice, the last line wins. `cutShort`: the
  * file does not end with a newline (a write cut off); {@link endResultsLine} ends it before more
  * results are appended, or the next one would join the broken line.
  */
-export async function readResults(dir: string): Promise<{ results: CaseResult[]; skipped: number; cutShort: boolean }> {
+export async function readResults(dir: string): Promise<{ results: CaseResult[]; skipped: number[]; cutShort: boolean }> {
   let text: string;
   try {
     text = await readFile(path.join(dir, RESULTS_FILE), 'utf8');
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { results: [], skipped: 0, cutShort: false };
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { results: [], skipped: [], cutShort: false };
     throw err;
   }
   const cutShort = text.length > 0 && !text.endsWith('\n');
   const byKey = new Map<string, CaseResult>();
-  let skipped = 0;
-  for (const line of text.split('\n')) {
+  const skipped: number[] = [];
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
     if (!line.trim()) continue;
     try {
       const r = JSON.parse(line) as CaseResult;
       if (typeof r.caseId !== 'string' || typeof r.variant !== 'string' || typeof r.status !== 'string') throw new Error('not a result');
       byKey.set(`${r.caseId}\u0000${r.variant}`, r);
     } catch {
-      skipped++;
+      skipped.push(i + 1);
     }
   }
   return { results: [...byKey.values()], skipped, cutShort };

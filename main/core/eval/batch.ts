@@ -36,8 +36,8 @@ export interface RunBatchOptions {
 export interface BatchOutcome {
   results: CaseResult[];
   cancelled: boolean;
-  /** Result lines of an earlier run that could not be read (and whose cases ran again). */
-  skippedLines: number;
+  /** Line numbers (1-based) of result lines of an earlier run that could not be read (their cases ran again). */
+  skippedLines: number[];
 }
 
 /** Every case × variant job of a batch, in dataset order, with unique file names. */

@@ -331,7 +331,7 @@ export class EvalService {
     const { results, skipped } = await readResults(dir);
     const total = spec.dataset.cases.length * spec.variants.length;
     const info = this.info(spec, dir, { total, done: results.length, running: 0, failed: results.filter((r) => r.status !== 'passed').length }, false);
-    return skipped ? { ...info, skippedLines: skipped } : info;
+    return skipped.length ? { ...info, skippedLines: skipped.length } : info;
   }
 
   async batch(batchId: string): Promise<{ info: BatchInfo; results: CaseResult[] }> {

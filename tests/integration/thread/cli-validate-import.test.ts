@@ -45,6 +45,16 @@ describe('stepwise validate', () => {
     ]);
   });
 
+  it('a problem of the file as a whole is file: message, without an empty pointer', async () => {
+    const file = dir('array.json');
+    await writeFile(file, '[]');
+    const r = await cli('validate', file);
+    expect(r.code).toBe(2);
+    const lines = r.stderr.trim().split('\n');
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of lines) expect(line.startsWith(`${file}: `), line).toBe(true);
+  });
+
   it('exits 2 naming a repeated message id and tool call id with both places (the app still opens such a file)', async () => {
     const t = JSON.parse(await readFile(path.join(FIX, 'stepwise-valid.json'), 'utf8'));
     t.context.messages[2].id = 'm1';
