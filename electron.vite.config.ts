@@ -37,7 +37,7 @@ export default defineConfig({
           'agent-runner': resolve('agent-runner/index.ts'),
           'mcp-host': resolve('mcp-host/index.ts'),
           cli: resolve('main/cli/index.ts'),
-          'template-worker': resolve('main/core/template-worker.ts'),
+          'template-worker': resolve('shared/template/worker.node.ts'),
         },
         // Shared chunks sit next to the entries: code that finds its siblings through
         // import.meta.url (process/entries.ts, web/seed.ts, electron/paths.ts) must run from out/main/.

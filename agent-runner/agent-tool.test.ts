@@ -58,6 +58,25 @@ describe('agent tools', () => {
     expect(records.map((r) => r.request.system)).toContain('You are a helper. Answer in ONE word.');
   });
 
+  it("a template in the agent thread that runs too long fails that tool call naming the bound, and the run goes on", async () => {
+    const sub = scriptedThread([{ text: 'never' }], { messages: [], title: 'Slow' });
+    // About a billion steps: far past the worker's 2 s budget (range itself is capped at a million items).
+    sub.context.systemPrompt = '{% for i in range(0, 1000000) %}{% for j in range(0, 1000) %}{% endfor %}{% endfor %}';
+    writeFileSync(path.join(ws, 'Slow.json'), JSON.stringify(sub));
+    const main = scriptedThread([{ toolCalls: [{ name: 'ask', arguments: { input: 'go' } }] }, { text: 'went on' }], {
+      tools: [{ type: 'agent', name: 'ask', threadPath: 'Slow.json' }],
+    });
+    const out: RunnerToHost[] = [];
+    await startRun({ runId: 'r-slow', threadId: main.id, thread: main, mode: 'react', providers: [], home: ws, workspaceDir: ws }, (m) => out.push(m)).done;
+    const nodes = out.filter((m): m is TreeUpdate => m.type === 'tree_update').flatMap((m) => m.nodes);
+    const tool = nodes.filter((n) => n.kind === 'tool').at(-1)!;
+    expect(tool.status).toBe('error');
+    expect(JSON.stringify(tool.output)).toMatch(/Slow\.json.*systemPrompt: rendering took longer than 2 s \(a loop too long\?\) and was stopped/);
+    const result = out.find((m) => m.type === 'run_result') as RunResult;
+    expect(result.status).toBe('completed');
+    expect((result.messages.at(-1) as AssistantMessage).content).toEqual([{ type: 'text', text: 'went on' }]);
+  }, 20_000);
+
   it('an agent tool called with arguments its schema refuses does not run, and says which', async () => {
     writeFileSync(path.join(ws, 'Geographer.json'), JSON.stringify(scriptedThread([{ text: 'never' }], { messages: [] })));
     const main = scriptedThread([{ toolCalls: [{ name: 'ask', arguments: { task: 'no input field' } }] }], {

@@ -73,11 +73,14 @@ async function loadAgentThread(home: string, workspaceDir: string, threadPath: s
   } catch (err) {
     throw err instanceof ThreadFileError ? new Error(err.detail) : err;
   }
-  // Its templates, as the host renders a thread before a run (main/core/templates.ts).
+  // Its templates, as the host renders a thread before a run (main/core/templates.ts), in a
+  // worker thread with the host's time and memory bounds.
   const { renderThread } = await import('../shared/template/thread-render');
   const { workspaceFileReader } = await import('../shared/template/files.node.js');
   const { threadWorkingDirectory } = await import('../shared/thread/working-directory.node.js');
-  const r = await renderThread(thread, { read: workspaceFileReader(workspaceDir), workingDirectory: threadWorkingDirectory(thread, home, workspaceDir), now: new Date() });
+  const { runnerTemplateEngine } = await import('./template-engine');
+  const engine = runnerTemplateEngine((m) => console.warn(`stepwise runner: ${m}`));
+  const r = await renderThread(thread, { read: workspaceFileReader(workspaceDir), workingDirectory: threadWorkingDirectory(thread, home, workspaceDir), now: new Date(), engine });
   return r.thread;
 }
 

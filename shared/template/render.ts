@@ -269,7 +269,7 @@ export class TemplateRenderer {
 
 /**
  * One render of a thread's texts against one scope, in this thread or elsewhere (the host renders
- * in a worker thread: main/core/template-engine.ts). `render` adds the paths it asked for and
+ * in a worker thread: shared/template/worker-engine.node.ts). `render` adds the paths it asked for and
  * did not find in `scope.files` to `scope.wanted`; it throws TemplateError or TemplateLimitError.
  */
 export interface TemplateSession {

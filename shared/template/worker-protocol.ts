@@ -1,16 +1,16 @@
 /**
- * What the host's template engine (template-engine.ts) and its worker thread
- * (template-worker.ts) send each other, and the one function turning a render into a reply
- * (used in the worker, and in process when no worker can start).
+ * What a worker template engine (worker-engine.node.ts) and its worker thread (worker.node.ts)
+ * send each other, and the one function turning a render into a reply (used in the worker, and
+ * in process when no worker can start).
  */
-import { TemplateError, TemplateLimitError, type FileLookup, type RenderScope, type TemplateRenderer } from '../../shared/template/render';
+import { TemplateError, TemplateLimitError, type FileLookup, type RenderScope, type TemplateRenderer } from './render';
 
-/** Host → worker. `open` starts session `session` (sent again to a new worker); `files` are the cache entries it has not seen. */
+/** Engine → worker. `open` starts session `session` (sent again to a new worker); `files` are the cache entries it has not seen. */
 export type TemplateWorkerRequest =
   | { type: 'render'; id: number; session: number; open?: { values: Record<string, unknown>; problems: Record<string, string> }; files: [string, FileLookup][]; source: string }
   | { type: 'close'; session: number };
 
-/** Worker → host: the text, a TemplateError's fields, a bound passed, or another failure; `wanted`: paths asked for and not in the cache. */
+/** Worker → engine: the text, a TemplateError's fields, a bound passed, or another failure; `wanted`: paths asked for and not in the cache. */
 export type TemplateWorkerReply = { id: number; wanted: string[] } & (
   | { text: string }
   | { error: { detail: string; line: number; column: number; file?: string } }

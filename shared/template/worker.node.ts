@@ -1,12 +1,13 @@
 /**
- * The template worker thread (docs/architecture.md#templates): renders texts for the host's
- * template engine (template-engine.ts) off the host's event loop, so a template that runs too
- * long is stopped by ending this thread, and no window waits on it. One session per render of a
- * thread: its variable values, problems and file cache, sent once and then added to.
+ * The template worker thread (docs/architecture.md#templates): renders texts for a worker
+ * template engine (worker-engine.node.ts; the host's, and a runner's for agent tools) off that
+ * process's event loop, so a template that runs too long is stopped by ending this thread, and
+ * nothing else waits on it. One session per render of a thread: its variable values, problems
+ * and file cache, sent once and then added to.
  */
 import { parentPort } from 'node:worker_threads';
-import { TemplateRenderer, type RenderScope } from '../../shared/template/render';
-import { renderReply, type TemplateWorkerReply, type TemplateWorkerRequest } from './template-protocol';
+import { TemplateRenderer, type RenderScope } from './render';
+import { renderReply, type TemplateWorkerReply, type TemplateWorkerRequest } from './worker-protocol';
 
 const sessions = new Map<number, { scope: RenderScope; renderer: TemplateRenderer }>();
 
@@ -30,5 +31,5 @@ parentPort?.on('message', (req: TemplateWorkerRequest) => {
   const reply = handle(req);
   if (reply) parentPort?.postMessage(reply);
 });
-// Ready: the host sends its first text after this.
+// Ready: the engine sends its first text after this.
 parentPort?.postMessage({ ready: true });

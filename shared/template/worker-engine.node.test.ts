@@ -1,17 +1,18 @@
 /**
- * The host's template engine: texts render in a worker thread, the same as in process; a
+ * The worker template engine (the host's, and a runner's for agent tools): texts render in a worker thread, the same as in process; a
  * template that would hold the host (a loop too long, a range of a billion items, text without
  * end) fails with an error naming the place and the bound, while the host's event loop keeps
  * answering, and the next render works.
  */
 import { afterAll, describe, expect, it } from 'vitest';
+import { fileURLToPath } from 'node:url';
 import { threadWith } from '../../tests/support/threads';
-import type { Thread } from '../../shared/thread/schema';
-import { PlaceError, renderThread } from '../../shared/template/thread-render';
-import type { FileLookup } from '../../shared/template/render';
-import { WorkerTemplateEngine } from './template-engine';
+import type { Thread } from '../thread/schema';
+import { PlaceError, renderThread } from './thread-render';
+import type { FileLookup } from './render';
+import { WorkerTemplateEngine } from './worker-engine.node';
 
-const engine = new WorkerTemplateEngine();
+const engine = new WorkerTemplateEngine({ entry: fileURLToPath(new URL('./worker.node.ts', import.meta.url)) });
 afterAll(() => engine.close());
 
 const files: Record<string, string> = { 'parts/rules.md': 'Rule {{ n }}: {% if n > 1 %}many{% else %}one{% endif %}', 'nested.md': '[{{@include("parts/rules.md")}}]' };
@@ -81,7 +82,7 @@ describe('rendering in the worker thread', () => {
     expect(await inBroken('{{@include("nested.md")}} {{ who }}')).toBe('[Rule 2: many] Ada');
     await expect(inBroken('{% for i in range(0, 1000000000) %}{% endfor %}')).rejects.toThrow(/has more than 1000000 items/);
     expect(said).toHaveLength(1);
-    expect(said[0]).toMatch(/^templates render in the host's own thread: /);
+    expect(said[0]).toMatch(/^templates render in the process's own thread: /);
     await broken.close();
   });
 });
