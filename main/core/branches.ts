@@ -8,7 +8,7 @@ import type { HostParams, RunRecord, WorkspaceEntry } from '../../shared/protoco
 import type { Message } from '../../shared/thread/messages';
 import { conversationAt, messagesThrough } from '../../shared/thread/run-points';
 import { branchOf, freeBranchTitle } from '../../shared/thread/branch';
-import { readRun } from './journal/run-files';
+import { readRunChecked } from './journal/run-files';
 import { HostError } from './errors';
 import type { HostContext } from './host-context';
 
@@ -24,7 +24,7 @@ export async function branchThread(ctx: HostContext, p: HostParams<'thread.branc
     at = { messageId: p.messageId };
   } else if (p.runId && p.nodeId && !p.messageId) {
     const live = ctx.bridge.run(p.runId);
-    const rec: RunRecord = live && live.threadId === thread.id ? live.record() : await readRun(ctx.home, thread.id, p.runId);
+    const rec: RunRecord = live && live.threadId === thread.id ? live.record() : await readRunChecked(ctx.home, thread.id, p.runId);
     const point = conversationAt(rec, thread.context.messages, p.nodeId);
     if (!point.ok) throw new HostError('bad_request', `thread.branch: ${point.reason}`);
     messages = point.messages;

@@ -6,13 +6,13 @@
  */
 import type { RunMode, Thread } from '../../shared/thread/schema';
 import { modelCalls } from '../../shared/thread/run-points';
-import { readRun } from './journal/run-files';
+import { readRunChecked } from './journal/run-files';
 import { HostError } from './errors';
 
 /** The thread a time-travel run of `thread` from `from` starts with; throws HostError when it cannot start. */
 export async function timeTravelStart(home: string, thread: Thread, mode: RunMode, from: { runId: string; fromCall: number }): Promise<{ thread: Thread }> {
   if (mode === 'tool') throw new HostError('bad_request', 'Time travel re-runs model calls: use mode step or react, not tool.');
-  const rec = await readRun(home, thread.id, from.runId);
+  const rec = await readRunChecked(home, thread.id, from.runId);
   const calls = modelCalls(rec).length;
   if (mode === 'step' && from.fromCall > 1) throw new HostError('bad_request', `A step makes one model call: re-run call ${from.fromCall} of run ${from.runId} in mode react.`);
   if (from.fromCall > calls) throw new HostError('bad_request', `Run ${from.runId} made ${calls} model call(s); there is no call ${from.fromCall} to re-run from.`);

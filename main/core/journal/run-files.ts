@@ -13,6 +13,8 @@ import { HostError } from '../errors';
 import { journalFile, runFile, runsDir } from './journal';
 import { replayJournal } from './journal-log';
 import { salvageResult } from './salvage';
+import { RunRecordSchema } from '../../../shared/protocol/contract/host-methods';
+import { schemaProblems } from '../../../shared/thread/validate';
 
 /** The run a journal file holds, or undefined when it has none (missing, or no first line). */
 async function readJournal(file: string): Promise<RunRecord | undefined> {
@@ -34,6 +36,20 @@ export async function readRun(home: string, threadId: string, runId: string): Pr
   const live = await readJournal(journalFile(home, threadId, runId));
   if (live) return live;
   throw new HostError('not_found', `no run ${runId} for thread ${threadId}`);
+}
+
+/**
+ * {@link readRun}, and the record checked against the run record's schema: for what reads a run
+ * to re-run or branch from it, where a hand-edited or foreign run file would otherwise give a
+ * misleading answer ("made 0 model calls"). `bad_run_file` names the file and the first
+ * problem's JSON pointer.
+ */
+export async function readRunChecked(home: string, threadId: string, runId: string): Promise<RunRecord> {
+  const rec = await readRun(home, threadId, runId);
+  const [first] = schemaProblems(RunRecordSchema, rec);
+  if (!first) return rec;
+  const file = runFile(home, threadId, runId);
+  throw new HostError('bad_run_file', `${first.pointer ? `${file}:${first.pointer}` : file}: ${first.message} (the run file is damaged: it cannot be re-run or branched from)`);
 }
 
 /** One run found in a thread's folder: from its run file, or from its journal alone. */

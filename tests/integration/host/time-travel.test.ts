@@ -20,6 +20,7 @@ import { modelCalls } from '../../../shared/thread/run-points';
 import { RequestReader } from '../../../shared/protocol/request-delta';
 import { threadWith, userMessage } from '../../support/threads';
 import { bundledRunner } from '../../support/runner-bundle';
+import { runFile } from '../../../main/core/journal/journal';
 import { hostCores, makeHome, rejection, waitFor, watchThreads, writeThread } from '../../support/host-harness';
 import { startSseServer, type ScriptedReply, type SseServer } from '../../support/sse-server';
 import { chatChunk, chatSse, chatTextSse, chatUsageChunk } from '../providers/fixtures';
@@ -103,7 +104,7 @@ async function withOriginalRun() {
   const first = server.requests.length;
   server.reply(...ORIGINAL);
   const original = await run(w, thread.id);
-  return { core, w, thread, original, first };
+  return { core, w, thread, original, first, home };
 }
 
 describe('replay and time travel', () => {
@@ -184,5 +185,28 @@ describe('replay and time travel', () => {
     const changed = await rejection(w.conn.request('run.start', { threadId: thread.id, mode: 'react', fromRun: { runId: original.runId, fromCall: 1 } }));
     expect(changed.code).toBe('thread_changed');
     expect(server.requests.length - before).toBe(1);
+  });
+
+  it('a damaged run file is refused for time travel and branching, naming the file and the place; nothing is sent', async () => {
+    const { w, thread, original, home } = await withOriginalRun();
+    const file = runFile(home, thread.id, original.runId);
+    // The client sees the home folder as $STEPWISE_HOME, never its absolute path.
+    const shown = `$STEPWISE_HOME${file.slice(home.length)}`;
+    const rec = JSON.parse(fs.readFileSync(file, 'utf8')) as RunRecord;
+    const llm = modelCalls(rec)[1];
+    fs.writeFileSync(file, JSON.stringify({ ...rec, nodes: rec.nodes.map((n, i) => (i === 2 ? { ...n, status: 'fine' } : n)) }));
+    const before = server.requests.length;
+    const travel = await rejection(w.conn.request('run.start', { threadId: thread.id, mode: 'react', fromRun: { runId: original.runId, fromCall: 2 } }));
+    expect(travel.code).toBe('bad_run_file');
+    expect(travel.message).toContain(`${shown}:/nodes/2/status: `);
+    expect(travel.message).toContain('the run file is damaged: it cannot be re-run or branched from');
+    const branch = await rejection(w.conn.request('thread.branch', { threadId: thread.id, runId: original.runId, nodeId: llm.id }));
+    expect(branch).toMatchObject({ code: 'bad_run_file', message: travel.message });
+    // A run file that is not a run at all: not "made 0 model calls".
+    fs.writeFileSync(file, JSON.stringify({ runId: original.runId }));
+    const empty = await rejection(w.conn.request('run.start', { threadId: thread.id, mode: 'react', fromRun: { runId: original.runId, fromCall: 1 } }));
+    expect(empty.code).toBe('bad_run_file');
+    expect(empty.message.startsWith(`${shown}:/`)).toBe(true);
+    expect(server.requests.length).toBe(before);
   });
 });
