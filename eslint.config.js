@@ -7,6 +7,22 @@ import { createNodeResolver } from 'eslint-plugin-import-x';
 import { builtinModules } from 'node:module';
 import { noCycleIncludingTypes } from './scripts/lint-no-cycle.mjs';
 
+/**
+ * A *.node.ts module is imported as `./x.node.js`: tsx (the host, CLI and runner from sources)
+ * takes a bare `./x.node` for a native addon and does not find the .ts file, so the process fails
+ * to start while type checks and bundles pass.
+ */
+const nodeModuleSuffix = {
+  meta: { type: 'problem', schema: [], messages: { suffix: "Import '{{ source }}' as '{{ source }}.js': tsx takes a bare '.node' for a native addon." } },
+  create(context) {
+    const check = (node) => {
+      const source = node.source?.value;
+      if (typeof source === 'string' && source.startsWith('.') && source.endsWith('.node')) context.report({ node: node.source, messageId: 'suffix', data: { source } });
+    };
+    return { ImportDeclaration: check, ExportNamedDeclaration: check, ExportAllDeclaration: check, ImportExpression: check };
+  },
+};
+
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
 /** `no-restricted-imports` refusing `patterns` with `message`, and the `extra` pattern entries. */
 const restrict = (patterns, message, ...extra) => ({
@@ -47,7 +63,7 @@ export default tseslint.config(
     // hierarchy. Relative imports are extensionless `.ts` / `.tsx` paths, or `./x.node.js` for
     // the `.ts` file (see the *.node.ts block below).
     files: ['**/*.{ts,tsx,mts,cts,js,mjs,cjs}'],
-    plugins: { stepwise: { rules: { 'no-cycle': noCycleIncludingTypes } } },
+    plugins: { stepwise: { rules: { 'no-cycle': noCycleIncludingTypes, 'node-module-suffix': nodeModuleSuffix } } },
     settings: {
       'import-x/resolver-next': [
         createNodeResolver({
@@ -57,7 +73,7 @@ export default tseslint.config(
       ],
       'import-x/extensions': ['.ts', '.tsx', '.mts', '.cts', '.js', '.mjs', '.cjs'],
     },
-    rules: { 'stepwise/no-cycle': ['error', { ignoreExternal: true }] },
+    rules: { 'stepwise/no-cycle': ['error', { ignoreExternal: true }], 'stepwise/node-module-suffix': 'error' },
   },
   {
     files: ['renderer/**/*.{ts,tsx}'],

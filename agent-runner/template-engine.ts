@@ -6,8 +6,8 @@
  * started on first use; idle, it does not keep the process alive.
  */
 import type { TemplateEngine } from '../shared/template/render';
-import { WorkerTemplateEngine } from '../shared/template/worker-engine.node';
-import { entryFile } from '../shared/entry-file.node';
+import { WorkerTemplateEngine } from '../shared/template/worker-engine.node.js';
+import { entryFile } from '../shared/entry-file.node.js';
 import { TEMPLATE_WORKER } from '../shared/template/worker-entry';
 
 let engine: WorkerTemplateEngine | undefined;

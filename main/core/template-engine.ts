@@ -3,7 +3,7 @@
  * process (shared/template/worker-engine.node.ts), started on first use.
  */
 import type { TemplateEngine } from '../../shared/template/render';
-import { WorkerTemplateEngine } from '../../shared/template/worker-engine.node';
+import { WorkerTemplateEngine } from '../../shared/template/worker-engine.node.js';
 import { templateWorkerEntry } from './process/entries';
 
 let shared: WorkerTemplateEngine | undefined;

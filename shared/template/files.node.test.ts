@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MAX_TEMPLATE_FILE_BYTES, workspaceFileReader } from './files.node';
+import { MAX_TEMPLATE_FILE_BYTES, workspaceFileReader } from './files.node.js';
 
 function workspace(): { root: string; outside: string } {
   const base = fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-tmplfiles-'));

@@ -10,7 +10,7 @@ import { threadWith } from '../../tests/support/threads';
 import type { Thread } from '../thread/schema';
 import { PlaceError, renderThread } from './thread-render';
 import type { FileLookup } from './render';
-import { WorkerTemplateEngine } from './worker-engine.node';
+import { WorkerTemplateEngine } from './worker-engine.node.js';
 
 const engine = new WorkerTemplateEngine({ entry: fileURLToPath(new URL('./worker.node.ts', import.meta.url)) });
 afterAll(() => engine.close());

@@ -1,4 +1,4 @@
-import type { EntrySpec } from '../entry-file.node';
+import type { EntrySpec } from '../entry-file.node.js';
 
 /**
  * The template worker thread's entry (shared/entry-file.node.ts): `out/main/template-worker.js`

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { threadWorkingDirectory } from './working-directory.node';
+import { threadWorkingDirectory } from './working-directory.node.js';
 
 describe('threadWorkingDirectory', () => {
   it('defaults to <home>/work/<thread id>; settings.cwd is absolute or relative to the workspace', () => {

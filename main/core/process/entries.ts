@@ -4,7 +4,7 @@
  * from sources the TypeScript entries, run through tsx. `STEPWISE_RUNNER_ENTRY` /
  * `STEPWISE_MCP_HOST_ENTRY` / `STEPWISE_TEMPLATE_WORKER_ENTRY` override them.
  */
-import { entryFile } from '../../../shared/entry-file.node';
+import { entryFile } from '../../../shared/entry-file.node.js';
 import { TEMPLATE_WORKER } from '../../../shared/template/worker-entry';
 
 /** This file is main/core/process/entries.ts: three folders below the repository root. */
