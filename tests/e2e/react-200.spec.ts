@@ -7,7 +7,8 @@
  * end shows the final message and the last tool result. The run file keeps each call's request
  * as what it adds to the call before, and the last call's raw request shows whole. Undo takes the
  * run's messages out (saved), Redo puts them back. While it streams, the execution tree's rows
- * never overlap one another.
+ * never overlap one another; by keyboard, End and Home reach its last and first rows and the focused
+ * row keeps focus when wheeled out of view.
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -55,6 +56,25 @@ test(`a ${TURNS}-turn ReAct loop with the thread open: the window answers while 
   await expect(stop, 'the run was still running while the tree was checked').toBeEnabled();
 
   await expect(page.getByRole('treeitem', { name: /^run react, completed$/ })).toBeVisible({ timeout: 400_000 });
+
+  // The tree by keyboard, its 400 rows virtualised: End focuses the last node (far below the
+  // view), Home the run node again, and the focused row keeps focus while wheeled out of view.
+  const execTree = page.getByRole('tree', { name: 'Execution tree' });
+  await execTree.getByRole('treeitem', { name: /^run react, completed$/ }).click();
+  const focused = () => page.evaluate(() => {
+    const el = (globalThis as unknown as { document: { activeElement: { getAttribute(a: string): string | null } | null } }).document.activeElement;
+    return el?.getAttribute('role') === 'treeitem' ? `${el.getAttribute('aria-label')} @${el.getAttribute('aria-level')}/${el.getAttribute('aria-posinset')}` : 'not a tree row';
+  });
+  await page.keyboard.press('End');
+  await expect.poll(focused).toBe(`llm scripted, completed @2/${TURNS}`);
+  await page.keyboard.press('Home');
+  await expect.poll(focused).toBe('run react, completed @1/1');
+  await execTree.hover();
+  for (let i = 0; i < 5; i++) await page.mouse.wheel(0, 3000);
+  await expect(execTree.getByRole('treeitem', { name: /^run react, completed$/ })).not.toBeInViewport();
+  expect(await focused()).toBe('run react, completed @1/1');
+  await page.keyboard.press('ArrowDown');
+  await expect.poll(focused).toBe('llm scripted, completed @2/1');
   // The run file is written once the run's result is on the thread, just after the run node closed.
   const runsDir = path.join(home, 'runs', thread.id);
   const runFile = () => readdirSync(runsDir).find((f) => f.endsWith('.json'));

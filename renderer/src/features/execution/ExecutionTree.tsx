@@ -208,17 +208,17 @@ export function ExecutionTree({ runId, onOpenMessage }: ExecutionTreeProps) {
   // The rows in range flow one below the other in a block placed at the first one's offset, so
   // a row that grows while its node streams pushes the rows below it down in the same layout
   // (absolutely placed rows overlapped the next one until the virtualizer's next render). The
-  // focused row kept mounted out of range is placed on its own.
+  // focused row kept mounted out of range is placed on its own, out of the flow. Every row stays
+  // a child of the one block in index order, so a row never changes parent or order as it goes
+  // in and out of range: moving the focused row's element would drop its keyboard focus.
   const { flow, detached } = splitDetached(items, activeIndex);
+  const blockStart = flow[0]?.start ?? 0;
   return (
     <div ref={viewport} style={{ flex: 1, minHeight: 0, overflowY: 'auto', overflowAnchor: 'none' }}>
       <div role="tree" aria-label="Execution tree" style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-        {flow.length > 0 && (
-          <div style={{ position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${flow[0].start}px)` }}>
-            {flow.map((v) => renderRow(v))}
-          </div>
-        )}
-        {detached && renderRow(detached, { position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${detached.start}px)` })}
+        <div style={{ position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${blockStart}px)` }}>
+          {items.map((v) => renderRow(v, v === detached ? { position: 'absolute', left: 0, right: 0, top: v.start - blockStart } : undefined))}
+        </div>
       </div>
     </div>
   );
