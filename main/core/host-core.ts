@@ -151,11 +151,12 @@ export async function createHostCore(options: HostCoreOptions = {}): Promise<Hos
       const name = rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : file;
       // A file deleted outside is not broken: the window says so itself, with Save it again (a warning here).
       const gone = problem !== undefined && !existsSync(file);
+      const key = `file:${name}`;
       const notice: HostPush = gone
-        ? { type: 'notice', level: 'warn', message: `${name} was deleted outside Stepwise; the open copy is kept and not saved until the file is back` }
+        ? { type: 'notice', level: 'warn', key, message: `${name} was deleted outside Stepwise; the open copy is kept and not saved until the file is back` }
         : problem
-          ? { type: 'notice', level: 'error', message: `${problem.split(file).join(name)} — the thread file no longer loads; Stepwise keeps the open copy and will not save over the file until it is fixed` }
-          : { type: 'notice', level: 'info', message: `${name} loads again; its changes were taken` };
+          ? { type: 'notice', level: 'error', key, message: `${problem.split(file).join(name)} — the thread file no longer loads; Stepwise keeps the open copy and will not save over the file until it is fixed` }
+          : { type: 'notice', level: 'info', key, message: `${name} loads again; its changes were taken` };
       for (const c of clients.values()) if (c.openThreads.has(threadId)) c.stream.push(notice);
     },
   });

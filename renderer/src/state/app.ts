@@ -199,7 +199,8 @@ export class AppState {
         this.store.set(this.mcpResourceUpdatesAtom, (m) => ({ ...m, [`${push.server} ${push.uri}`]: (m[`${push.server} ${push.uri}`] ?? 0) + 1 }));
         return;
       case 'notice':
-        if (push.level === 'error') this.store.set(this.errorAtom, { title: 'The host reported an error', message: push.message });
+        if (push.level === 'error') this.store.set(this.errorAtom, { title: 'The host reported an error', message: push.message, noticeKey: push.key });
+        else if (push.key !== undefined && this.store.get(this.errorAtom)?.noticeKey === push.key) this.store.set(this.errorAtom, null); // e.g. the file loads again
         return;
       default:
         return;

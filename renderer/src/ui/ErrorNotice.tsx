@@ -10,6 +10,8 @@ export interface ErrorNoticeProps {
   hint?: string;
   /** Raw details (HTTP status, JSON-RPC error, stack). */
   details?: string;
+  /** What it is about, from a host notice's `key`: a later notice with that key ends it. */
+  noticeKey?: string;
   onClose?: () => void;
 }
 

@@ -32,11 +32,16 @@ export const HOST_EVENTS = {
   mcp_resource_updated: T.Object({ type: T.Literal('mcp_resource_updated'), server: T.String(), uri: T.String() }),
   /** One message of an MCP server's protocol log, as it happens (in or out). */
   mcp_server_log: T.Object({ type: T.Literal('mcp_server_log'), server: T.String(), entry: McpLogEntrySchema }),
-  /** Something a person should read (a repaired journal, a settings file that does not load). */
+  /**
+   * Something a person should read (a repaired journal, a settings file that does not load).
+   * `key` names what it is about (`file:<thread file>`): a later notice with the same key ends
+   * an error shown for an earlier one (the file loads again).
+   */
   notice: T.Object({
     type: T.Literal('notice'),
     level: literals('info', 'warn', 'error'),
     message: T.String(),
+    key: T.Optional(T.String()),
   }),
 };
 

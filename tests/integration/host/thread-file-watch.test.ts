@@ -12,7 +12,7 @@ import { loadThreadFile, saveThreadFile } from '../../../main/core/threads/threa
 import { createHostCore, type HostCore } from '../../../main/core/host-core';
 import type { ThreadPatch } from '../../../shared/protocol/envelopes';
 import type { Thread } from '../../../shared/thread/schema';
-import { scriptedThread } from '../../support/threads';
+import { scriptedThread, userMessage } from '../../support/threads';
 import { makeHome, RecordingClient, waitFor, writeThread } from '../../support/host-harness';
 
 const stores: ThreadStore[] = [];
@@ -128,6 +128,28 @@ describe('thread files edited outside Stepwise', () => {
     await waitFor(() => onDisk(file).title === 'kept', 3000, 'the save of the held edit');
   });
 
+  it('a file fixed with another message changed keeps the message typed into while it was broken (each message merged by its id)', async () => {
+    const { file, store, problems } = setup();
+    const thread = scriptedThread([{ text: 'hi' }], { messages: [userMessage('first', 'm1'), userMessage('second', 'm2'), userMessage('third', 'm3')] });
+    fs.writeFileSync(file, JSON.stringify(thread, null, 2));
+    await store.open(file);
+    const good = onDisk(file);
+    fs.writeFileSync(file, '{ "version": 1, "broken": ');
+    await waitFor(() => problems.length === 1, 3000, 'a problem report');
+    // Typed into the second message while the file is broken: held, not written.
+    const typed = { type: 'text', text: 'second TWO' };
+    expect(await store.edit(thread.id, 0, [{ op: 'replace', path: ['context', 'messages', 1, 'content', 0], value: typed }], 'client:1')).toEqual({ version: 1 });
+    // Fixed outside: the last good content with the first message changed.
+    const fixed = structuredClone(good);
+    fixed.context.messages[0].content = [{ type: 'text', text: 'first OUTSIDE' }];
+    replaceFile(file, JSON.stringify(fixed, null, 2));
+    await waitFor(() => problems.length === 2, 3000, 'the fix');
+    const texts = () => store.get(thread.id).thread.context.messages.map((m) => (m.content[0] as { text: string }).text);
+    expect(texts()).toEqual(['first OUTSIDE', 'second TWO', 'third']);
+    await waitFor(() => (onDisk(file).context.messages[1].content[0] as { text: string }).text === 'second TWO', 3000, 'the save of the held edit');
+    expect(onDisk(file).context.messages.map((m) => (m.content[0] as { text: string }).text)).toEqual(['first OUTSIDE', 'second TWO', 'third']);
+  });
+
   it('does not take its own saves for outside edits, and stops watching on release', async () => {
     const { file, thread, store, patches, saves, loads } = setup();
     await store.open(file);
@@ -161,7 +183,7 @@ describe('thread files edited outside Stepwise', () => {
     expect(problems.filter(Boolean)).toEqual([]);
   });
 
-  it('the host core pushes the file patch and a notice naming the broken file to windows that have it open', async () => {
+  it('the host core pushes the file patch and a notice naming the broken file to windows that have it open, and one with the same key once it is fixed', async () => {
     const home = makeHome();
     const thread = scriptedThread([{ text: 'hi' }]);
     writeThread(home, 'w.json', thread);
@@ -174,7 +196,11 @@ describe('thread files edited outside Stepwise', () => {
     await waitFor(() => client.pushes.find((p) => p.type === 'thread_patch' && p.origin === 'file'), 3000, 'a file patch');
     fs.writeFileSync(file, '{ "version": 1,');
     const notice = await waitFor(() => client.pushes.find((p) => p.type === 'notice'), 3000, 'a notice');
-    expect(notice).toMatchObject({ level: 'error', message: expect.stringMatching(/^w\.json: line 1, column \d+/) });
+    expect(notice).toMatchObject({ level: 'error', key: 'file:w.json', message: expect.stringMatching(/^w\.json: line 1, column \d+/) });
+    // Fixed: a notice with the same key, which ends the error shown for the broken file.
+    replaceFile(file, JSON.stringify({ ...thread, title: 'fixed' }, null, 2));
+    const fixed = await waitFor(() => client.pushes.find((p) => p.type === 'notice' && p.level === 'info'), 3000, 'the notice of the fix');
+    expect(fixed).toMatchObject({ key: 'file:w.json', message: 'w.json loads again; its changes were taken' });
     conn.close();
   });
 });
