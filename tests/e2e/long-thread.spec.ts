@@ -4,7 +4,8 @@
  * message and back, finds a message in the middle and edits it (the edit is saved: a reload
  * shows it), holds the reader's place while messages above it grow and arrive, and the
  * execution tree's "Show in thread" brings a run's message into view; a message added at the end
- * comes into view with the focus in its text.
+ * comes into view with the focus in its text. One message with 3,000 tool calls shows 50 of them
+ * with buttons for more, and find shows a call further down on its own.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -242,4 +243,37 @@ test('Add user message and Add assistant message: the new message comes into vie
     await expect(editor).toHaveText(text);
   }
   await expect(page.getByRole('textbox', { name: `Text of message ${n + 1}`, exact: true })).toHaveText('typed at once');
+});
+
+test('a message with 3,000 tool calls shows 50 at first, more by a button, and find reaches a later call', async ({ page, serve }) => {
+  const calls = Array.from({ length: 3000 }, (_, i) => ({ id: `c${i + 1}`, name: 'lookup', arguments: { key: `call-${i + 1}-key` }, output: { content: [{ type: 'text', text: `value ${i + 1}` }], isError: false } }));
+  const thread = {
+    version: 1,
+    id: crypto.randomUUID(),
+    title: 'Fan out',
+    model: { provider: 'scripted', id: 'scripted', params: {}, script: [{ text: 'ok' }] },
+    context: {
+      systemPrompt: '',
+      tools: [{ type: 'function', name: 'lookup', description: 'Looks a key up.', parameters: { type: 'object', properties: { key: { type: 'string' } } } }],
+      messages: [{ id: 'u1', role: 'user', content: [{ type: 'text', text: 'Look them all up.' }] }, { id: 'a1', role: 'assistant', content: [], toolCalls: calls }],
+    },
+    runRefs: [],
+  };
+  writeFileSync(path.join(serve.home, 'workspace', 'Fan out.json'), JSON.stringify(thread));
+  await page.goto(serve.url);
+  await page.getByRole('treeitem', { name: 'thread Fan out' }).click();
+  const message = page.getByLabel('assistant message 2', { exact: true });
+  const more = message.getByRole('group', { name: 'More tool calls of message 2' });
+  await expect(more).toContainText('50 of 3,000 tool calls shown');
+  await expect(message.locator('[aria-label^="tool call lookup "]')).toHaveCount(50);
+  await more.getByRole('button', { name: 'Show 50 more' }).click();
+  await expect(more).toContainText('100 of 3,000 tool calls shown');
+  await expect(message.locator('[aria-label^="tool call lookup "]')).toHaveCount(100);
+  // Find's match in call 2,500 shows that call on its own below the shown ones, in view.
+  await page.getByRole('textbox', { name: 'Find in messages' }).fill('call-2500-key');
+  await expect(page.getByText('1 of 1', { exact: true })).toBeVisible();
+  await expect(message).toContainText('… tool calls 101 to 2,499 not shown …');
+  await expect(more).toContainText('101 of 3,000 tool calls shown');
+  await expect(message.locator('[aria-label="tool call lookup 2500"]')).toBeVisible();
+  await expect(message.locator('[data-find-current]')).toBeInViewport();
 });

@@ -10,12 +10,11 @@ import { useApp } from '../../state/context';
 import { useSession, useThreadMetaField } from '../../state/hooks';
 import { moveItem, removeAt } from '../../state/array-edits';
 import { applyTyping } from '../../state/text-merge';
-import { distinctKeys } from '../../state/repeated-ids';
 import { PromptEditor } from '../../ui/editors';
 import { foldedThinking, formatMs } from '../../ui/format';
 import { serverToolLine } from '../../../../shared/thread/server-tools';
 import { formatCost, usageLine } from '../../../../shared/protocol/usage';
-import { ToolCallEditor } from './ToolCallEditor';
+import { ToolCallList } from './ToolCallList';
 import { TemplatePreview } from './TemplatePreview';
 import { AddToolCall } from './AddToolCall';
 import { AddImageButton, ImagePreview } from './images';
@@ -43,7 +42,6 @@ export function MessageCard({ thread, index, readOnly }: { thread: Thread; index
   const n = thread.context.messages.length;
   const textIdx = m.content.findIndex((p) => p.type === 'text');
   const text = textIdx >= 0 ? (m.content[textIdx] as { text: string }).text : '';
-  const callKeys = distinctKeys(m.role === 'assistant' ? (m.toolCalls ?? []).map((c) => c.id) : []);
   const thinking = m.role === 'assistant' ? m.content.filter((p) => p.type === 'thinking').map((p) => (p as { thinking: string }).thinking).join('\n') : '';
   const textHighlight = useFieldHighlight(m.id, 'text');
   const thinkingHighlight = useFieldHighlight(m.id, 'thinking');
@@ -140,7 +138,7 @@ export function MessageCard({ thread, index, readOnly }: { thread: Thread; index
           <Text key={`s${k}`} size="xs" c="dimmed" ff="monospace" aria-label={`provider-run tool activity ${k + 1}`} title="Run by the provider; sent back unchanged on the next turn">⚙ {serverToolLine(p.block)}</Text>
         ))}
         {m.role === 'assistant' && m.errorMessage && <Badge color="red" variant="light" style={{ textTransform: 'none' }}>error: {m.errorMessage}</Badge>}
-        {m.role === 'assistant' && m.toolCalls?.map((c, ci) => <ToolCallEditor key={callKeys[ci]} thread={thread} mi={index} ci={ci} call={c} readOnly={readOnly} />)}
+        {m.role === 'assistant' && !!m.toolCalls?.length && <ToolCallList thread={thread} mi={index} calls={m.toolCalls} readOnly={readOnly} />}
         {m.role === 'assistant' && !readOnly && <AddToolCall thread={thread} messageId={m.id} />}
       </Stack>
     </Paper>
