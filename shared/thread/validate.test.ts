@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { schemaProblems, validateThread } from './validate';
+import { MAX_THREAD_DEPTH, schemaProblems, validateThread } from './validate';
 import { Type } from '@sinclair/typebox';
 import { AssertionSchema } from '../eval/dataset';
 import { migrateThread } from './migrate';
@@ -159,5 +159,32 @@ describe('migration keeps what it cannot read', () => {
 describe('schemaProblems', () => {
   it('names a value that is none of a union of objects once per kind, not once per variant', () => {
     expect(schemaProblems(Type.Array(AssertionSchema), [1])).toEqual([{ pointer: '/0', message: 'expected an object, got the number 1' }]);
+  });
+});
+
+describe('nesting depth', () => {
+  /** A thread whose one tool call's arguments nest `levels` objects deep (`{"a":{"a":…}}`), built without recursion. */
+  function nested(levels: number): Thread {
+    let args: Record<string, unknown> = {};
+    for (let i = 1; i < levels; i++) args = { a: args };
+    return threadWith({ messages: [{ id: 'a1', role: 'assistant', content: [], toolCalls: [{ id: 'c1', name: 'f', arguments: args }] }] });
+  }
+  // The arguments object sits at depth 6 (thread, context, messages, 0, toolCalls, 0, arguments).
+  const argsDepth = 6;
+
+  it('accepts a thread nested up to the bound, and names the first place past it', () => {
+    expect(validateThread(nested(MAX_THREAD_DEPTH - argsDepth)).ok).toBe(true);
+    const r = validateThread(nested(MAX_THREAD_DEPTH - argsDepth + 1));
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.errors).toHaveLength(1);
+    expect(r.errors[0].pointer).toBe(`/context/messages/0/toolCalls/0/arguments/a/a/a/a/… (${MAX_THREAD_DEPTH - 10} more levels)`);
+    expect(r.errors[0].message).toBe(`nested deeper than ${MAX_THREAD_DEPTH} levels (the thread could not be sent to a window or a model)`);
+  });
+
+  it('a thread nested 100,000 levels deep gets that answer too, not a stack overflow', () => {
+    const r = validateThread(nested(100_000));
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.errors[0].message).toMatch(/^nested deeper than/);
   });
 });

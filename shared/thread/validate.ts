@@ -22,11 +22,53 @@ export interface ThreadProblem {
 
 export type ValidateResult = { ok: true; thread: Thread } | { ok: false; errors: ThreadProblem[] };
 
+/**
+ * How deep a thread's JSON may nest (objects and arrays), counted from the document. Far beyond
+ * any real tool argument; a file nested thousands of levels deep loaded, then failed to open
+ * ("Maximum call stack size exceeded" serialising it for a window).
+ */
+export const MAX_THREAD_DEPTH = 2000;
+
+/**
+ * The JSON pointer of the first object or array deeper than `max` levels in `value` (past 12
+ * keys, its first 10 and how many more), found without recursion; undefined when none is.
+ */
+export function tooDeep(value: unknown, max: number): string | undefined {
+  // Depth-first with an explicit stack; each entry links to its parent entry, so the pointer is
+  // built only for the one too deep.
+  type Entry = { v: object; depth: number; key: string; parent: Entry | undefined };
+  if (typeof value !== 'object' || value === null) return undefined;
+  const stack: Entry[] = [{ v: value, depth: 0, key: '', parent: undefined }];
+  while (stack.length) {
+    const e = stack.pop()!;
+    if (e.depth >= max) {
+      const keys: string[] = [];
+      for (let at: Entry | undefined = e; at?.parent; at = at.parent) keys.push(at.key);
+      keys.reverse();
+      // Past a dozen keys the pointer is abbreviated: the first ones say where, not all 2,000.
+      const shown = keys.length > 12 ? [...keys.slice(0, 10).map(escapePointer), `… (${keys.length - 10} more levels)`] : keys.map(escapePointer);
+      return keys.length ? `/${shown.join('/')}` : '';
+    }
+    for (const k in e.v) {
+      const child = (e.v as Record<string, unknown>)[k];
+      if (typeof child === 'object' && child !== null) stack.push({ v: child, depth: e.depth + 1, key: k, parent: e });
+    }
+  }
+  return undefined;
+}
+
+const escapePointer = (k: string) => k.replace(/~/g, '~0').replace(/\//g, '~1');
+
 /** At most this many problems are reported; a wholly wrong document would otherwise list thousands. */
 export const MAX_PROBLEMS = 50;
 
-/** Checks `value` against the current Thread schema (not repeated ids: {@link findDuplicates}). Never throws. */
+/**
+ * Checks `value` against the current Thread schema (not repeated ids: {@link findDuplicates}),
+ * after its nesting depth ({@link MAX_THREAD_DEPTH}). Never throws.
+ */
 export function validateThread(value: unknown): ValidateResult {
+  const deep = tooDeep(value, MAX_THREAD_DEPTH);
+  if (deep !== undefined) return { ok: false, errors: [{ pointer: deep, message: `nested deeper than ${MAX_THREAD_DEPTH} levels (the thread could not be sent to a window or a model)` }] };
   if (Value.Check(ThreadSchema, value)) {
     const thread = value as Thread;
     const errors = (thread.evaluations ?? []).flatMap((e, i) => evaluationProblems(e, `/evaluations/${i}`));
