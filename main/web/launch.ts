@@ -23,6 +23,8 @@ export interface LaunchOptions {
   /** Seed an empty workspace with the examples and a missing mcp.json with `everything`. */
   seed?: boolean;
   log?: (line: string) => void;
+  /** How long after an edit a thread is saved, ms (default the host core's, 300). */
+  saveDebounceMs?: number;
 }
 
 export interface Launched {
@@ -44,7 +46,7 @@ export async function launchWebHost(o: LaunchOptions = {}): Promise<Launched> {
   }
   const spawner = new NodeSpawner();
   const mcp = new McpService({ home, spawner, entry: mcpHostEntry(), connectInBackground: true });
-  const core: HostCore = await createHostCore({ home, spawner, mcp, mcpRelay: mcp, workspace, watchWorkspace: true });
+  const core: HostCore = await createHostCore({ home, spawner, mcp, mcpRelay: mcp, workspace, watchWorkspace: true, saveDebounceMs: o.saveDebounceMs });
   const web = await startWebHost({
     core,
     staticDir: rendererDir(),

@@ -24,10 +24,13 @@ afterEach(() => {
   for (const c of children.splice(0)) c.kill('SIGKILL');
 });
 
-/** Start a web host process on `home`; resolves with a connected client once it listens. */
-async function startHost(home: string) {
+/**
+ * Start a web host process on `home`; resolves with a connected client once it listens.
+ * `saveDebounceMs`: how long after an edit threads are saved (default the host's).
+ */
+async function startHost(home: string, saveDebounceMs?: number) {
   const child = spawn(process.execPath, ['--import', 'tsx', path.resolve(import.meta.dirname, '../../support/web-host-child.ts')], {
-    env: { ...process.env, STEPWISE_HOME: home, STEPWISE_TEST_TOKEN: TOKEN },
+    env: { ...process.env, STEPWISE_HOME: home, STEPWISE_TEST_TOKEN: TOKEN, ...(saveDebounceMs !== undefined ? { STEPWISE_TEST_SAVE_DEBOUNCE_MS: String(saveDebounceMs) } : {}) },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   children.push(child);
@@ -99,7 +102,9 @@ describe('edits acknowledged before a crash', () => {
     writeThread(home, 'alpha.json', a);
     writeThread(home, 'beta.json', b);
 
-    const first = await startHost(home);
+    // No save before the crash, however slow the machine: the edits are in the logs only (a save
+    // ends a log, and with it the ids a resend is known by; the resend is then refused as stale).
+    const first = await startHost(home, 60_000);
     const oa = await first.client.call<Opened>('thread.open', { path: 'alpha.json' });
     const ob = await first.client.call<Opened>('thread.open', { path: 'beta.json' });
     const va = await type(first.client, a.id, oa.version, '', 'typed');
