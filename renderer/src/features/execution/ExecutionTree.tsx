@@ -17,7 +17,7 @@ import { useApp } from '../../state/context';
 import { NodeRow, type RowActions } from './NodeRow';
 import { VisibleRows } from './visible-rows';
 import { treeKeyAction } from './tree-keys';
-import { splitDetached } from './split-detached';
+import { detachedRow } from './detached-row';
 
 export interface ExecutionTreeProps {
   runId: string;
@@ -211,8 +211,8 @@ export function ExecutionTree({ runId, onOpenMessage }: ExecutionTreeProps) {
   // focused row kept mounted out of range is placed on its own, out of the flow. Every row stays
   // a child of the one block in index order, so a row never changes parent or order as it goes
   // in and out of range: moving the focused row's element would drop its keyboard focus.
-  const { flow, detached } = splitDetached(items, activeIndex);
-  const blockStart = flow[0]?.start ?? 0;
+  const detached = detachedRow(items, activeIndex);
+  const blockStart = (items[0] === detached ? items[1] : items[0])?.start ?? 0;
   return (
     <div ref={viewport} style={{ flex: 1, minHeight: 0, overflowY: 'auto', overflowAnchor: 'none' }}>
       <div role="tree" aria-label="Execution tree" style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
