@@ -19,6 +19,7 @@ import { applyPatches, enablePatches, produceWithPatches, type Patch } from 'imm
 import type { Thread, RunRef } from '../../../shared/thread/schema';
 import type { RunResult, ThreadPatch } from '../../../shared/protocol/envelopes';
 import { describeDuplicates, duplicateIds, validateThread } from '../../../shared/thread/validate';
+import { createdRepeats, repeatKeys } from './repeat-guard';
 import { HostError } from '../errors';
 import { applyPatchesStrictly, PatchPathError } from './strict-patches';
 import { docHash, type EditLog } from './edit-log';
@@ -85,6 +86,7 @@ export class ThreadStore {
     let doc = await this.opts.io.load(abs);
     const other = this.byId.get(doc.id);
     if (other) throw new HostError('duplicate_thread_id', `${abs} has the same thread id as ${other.file} (${doc.id}); duplicate one of them to give it a new id`);
+    const knownRepeats = repeatKeys(doc); // as the file has them, before its edit log is replayed
     const edits: OpenThread['edits'] = new Map();
     let log: EditLog | undefined;
     if (this.logs) {
@@ -92,7 +94,7 @@ export class ThreadStore {
       ({ doc, log, stamp } = r);
       for (const id of r.editIds) edits.set(id, { version: 0, durable: Promise.resolve() }); // in the file now
     }
-    const t: OpenThread = { file: abs, doc, version: 0, dirty: false, saving: Promise.resolve(), opens: 0, disk: doc, stamp, edits, log, savedVersion: 0, ready: Promise.resolve() };
+    const t: OpenThread = { file: abs, doc, version: 0, dirty: false, saving: Promise.resolve(), opens: 0, disk: doc, stamp, edits, log, savedVersion: 0, ready: Promise.resolve(), knownRepeats: new Set([...knownRepeats, ...repeatKeys(doc)]) };
     this.byId.set(doc.id, t);
     this.byFile.set(abs, doc.id);
     this.outside.start(t);
@@ -204,6 +206,10 @@ export class ThreadStore {
       if (repeated.length && duplicateIds(next).length) {
         throw new HostError('duplicate_ids', `thread ${t.doc.id} repeats ids (${describeDuplicates(repeated)}); it is read-only until they get new ids (Give duplicates new ids, in the playground)`);
       }
+      const created = createdRepeats(t.doc, next, t.knownRepeats);
+      if (created.length) throw new HostError('duplicate_ids', `the edit would repeat ${describeDuplicates(created)} in thread ${t.doc.id}; ids must be unique in a thread, so nothing was changed`);
+    } else {
+      for (const k of repeatKeys(next)) t.knownRepeats.add(k);
     }
     t.doc = next;
     t.version++;
