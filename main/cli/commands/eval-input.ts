@@ -5,7 +5,7 @@
  * Every problem is collected and named with its file and place; the command exits 2 with them.
  */
 import path from 'node:path';
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { parseCsv, parseDatasetFile, parseJsonl, checkDataset } from '../../../shared/eval/dataset-io';
 import { AssertionSchema, type Assertion, type Dataset } from '../../../shared/eval/dataset';
 import { schemaProblems } from '../../../shared/thread/validate';
@@ -14,12 +14,13 @@ import { BATCH_FILE } from '../../core/eval/batch-files';
 import { parseVariant, type Variant } from '../../core/eval/variants';
 import { Type } from '@sinclair/typebox';
 import { fsErrorPhrase } from '../../../shared/fs-errors';
+import { readRegularFile } from '../../../shared/regular-file.node.js';
 
 /** Reads a dataset file; throws an Error listing every problem, each prefixed with the file. */
 export async function readDatasetFile(file: string): Promise<Dataset> {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = await readRegularFile(file);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     const why = code === 'ENOENT' ? 'no such file' : fsErrorPhrase(err);
@@ -49,7 +50,7 @@ export async function readAssertionsArg(arg: string): Promise<AssertionsArg> {
   let text: string;
   let label = arg;
   try {
-    text = await readFile(arg, 'utf8');
+    text = await readRegularFile(arg);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     // No such file, but JSON text: an array or object (its syntax errors are named), or any
