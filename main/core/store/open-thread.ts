@@ -33,6 +33,11 @@ export interface OpenThread {
   saveError?: string;
   /** The host is renaming or moving the file (ThreadStore.relocate): a move seen meanwhile is its own. */
   relocating?: boolean;
+  /**
+   * Held in memory only (ThreadStore.openInMemory: an evaluation case's thread, which its batch
+   * writes into its case store): never read from, written to or watched on disk.
+   */
+  memory?: boolean;
 }
 
 /** mtime, size and inode of `file`, or undefined when it cannot be stat'ed. */

@@ -80,6 +80,22 @@ export class ThreadStore {
     return this.open(abs);
   }
 
+  /**
+   * Holds `thread` as open at `file` without touching the disk: no read, no save (edits and a
+   * run's result stay in memory), no watch, no edit log; {@link release} forgets it. For an
+   * evaluation case's thread, which its batch keeps in its case store (docs/architecture.md#evaluation).
+   * Throws `duplicate_thread_id` when a thread with its id is open, and when `file` is open.
+   */
+  openInMemory(file: string, thread: Thread): { thread: Thread; version: number; file: string } {
+    const abs = path.resolve(file);
+    const other = this.byId.get(thread.id) ?? (this.byFile.has(abs) ? this.byId.get(this.byFile.get(abs)!) : undefined);
+    if (other) throw new HostError('duplicate_thread_id', `${abs}: thread ${thread.id} is open already (${other.file})`);
+    const t: OpenThread = { file: abs, doc: thread, version: 0, dirty: false, saving: Promise.resolve(), opens: 1, disk: thread, edits: new Map(), savedVersion: 0, ready: Promise.resolve(), memory: true };
+    this.byId.set(thread.id, t);
+    this.byFile.set(abs, thread.id);
+    return { thread: t.doc, version: 0, file: abs };
+  }
+
   private async load(abs: string): Promise<void> {
     let stamp = await fileStamp(abs); // before reading: a change after it is seen as a change
     let doc = await this.opts.io.load(abs);
@@ -262,6 +278,7 @@ export class ThreadStore {
   }
 
   private scheduleSave(t: OpenThread): void {
+    if (t.memory) return;
     t.dirty = true;
     if (t.timer) clearTimeout(t.timer);
     t.timer = setTimeout(() => {
@@ -277,6 +294,7 @@ export class ThreadStore {
    * memory until it loads again).
    */
   private save(t: OpenThread): Promise<void> {
+    if (t.memory) t.dirty = false;
     if (!t.dirty) return t.saving;
     t.dirty = false;
     t.saving = t.saving
