@@ -1,6 +1,7 @@
 /**
  * Reading what `stepwise eval` is given: the dataset file (by its extension: `.dataset.json`
- * or `.json`, `.jsonl`, `.csv`), assertions for the whole dataset (a file or inline JSON), the
+ * or `.json`, `.jsonl`, `.csv`, and promptfoo's `.yaml`/`.yml`; promptfoo's forms of JSON, JSONL
+ * and CSV are told apart by their keys), assertions for the whole dataset (a file or inline JSON), the
  * variants, and the folder of a batch to resume.
  * Every problem is collected and named with its file and place; the command exits 2 with them.
  */
@@ -14,6 +15,7 @@ import { BATCH_FILE } from '../../core/eval/batch-files';
 import { parseVariant, type Variant } from '../../core/eval/variants';
 import { Type } from '@sinclair/typebox';
 import { fsErrorPhrase } from '../../../shared/fs-errors';
+import { isYamlFile, parsePromptfooJson, parsePromptfooYaml } from './promptfoo-file';
 
 /** Reads a dataset file; throws an Error listing every problem, each prefixed with the file. */
 export async function readDatasetFile(file: string): Promise<Dataset> {
@@ -26,9 +28,9 @@ export async function readDatasetFile(file: string): Promise<Dataset> {
     throw new Error(`${file}: cannot read the dataset: ${why}`, { cause: err });
   }
   const base = path.basename(file);
-  const name = base.replace(/(\.dataset)?\.(json|jsonl|csv)$/i, '') || base;
+  const name = base.replace(/(\.dataset)?\.(json|jsonl|csv|ya?ml)$/i, '') || base;
   const ext = path.extname(file).toLowerCase();
-  const read = ext === '.jsonl' ? parseJsonl(text, name) : ext === '.csv' ? parseCsv(text, name) : parseDatasetFile(text);
+  const read = ext === '.jsonl' ? parseJsonl(text, name) : ext === '.csv' ? parseCsv(text, name) : isYamlFile(file) ? parsePromptfooYaml(text, name) : (parsePromptfooJson(text, name) ?? parseDatasetFile(text));
   if (!read.ok) throw new Error(read.errors.map((e) => `${file}: ${e}`).join('\n'));
   return read.dataset;
 }
