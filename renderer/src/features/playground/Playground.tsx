@@ -157,7 +157,6 @@ export function Playground() {
           {repeats && !meta.runningRunId && <Badge color="orange" variant="light">repeated ids — read-only</Badge>}
           {/* Outside the scroll area: always at hand, and focusing it never scrolls the list away. */}
           <FindBar key={session.id} ref={findRef} messages={thread.context.messages} onChange={setFind} />
-          <Text size="xs" c="dimmed" ff="monospace" title="Document version">v{meta.version}</Text>
         </Group>
         <BranchLinks thread={thread} />
         <RunBar thread={thread} />
