@@ -159,7 +159,10 @@ export class RunJournal {
     if (run.result) out.push({ k: 'msg', msg: run.result });
     j.written.clear();
     for (const n of nodes) j.streamed.add(n.id);
-    out.push(...this.streamedLines(j), { k: 'seen', at: (j.seenAt = run.lastEventAt) });
+    // Appended one by one: spread into push, a line per streamed node overflowed the call stack
+    // at ~100,000 nodes.
+    for (const line of this.streamedLines(j)) out.push(line);
+    out.push({ k: 'seen', at: (j.seenAt = run.lastEventAt) });
     return out;
   }
 

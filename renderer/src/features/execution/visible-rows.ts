@@ -143,10 +143,17 @@ export class VisibleRows {
    */
   private afterSubtree(id: string): number {
     const s = this.structure!;
-    for (let a: string | undefined = id; a !== undefined; a = s.parentOf(a)) {
-      const sibs = s.siblings(a);
+    // Most arrivals land at the end (a run grows at its newest node): when the last row is `id`
+    // or below it, its subtree ends the rows. Found by walking up from the last row only as far
+    // as `id`'s depth, so a chain growing at its tip costs O(1) a node, not O(depth).
+    const d = s.depth(id);
+    let a: string | undefined = this.ids[this.ids.length - 1];
+    while (a !== undefined && a !== id && s.depth(a) > d) a = s.parentOf(a);
+    if (a === id) return this.ids.length;
+    for (let up: string | undefined = id; up !== undefined; up = s.parentOf(up)) {
+      const sibs = s.siblings(up);
       // Its siblings are visible (it is), so the first one already in the rows is the next row.
-      for (let k = s.position(a) + 1; k < sibs.length; k++) if (s.arrival(sibs[k]) < this.seen) return this.ids.indexOf(sibs[k]);
+      for (let k = s.position(up) + 1; k < sibs.length; k++) if (s.arrival(sibs[k]) < this.seen) return this.ids.indexOf(sibs[k]);
     }
     return this.ids.length;
   }

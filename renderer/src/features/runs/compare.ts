@@ -53,13 +53,19 @@ function ordered(nodes: ExecNode[]): ExecNode[] {
   }
   for (const list of kids.values()) list.sort((a, b) => a.startedAt - b.startedAt || a.id.localeCompare(b.id));
   const out: ExecNode[] = [];
-  const walk = (parent: string | undefined) => {
-    for (const n of kids.get(parent) ?? []) {
-      if (n.kind !== 'run') out.push(n);
-      walk(n.id);
+  // Iterative (a stack of children lists): a run nested 100,000 levels overflowed the call stack.
+  const stack: { list: ExecNode[]; i: number }[] = [{ list: kids.get(undefined) ?? [], i: 0 }];
+  while (stack.length) {
+    const top = stack[stack.length - 1];
+    if (top.i >= top.list.length) {
+      stack.pop();
+      continue;
     }
-  };
-  walk(undefined);
+    const n = top.list[top.i++];
+    if (n.kind !== 'run') out.push(n);
+    const below = kids.get(n.id);
+    if (below) stack.push({ list: below, i: 0 });
+  }
   return out;
 }
 
