@@ -253,12 +253,15 @@ export class ThreadStore {
     return { version: r.version };
   }
 
-  /** Drop a run's `runRefs` entry (the run was deleted), origin `host`. No-op when absent. */
-  removeRunRef(threadId: string, runId: string): void {
+  /**
+   * Drop a run's `runRefs` entry (the run was deleted), origin `host`; resolves when that is on
+   * disk (as {@link edit}: edit log, or else a save; `not_saved` when neither). No-op when absent.
+   */
+  async removeRunRef(threadId: string, runId: string): Promise<void> {
     const t = this.entry(threadId);
     const i = t.doc.runRefs.findIndex((r) => r.id === runId);
     if (i < 0) return;
-    this.commit(t, [{ op: 'remove', path: ['runRefs', i] }], 'host').logged.catch(() => {}); // saved with the thread
+    await this.onDisk(t, this.commit(t, [{ op: 'remove', path: ['runRefs', i] }], 'host'));
   }
 
   private scheduleSave(t: OpenThread): void {
@@ -278,8 +281,15 @@ export class ThreadStore {
    */
   private save(t: OpenThread): Promise<void> {
     if (!t.dirty) return t.saving;
+    t.saving = t.saving.then(() => this.write(t));
+    return t.saving;
+  }
+
+  /** The body of a save ({@link save}), run in turn on `t.saving`: writes the open copy when it has changes not saved. Never rejects. */
+  private write(t: OpenThread): Promise<void> {
+    if (!t.dirty) return Promise.resolve();
     t.dirty = false;
-    t.saving = t.saving
+    return Promise.resolve()
       .then(async () => {
         if (t.watch && (t.broken || !t.stamp || (await fileStamp(t.file)) !== t.stamp)) await this.outside.reconcile(t, true);
         if (t.broken) {
@@ -303,7 +313,6 @@ export class ThreadStore {
         t.saveError = (err as NodeJS.ErrnoException).code ?? (err as Error).name; // told to clients: no path
         this.opts.log?.(`could not save ${t.file}: ${(err as Error).message}`);
       });
-    return t.saving;
   }
 
   /** Save every pending edit now (shutdown, close). */
@@ -344,8 +353,10 @@ export class ThreadStore {
   /**
    * Rename or move an open thread's file as the host (workspace rename/move): `move` does it and
    * returns the new path (`file`) with what the caller wants back (`value`). It runs after the
-   * save under way and before any later one (edits not saved yet stay so, and are saved under
-   * the new name), with the file not watched: the old name going away is not a file gone, and
+   * save under way, and saves edits not saved yet first: a rename rewrites the file (its title),
+   * and a host killed before the edit log follows would leave a log that no longer matches the
+   * file (put aside at the next start, the acknowledged edits not applied). `move` runs with the
+   * file not watched: the old name going away is not a file gone, and
    * what `move` wrote (the title of a renamed thread) is read back as the host's change, origin
    * `host`, not as a change made outside. Throws what `move` throws (nothing moved then).
    */
@@ -353,6 +364,9 @@ export class ThreadStore {
     const t = this.entry(threadId);
     const watched = !!t.watch;
     const moving = t.saving.then(async () => {
+      if (t.timer) clearTimeout(t.timer);
+      t.timer = undefined;
+      await this.write(t);
       this.outside.stop(t);
       t.relocating = true;
       let moved: { file: string; value: T };
