@@ -6,6 +6,7 @@
  * whole tree. Only a rebuilt structure (a node moved) or a large burst of arrivals re-walks it.
  */
 import type { RunStructure } from '../../state/run-structure';
+import { walkDepthFirst } from '../../../../shared/depth-first';
 
 /** Above this many unseen arrivals one walk of the tree is cheaper than splicing each in. */
 const REWALK_FROM = 512;
@@ -172,18 +173,9 @@ export class VisibleRows {
   /** Appends `ids` and their expanded descendants, depth first, to `out` (iterative: any depth). */
   private walk(ids: readonly string[], level: number, out: string[], outLevels: number[]): void {
     const s = this.structure!;
-    const stack: { ids: readonly string[]; i: number; level: number }[] = [{ ids, i: 0, level }];
-    while (stack.length) {
-      const top = stack[stack.length - 1];
-      if (top.i >= top.ids.length) {
-        stack.pop();
-        continue;
-      }
-      const id = top.ids[top.i++];
+    walkDepthFirst(ids, (id) => (this.collapsed.has(id) ? undefined : s.children(id)), (id, l) => {
       out.push(id);
-      outLevels.push(top.level);
-      const kids = s.children(id);
-      if (kids.length && !this.collapsed.has(id)) stack.push({ ids: kids, i: 0, level: top.level + 1 });
-    }
+      outLevels.push(level + l - 1);
+    });
   }
 }

@@ -3,6 +3,7 @@
  * replies and the tool calls' arguments and results, in order — paired step by step with
  * the differences marked, plus totals (tokens, calls, duration).
  */
+import { walkDepthFirst } from '../../../../shared/depth-first';
 import type { RunRecord } from '../../../../shared/protocol/host-api';
 import type { ExecNode } from '../../../../shared/protocol/nodes';
 import { nodeDurationMs, runDurationMs } from '../../../../shared/protocol/duration';
@@ -53,19 +54,9 @@ function ordered(nodes: ExecNode[]): ExecNode[] {
   }
   for (const list of kids.values()) list.sort((a, b) => a.startedAt - b.startedAt || a.id.localeCompare(b.id));
   const out: ExecNode[] = [];
-  // Iterative (a stack of children lists): a run nested 100,000 levels overflowed the call stack.
-  const stack: { list: ExecNode[]; i: number }[] = [{ list: kids.get(undefined) ?? [], i: 0 }];
-  while (stack.length) {
-    const top = stack[stack.length - 1];
-    if (top.i >= top.list.length) {
-      stack.pop();
-      continue;
-    }
-    const n = top.list[top.i++];
+  walkDepthFirst(kids.get(undefined) ?? [], (n) => kids.get(n.id), (n) => {
     if (n.kind !== 'run') out.push(n);
-    const below = kids.get(n.id);
-    if (below) stack.push({ list: below, i: 0 });
-  }
+  });
   return out;
 }
 
