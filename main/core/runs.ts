@@ -155,6 +155,9 @@ export class RunController {
       ...(rendered?.scenario ? { scenario: rendered.scenario } : {}),
       ...(p.fromRun ? { fromRun: p.fromRun } : {}),
     });
+    // Answered once the run is in its journal, so a host killed after the answer still lists it
+    // (interrupted). Written before the runner starts: nothing of the run can end meanwhile.
+    await this.deps.journal.opened(runId);
     try {
       this.deps.supervisor().start(spec, p.pool === undefined ? {} : { pool: p.pool });
     } catch (err) {

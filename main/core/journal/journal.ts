@@ -86,6 +86,8 @@ interface Journal {
   handle?: fs.FileHandle;
   /** A write failed: the next one starts on a new line, so a partial line stays alone. */
   broken: boolean;
+  /** Settles once the first checkpoint (the run's `run` line) is written, or failed and was logged. */
+  opened: Promise<void>;
 }
 
 /** Appends live runs' changes to their journals (throttled), and writes one run file at close. */
@@ -110,8 +112,13 @@ export class RunJournal {
       const info = { runId: run.runId, threadId: run.threadId, mode: run.mode, startedAt: run.startedAt, baseMessageIds: run.baseMessageIds, dryRun: run.dryRun || undefined, renders: run.renders, scenario: run.scenario, fromRun: run.fromRun };
       const file = journalFile(this.home, run.threadId, run.runId);
       const start: JournalLine = { k: 'run', info };
-      j = { run, start, file, lines: [start], streamed: new Set(), written: new Map(), seenAt: 0, bytes: 0, compactAt: this.opts.compactBytes ?? MIN_COMPACT, lastWrite: 0, chain: Promise.resolve(), broken: false };
+      j = { run, start, file, lines: [start], streamed: new Set(), written: new Map(), seenAt: 0, bytes: 0, compactAt: this.opts.compactBytes ?? MIN_COMPACT, lastWrite: 0, chain: Promise.resolve(), broken: false, opened: Promise.resolve() };
       this.journals.set(run.runId, j);
+      // The first checkpoint at once, so the run is on disk when run.start answers (opened).
+      if (!msg) {
+        j.opened = this.checkpoint(j, false);
+        return;
+      }
     }
     if (msg?.type === 'llm_delta') j.streamed.add(msg.nodeId);
     else if (msg && (msg.type === 'tree_update' || msg.type === 'node_update' || msg.type === 'llm_record' || msg.type === 'run_result')) j.lines.push({ k: 'msg', msg });
@@ -122,6 +129,15 @@ export class RunJournal {
       journal.timer = undefined;
       void this.checkpoint(journal, false);
     }, wait);
+  }
+
+  /**
+   * Resolves once run `runId`'s journal holds its first line, so a host killed after that
+   * finds the run at its next start (marked interrupted); at once for a run with no journal.
+   * A write that failed resolves too (it was logged; the run goes on without a journal).
+   */
+  opened(runId: string): Promise<void> {
+    return this.journals.get(runId)?.opened ?? Promise.resolve();
   }
 
   /** What each node streamed since the last checkpoint, as `text` lines. */
@@ -162,7 +178,10 @@ export class RunJournal {
     if (run.result) out.push({ k: 'msg', msg: run.result });
     j.written.clear();
     for (const n of nodes) j.streamed.add(n.id);
-    out.push(...this.streamedLines(j), { k: 'seen', at: (j.seenAt = run.lastEventAt) });
+    // Appended one by one: spread into push, a line per streamed node overflowed the call stack
+    // at ~100,000 nodes.
+    for (const line of this.streamedLines(j)) out.push(line);
+    out.push({ k: 'seen', at: (j.seenAt = run.lastEventAt) });
     return out;
   }
 
