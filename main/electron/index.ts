@@ -12,7 +12,7 @@ import { mcpHostEntry, runnerEntry } from '../core/process/entries';
 import { McpService } from '../core/mcp/service';
 import { WorkspaceStore } from '../core/workspace/workspace-store';
 import type { HostPush } from '../../shared/protocol/host-api';
-import { examplesDir } from '../web/seed';
+import { examplesDir, seedExampleRuns } from '../web/seed';
 import { startOAuthLoopback } from '../web/oauth-callback';
 import { registerHostIpc, WindowConnections, type IpcMainLike, type RendererOrigin } from './ipc';
 import { buildMenuTemplate } from './menu';
@@ -70,7 +70,12 @@ async function start(): Promise<void> {
   const workspace = new WorkspaceStore(path.join(home, 'workspace'));
   await seedDesktopMcpConfig(home, log).catch((err: Error) => log(`could not write settings/mcp.json: ${err.message}`));
   const ex = examplesDir();
-  if (ex) await workspace.seedExamples(ex).catch((err) => log(`could not seed the examples: ${(err as Error).message}`));
+  if (ex) {
+    await workspace
+      .seedExamples(ex)
+      .then((created) => (created.length ? seedExampleRuns(ex, home) : undefined))
+      .catch((err) => log(`could not seed the examples: ${(err as Error).message}`));
+  }
 
   // Runners and the mcp-host are utility processes; each run that uses MCP gets its own
   // MessageChannelMain to the mcp-host, so tool-call traffic never passes through main.

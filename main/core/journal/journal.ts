@@ -109,7 +109,7 @@ export class RunJournal {
     if (this.detached.has(run.runId)) return;
     let j = this.journals.get(run.runId);
     if (!j) {
-      const info = { runId: run.runId, threadId: run.threadId, mode: run.mode, startedAt: run.startedAt, baseMessageIds: run.baseMessageIds, dryRun: run.dryRun || undefined, renders: run.renders, scenario: run.scenario, fromRun: run.fromRun };
+      const info = { runId: run.runId, threadId: run.threadId, mode: run.mode, startedAt: run.startedAt, baseMessageIds: run.baseMessageIds, dryRun: run.dryRun || undefined, renders: run.renders, scenario: run.scenario, fromRun: run.fromRun, turnOf: run.turnOf };
       const file = journalFile(this.home, run.threadId, run.runId);
       const start: JournalLine = { k: 'run', info };
       j = { run, start, file, lines: [start], streamed: new Set(), written: new Map(), seenAt: 0, bytes: 0, compactAt: this.opts.compactBytes ?? MIN_COMPACT, lastWrite: 0, chain: Promise.resolve(), broken: false, opened: Promise.resolve() };

@@ -16,6 +16,9 @@ import { SpecialFileError, specialKind } from '../../../shared/regular-file.node
 import { resolveInside, relativeSegments } from '../../../shared/workspace/paths.node.js';
 import { folderName, safeStem, THREAD_EXT as EXT, uniqueName } from './names';
 import { DATASET_SUFFIX } from '../../../shared/eval/dataset';
+
+/** The examples' folder of run records (the example batch's case runs), not copied into the workspace. */
+export const EXAMPLE_RUNS_DIR = '.runs';
 import { WorkspaceError, quoted, workspaceFailure } from '../../../shared/workspace/workspace-error';
 
 /** A file name the workspace lists as a thread: `*.json`, except datasets (`*.dataset.json`, listed by the Evaluate view). */
@@ -302,7 +305,8 @@ export class WorkspaceStore {
   async seedExamples(fromDir: string): Promise<WorkspaceEntry[]> {
     if ((await this.list()).length > 0) return [];
     const all = await readdir(fromDir, { withFileTypes: true });
-    for (const d of all.filter((e) => e.isDirectory())) {
+    // `.runs` holds the example batch's run records, which go to the home's runs/ (seedExampleRuns).
+    for (const d of all.filter((e) => e.isDirectory() && e.name !== EXAMPLE_RUNS_DIR)) {
       await cp(path.join(fromDir, d.name), path.join(this.rootDir, d.name), { recursive: true, force: false, errorOnExist: false });
     }
     const names = all.filter((e) => e.isFile() && e.name.toLowerCase().endsWith(EXT)).map((e) => e.name).sort();

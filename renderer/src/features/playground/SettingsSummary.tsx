@@ -1,5 +1,6 @@
 /**
- * The thread settings folded into one line (docs/ui.md#after-run): what the model is, which
+ * The thread settings folded into one line, under the name "Thread setup" (a button named
+ * "…settings" would be a second Settings next to the header's) (docs/ui.md#after-run): what the model is, which
  * tools it has and how the system prompt starts, and a button that opens the whole form again.
  */
 import { Group, Text, UnstyledButton } from '@mantine/core';
@@ -23,8 +24,8 @@ export function SettingsSummary({ thread, folded, onToggle, controls }: { thread
     <UnstyledButton onClick={onToggle} aria-expanded={!folded} aria-controls={controls} className="sw-settings-toggle">
       <Group gap={6} wrap="nowrap">
         <Text size="xs" fw={600} span aria-hidden style={{ width: 10 }}>{folded ? '▸' : '▾'}</Text>
-        <Text size="xs" fw={600} span style={{ flexShrink: 0 }}>Thread settings</Text>
-        <Text size="xs" c="dimmed" span truncate style={{ minWidth: 0 }}>{folded ? settingsSummary(thread) : 'model, tools, system prompt, variables'}</Text>
+        <Text size="xs" fw={600} span style={{ flexShrink: 0 }}>Thread setup</Text>
+        <Text size="xs" c="dimmed" span truncate style={{ minWidth: 0 }}>{folded ? settingsSummary(thread) : 'model, tools, system prompt, variables — fold them away'}</Text>
       </Group>
     </UnstyledButton>
   );

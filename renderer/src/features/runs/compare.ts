@@ -7,6 +7,7 @@ import { walkDepthFirst } from '../../../../shared/depth-first';
 import type { RunRecord } from '../../../../shared/protocol/host-api';
 import type { ExecNode } from '../../../../shared/protocol/nodes';
 import { nodeDurationMs, runDurationMs } from '../../../../shared/protocol/duration';
+import type { TurnRecord } from './turns';
 
 /** One comparable step of a run. */
 export interface RunStep {
@@ -23,6 +24,7 @@ export interface RunStep {
 export interface RunSummary {
   runId: string;
   status: ExecNode['status'];
+  /** The run's mode; a turn's ("step + tool + step", turns.ts). */
   mode: string;
   /** Epoch milliseconds the run started. */
   startedAt: number;
@@ -83,7 +85,7 @@ export function summarizeRun(rec: RunRecord): RunSummary {
   const summary: RunSummary = {
     runId: rec.runId,
     status: rec.status,
-    mode: rec.mode,
+    mode: (rec as TurnRecord).turnRuns?.join(' + ') ?? rec.mode,
     startedAt: rec.startedAt,
     // The run's own measure (its root node), as run history and the execution tree show it.
     durationMs: rec.endedAt !== undefined ? runDurationMs(rec) : undefined,

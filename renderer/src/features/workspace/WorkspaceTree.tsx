@@ -44,7 +44,8 @@ export function WorkspaceTree() {
   };
   const [collapsed, setCollapsed] = useState<Set<string>>(() => {
     try {
-      return new Set(JSON.parse(localStorage.getItem('stepwise.collapsedFolders') ?? '[]') as string[]);
+      // Batches' case threads (evals/) start folded: they are reached from Evaluate.
+      return new Set(JSON.parse(localStorage.getItem('stepwise.collapsedFolders') ?? '["evals"]') as string[]);
     } catch {
       return new Set();
     }
