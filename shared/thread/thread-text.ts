@@ -8,6 +8,7 @@
 import type { Thread } from './schema';
 import { parseJsonText } from './json-text';
 import { duplicateProblems, type ThreadProblem } from './validate';
+import { dataProblems } from './base64';
 import { unsupportedVersion } from './migrate';
 import { detectFormat, importThread, ImportError, FORMAT_NAMES, type ThreadFormat } from './import';
 
@@ -53,6 +54,8 @@ export interface LoadedThreadFile {
   format: ThreadFormat;
   /** One problem per repeated use of a message id, tool call id or tool name (validate.ts `duplicateProblems`). */
   idProblems: ThreadProblem[];
+  /** One problem per image, audio, PDF or resource blob whose data is not base64 (base64.ts `dataProblems`). */
+  dataProblems: ThreadProblem[];
 }
 
 /** The load pipeline on text already read (`file` names it in errors). Throws ThreadFileError. */
@@ -75,7 +78,7 @@ export function parseThreadText(file: string, text: string, opts: LoadOptions = 
   if (newer) throw new ThreadFileError(file, 'schema', [{ pointer: '/version', message: newer }]);
   try {
     const thread = importThread(parsed.value, { format, title: opts.title });
-    return { thread, format, idProblems: duplicateProblems(thread) };
+    return { thread, format, idProblems: duplicateProblems(thread), dataProblems: dataProblems(thread) };
   } catch (err) {
     if (err instanceof ImportError) {
       const problems = format === 'stepwise' ? err.problems : err.problems.map((p) => ({ ...p, message: `${p.message} (reading it as ${FORMAT_NAMES[format]})` }));

@@ -1,7 +1,8 @@
 /**
  * `stepwise validate <file>`: loads a thread file the way the app does (parse, import a foreign
  * format, migrate, validate), and checks that no message id, tool call id or tool name repeats
- * (the app opens such a thread read-only until the repeats get new ids). Exit 0 with one OK line
+ * (the app opens such a thread read-only until the repeats get new ids), and that every image,
+ * audio, PDF and resource blob holds valid base64 (shared/thread/base64.ts). Exit 0 with one OK line
  * on stdout; exit 2 with every problem on stderr as `file:pointer: message` (syntax errors as
  * `file:line:column: message`).
  */
@@ -18,9 +19,9 @@ export function registerValidate(program: Command): void {
     .argument('<file>', 'thread file (Stepwise, LLM Space, or an OpenAI/Anthropic request JSON)')
     .action(async (file: string) => {
       try {
-        const { thread, format, idProblems } = await loadThreadFileDetailed(file);
-        if (idProblems.length) {
-          process.stderr.write(problemLines(file, idProblems));
+        const { thread, format, idProblems, dataProblems } = await loadThreadFileDetailed(file);
+        if (idProblems.length || dataProblems.length) {
+          process.stderr.write(problemLines(file, [...idProblems, ...dataProblems]));
           process.exitCode = 2;
           return;
         }

@@ -3,7 +3,8 @@
  * and edit: computed once per document (Immer gives each version a new object).
  */
 import type { Thread } from '../../../shared/thread/schema';
-import { duplicateIds, type Duplicate } from '../../../shared/thread/validate';
+import { duplicateIds, type Duplicate, type ThreadProblem } from '../../../shared/thread/validate';
+import { dataProblems } from '../../../shared/thread/base64';
 
 const memo = new WeakMap<Thread, Duplicate[]>();
 
@@ -21,9 +22,26 @@ export function repeatedIds(thread: Thread): Duplicate[] {
   return found;
 }
 
-/** Whether changing `from` into `to` is refused: `from` repeats ids and `to` still does. */
+const badMemo = new WeakMap<Thread, ThreadProblem[]>();
+const partVerdicts = new WeakMap<object, string | null>();
+
+/**
+ * The images, audio, PDFs and resource blobs of `thread` whose data is not base64 (base64.ts):
+ * such a thread is read-only too, naming each pointer, so nothing in its file is lost or sent
+ * broken to a provider. Computed once per document, each part once.
+ */
+export function badData(thread: Thread): ThreadProblem[] {
+  let found = badMemo.get(thread);
+  if (!found) {
+    found = dataProblems(thread, 50, partVerdicts);
+    badMemo.set(thread, found);
+  }
+  return found;
+}
+
+/** Whether changing `from` into `to` is refused: `from` repeats ids (or holds data that is not base64) and `to` still does. */
 export function keepsRepeats(from: Thread, to: Thread): boolean {
-  return repeatedIds(from).length > 0 && repeatedIds(to).length > 0;
+  return (repeatedIds(from).length > 0 && repeatedIds(to).length > 0) || (badData(from).length > 0 && badData(to).length > 0);
 }
 
 /**

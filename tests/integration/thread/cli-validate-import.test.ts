@@ -71,6 +71,22 @@ describe('stepwise validate', () => {
     expect(validateThread(t).ok).toBe(true); // the schema alone accepts it
   });
 
+  it('exits 2 naming the pointer of image data that is not base64, in a message and in a tool result', async () => {
+    const t = JSON.parse(await readFile(path.join(FIX, 'stepwise-valid.json'), 'utf8'));
+    t.context.messages[0].content.push({ type: 'image', mimeType: 'image/png', data: 'iVBORw0K GgoAAAANSUhEUg==' }, { type: 'image', mimeType: 'image/png', data: 'iVBORw0KGgo=' });
+    t.context.messages[1].toolCalls[0].output = { isError: false, content: [{ type: 'image', mimeType: 'image/png', data: 'data:image/png;base64,iVBORw0KGgo=' }] };
+    const file = dir('bad-base64.json');
+    await writeFile(file, JSON.stringify(t, null, 2));
+    const r = await cli('validate', file);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr.trim().split('\n')).toEqual([
+      `${file}:/context/messages/0/content/1/data: is not valid base64 (RFC 4648 §4): " " at character 9 is not in the alphabet A–Z a–z 0–9 + /`,
+      `${file}:/context/messages/1/toolCalls/0/output/content/0/data: is a data: URL, not base64: keep only what follows "base64," (the media type goes in mimeType)`,
+    ]);
+    expect(validateThread(t).ok).toBe(true); // the schema alone accepts it
+  }, 120_000);
+
   it('exits 2 with line and column for malformed JSON', async () => {
     const file = dir('syntax.json');
     await writeFile(file, '{\n  "version": 1\n  "id": "x"\n}');

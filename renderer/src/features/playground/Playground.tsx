@@ -24,7 +24,7 @@ import { EditorRegionContext, type EditorRegion } from '../../ui/editor-mount';
 import { RunBar } from './RunBar';
 import { useSectionsShown } from './sections-shown';
 import { applyTyping } from '../../state/text-merge';
-import { repeatedIds } from '../../state/repeated-ids';
+import { badData, repeatedIds } from '../../state/repeated-ids';
 import { DuplicateIdsNotice } from './DuplicateIdsNotice';
 import { FileGoneNotice } from '../workspace/FileGoneNotice';
 import { BranchLinks } from './BranchLinks';
@@ -186,7 +186,9 @@ export function Playground() {
   const editable = !app.host.presentational && !meta.runningRunId;
   // Repeated message or tool call ids: read-only until they get new ids (DuplicateIdsNotice).
   const repeats = repeatedIds(thread).length > 0;
-  const readOnly = !editable || repeats;
+  // Image, audio or document data that is not base64: read-only too, each place named.
+  const bad = badData(thread);
+  const readOnly = !editable || repeats || bad.length > 0;
   // Side by side the messages have their own panel: the settings stay beside them.
   const folded = layout !== 'side-by-side' && !!foldedBy[thread.id];
   return (
@@ -202,6 +204,7 @@ export function Playground() {
           <ThreadTitle title={thread.title} readOnly={!editable} />
           {meta.runningRunId && <Badge color="blue" variant="light">running — read-only</Badge>}
           {repeats && !meta.runningRunId && <Badge color="orange" variant="light">repeated ids — read-only</Badge>}
+          {bad.length > 0 && !meta.runningRunId && <Badge color="orange" variant="light">invalid data — read-only</Badge>}
           {/* Outside the scroll area: always at hand, and focusing it never scrolls the list away. */}
           <FindBar key={session.id} ref={findRef} messages={thread.context.messages} onChange={setFind} />
         </Group>
@@ -209,6 +212,7 @@ export function Playground() {
         <RunBar thread={thread} />
         {meta.error && <ErrorNotice title="Edit problem" message={meta.error.message} details={meta.error.details} />}
         <DuplicateIdsNotice thread={thread} canEdit={editable} />
+        {bad.length > 0 && <ErrorNotice title="This thread holds data that is not valid base64: it is read-only" message={bad.map((p) => `${p.pointer}: ${p.message}`).join('\n')} />}
         <FileGoneNotice />
         {layout !== 'side-by-side' && <SettingsSummary thread={thread} folded={folded} controls={settingsId} onToggle={() => setFoldedBy((all) => ({ ...all, [thread.id]: !folded }))} />}
       </Stack>

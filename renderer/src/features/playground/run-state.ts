@@ -1,7 +1,7 @@
 /** What the run buttons offer for a thread (action names: docs/architecture.md#interface-conventions). */
 import type { Thread } from '../../../../shared/thread/schema';
 import type { ToolCall } from '../../../../shared/thread/messages';
-import { repeatedIds } from '../../state/repeated-ids';
+import { badData, repeatedIds } from '../../state/repeated-ids';
 
 export interface RunOffer {
   /** Label of the primary button: Run (next LLM step) or Continue (after tool results). */
@@ -20,6 +20,8 @@ export interface RunOffer {
  */
 export function runOffer(thread: Thread): RunOffer {
   const offer = offerFor(thread);
+  const bad = badData(thread);
+  if (bad.length) return { ...offer, canPrimary: false, pending: [], reason: `Data at ${bad[0].pointer} is not valid base64: fix the thread file first.` };
   if (!repeatedIds(thread).length) return offer;
   return { ...offer, canPrimary: false, pending: [], reason: 'The thread repeats ids: Give duplicates new ids first.' };
 }

@@ -1,0 +1,27 @@
+/** A thread whose image data is not base64 is read-only in the window, naming the pointer, until its data is fixed. */
+import { describe, expect, it } from 'vitest';
+import { produce } from 'immer';
+import { threadWith, userMessage } from '../../../tests/support/threads';
+import type { Thread } from '../../../shared/thread/schema';
+import { badData, keepsRepeats } from './repeated-ids';
+import { runOffer } from '../features/playground/run-state';
+
+function withImage(data: string): Thread {
+  const t = threadWith({ messages: [userMessage('look', 'u1')] });
+  t.context.messages[0].content.push({ type: 'image', mimeType: 'image/png', data });
+  return t;
+}
+
+describe('data that is not base64', () => {
+  it('is named by pointer, blocks runs and every edit that keeps it, and lets the edit that fixes it through', () => {
+    const bad = withImage('iVBORw0K GgoAAAANSUhEUg==');
+    expect(badData(bad)).toEqual([{ pointer: '/context/messages/0/content/1/data', message: 'is not valid base64 (RFC 4648 §4): " " at character 9 is not in the alphabet A–Z a–z 0–9 + /' }]);
+    expect(runOffer(bad)).toMatchObject({ canPrimary: false, reason: 'Data at /context/messages/0/content/1/data is not valid base64: fix the thread file first.' });
+    const stillBad = produce(bad, (d) => void (d.context.systemPrompt = 'x'));
+    expect(keepsRepeats(bad, stillBad)).toBe(true);
+    const fixed = withImage('iVBORw0KGgoAAAANSUhEUg==');
+    expect(badData(fixed)).toEqual([]);
+    expect(keepsRepeats(bad, fixed)).toBe(false);
+    expect(runOffer(fixed).canPrimary).toBe(true);
+  });
+});
