@@ -1,15 +1,13 @@
 /** A thread whose image data is not base64 is read-only in the window, naming the pointer, until its data is fixed. */
 import { describe, expect, it } from 'vitest';
 import { produce } from 'immer';
-import { threadWith, userMessage } from '../../../tests/support/threads';
+import { threadWith } from '../../../tests/support/threads';
 import type { Thread } from '../../../shared/thread/schema';
 import { badData, keepsRepeats } from './repeated-ids';
 import { runOffer } from '../features/playground/run-state';
 
 function withImage(data: string): Thread {
-  const t = threadWith({ messages: [userMessage('look', 'u1')] });
-  t.context.messages[0].content.push({ type: 'image', mimeType: 'image/png', data });
-  return t;
+  return threadWith({ messages: [{ id: 'u1', role: 'user', content: [{ type: 'text', text: 'look' }, { type: 'image', mimeType: 'image/png', data }] }] });
 }
 
 describe('data that is not base64', () => {
