@@ -47,6 +47,11 @@ export interface StartRunParams {
    * batch's cases) instead of a fresh one. Not part of the host API: set by the host core only.
    */
   pool?: string;
+  /**
+   * Receives the run's record when it closes, instead of a journal and a run file in the home
+   * (RunJournal.detach; an evaluation batch's case). Set by the host core only.
+   */
+  onRecord?: (record: RunRecord) => void;
 }
 
 /** What {@link runRefOf} reads of a run: a run file, or a live run's `record()`. */
@@ -121,6 +126,7 @@ export class RunController {
     const providers = await providersForRun(this.deps.home, thread.model.provider, this.deps.keys);
     if (bridge.liveRuns(p.threadId).length) throw new HostError('thread_running', `thread ${p.threadId} already has a run running`);
     const runId = randomUUID();
+    if (p.onRecord) this.deps.journal.detach(runId, p.onRecord);
     const spec: RunSpec = {
       runId,
       threadId: p.threadId,
@@ -149,6 +155,9 @@ export class RunController {
       ...(rendered?.scenario ? { scenario: rendered.scenario } : {}),
       ...(p.fromRun ? { fromRun: p.fromRun } : {}),
     });
+    // Answered once the run is in its journal, so a host killed after the answer still lists it
+    // (interrupted). Written before the runner starts: nothing of the run can end meanwhile.
+    await this.deps.journal.opened(runId);
     try {
       this.deps.supervisor().start(spec, p.pool === undefined ? {} : { pool: p.pool });
     } catch (err) {

@@ -1,62 +1,73 @@
 /**
- * `node bin/stepwise.mjs serve` as a user starts it, in a process group of its own so a test can
- * SIGKILL the whole group (the wrapper, the CLI, its runners and mcp-host) as a crash would.
- * Resolves once it prints its URL; the token is read from that URL.
+ * `stepwise serve` as a real process (bin/stepwise.mjs, its own process group), on a given
+ * home, with a WebSocket client connected the way a page connects.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { waitFor } from './host-harness';
 import { connectWs, type WsClient } from './ws-client';
+import { bundledRunner } from './runner-bundle';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-
-/** A running `stepwise serve`. */
 export interface ServeProcess {
-  proc: ChildProcess;
-  /** `http://127.0.0.1:<port>` */
-  origin: string;
-  token: string;
-  /** A new WebSocket client of it. */
+  client: WsClient;
+  pid: number;
+  /** Another WebSocket client of it (a second window). */
   connect(): Promise<WsClient>;
-  /** SIGKILL to the whole process group, at once; resolves when the wrapper is gone. */
-  killGroup(): Promise<void>;
-  /** Everything it wrote to stderr so far. */
-  log(): string;
+  /** SIGKILL to its whole process group, as a crash; resolves once it is gone. */
+  kill(): Promise<void>;
+  /** Still running. */
+  alive(): boolean;
+  /** Everything it printed so far, stdout and stderr. */
+  out(): string;
+  /** SIGTERM to its group; resolves once it closed. */
+  stop(): Promise<void>;
 }
 
-/** Start `stepwise serve --home <home>` (no browser, no example threads). */
-export async function startServe(home: string, env: Record<string, string> = {}): Promise<ServeProcess> {
-  const proc = spawn(process.execPath, [path.join(root, 'bin/stepwise.mjs'), 'serve', '--port', '0', '--no-open', '--no-seed', '--home', home], {
+/** Starts `stepwise serve --no-open --no-seed --home <home>` and connects a client. */
+export async function startServe(home: string): Promise<ServeProcess> {
+  const root = path.resolve(import.meta.dirname, '../..');
+  const child = spawn(process.execPath, [path.join(root, 'bin/stepwise.mjs'), 'serve', '--no-open', '--no-seed', '--home', home], {
     cwd: root,
-    env: { ...process.env, CI: '1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
+    // The bundled runner lives outside out/main, so it is told where the template worker's source is.
+    env: { ...process.env, CI: '1', STEPWISE_RUNNER_ENTRY: bundledRunner(), STEPWISE_TEMPLATE_WORKER_ENTRY: path.join(root, 'shared/template/worker.node.ts') },
   });
   let out = '';
-  let err = '';
-  proc.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  proc.stderr!.on('data', (d: Buffer) => (err += d.toString()));
-  const exited = new Promise<void>((r) => proc.once('exit', () => r()));
-  const url = await waitFor(
-    () => {
-      if (proc.exitCode !== null) throw new Error(`stepwise serve exited ${proc.exitCode}:\n${err}`);
-      return /running at (\S+)/.exec(out)?.[1];
-    },
-    60_000,
-    'stepwise serve to print its URL',
-  );
-  const u = new URL(url);
-  const token = u.searchParams.get('token') ?? new URLSearchParams(u.hash.slice(1)).get('token') ?? '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  const closed = new Promise<void>((resolve) => child.on('close', () => resolve()));
+  const alive = () => child.exitCode === null && child.signalCode === null;
+  const stop = async () => {
+    if (alive()) process.kill(-child.pid!, 'SIGTERM');
+    await closed;
+  };
+  const deadline = Date.now() + 60_000;
+  let url: URL | undefined;
+  while (!url) {
+    const m = /running at (http:\/\/\S+)/.exec(out);
+    if (m) url = new URL(m[1]);
+    else if (!alive() || Date.now() > deadline) {
+      await stop();
+      throw new Error(`stepwise serve did not start:\n${out}`);
+    } else await new Promise((r) => setTimeout(r, 50));
+  }
+  const client = await connectWs(url.origin, url.searchParams.get('token')!);
+  const token = url.searchParams.get('token')!;
+  const origin = url.origin;
   return {
-    proc,
-    origin: u.origin,
-    token,
-    connect: () => connectWs(u.origin, token),
-    killGroup: async () => {
-      if (proc.exitCode === null && proc.signalCode === null) process.kill(-proc.pid!, 'SIGKILL');
-      await exited;
+    client,
+    pid: child.pid!,
+    connect: () => connectWs(origin, token),
+    kill: async () => {
+      client.close();
+      if (alive()) process.kill(-child.pid!, 'SIGKILL');
+      await closed;
     },
-    log: () => err,
+    alive,
+    out: () => out,
+    stop: async () => {
+      client.close();
+      await stop();
+    },
   };
 }

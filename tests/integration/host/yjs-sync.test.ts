@@ -23,7 +23,7 @@ const hosts: ServeProcess[] = [];
 const clients: WsClient[] = [];
 afterEach(async () => {
   for (const c of clients.splice(0)) c.close();
-  for (const h of hosts.splice(0)) await h.killGroup();
+  for (const h of hosts.splice(0)) await h.kill();
 });
 
 async function serve(home: string): Promise<ServeProcess> {
@@ -140,7 +140,7 @@ describe('windows as Yjs peers of stepwise serve', () => {
     const typed = 'Answer in French';
     for (const ch of typed) await a.edit((y) => y.systemPrompt.insert(y.systemPrompt.length, ch));
     await a.edit((y) => findText(y.messages, 'm1')!.insert(5, ', world'));
-    await first.killGroup(); // right after the last answer, inside the 300 ms save debounce
+    await first.kill(); // right after the last answer, inside the 300 ms save debounce
     hosts.splice(hosts.indexOf(first), 1);
 
     const logs = path.join(home, 'edits');
