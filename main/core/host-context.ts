@@ -63,6 +63,9 @@ export interface WorkspaceService {
   delete(relPath: string): Promise<unknown>;
 }
 
+/** How a client's own changes are labelled in `thread_patch` and `thread_update` pushes. */
+export const clientOrigin = (clientId: number) => `client:${clientId}`;
+
 /** One connected client (a window, a browser tab, the CLI) as the handlers see it. */
 export interface ClientState {
   id: number;

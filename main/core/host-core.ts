@@ -25,7 +25,7 @@ import { WorkspaceStore } from './workspace/workspace-store';
 import { listingKey, watchWorkspace } from './workspace/workspace-watch';
 import { HANDLERS, dispatch } from './handlers';
 import { forClient, HostError, withoutHostPaths, withoutPrivatePaths } from './errors';
-import type { ClientState, HostContext, McpServerCatalog, WorkspaceService } from './host-context';
+import { clientOrigin, type ClientState, type HostContext, type McpServerCatalog, type WorkspaceService } from './host-context';
 import { skillRoots } from './skills/discover';
 import { releaseIfUnheld } from './store/thread-holders';
 import { EvalService } from './eval/eval-service';
@@ -140,6 +140,9 @@ export async function createHostCore(options: HostCoreOptions = {}): Promise<Hos
     isRunning: (threadId) => bridge.liveRuns(threadId).length > 0,
     onPatch: (patch) => {
       for (const c of clients.values()) if (c.openThreads.has(patch.threadId)) c.stream.push(patch);
+    },
+    onUpdate: (update, except) => {
+      for (const c of clients.values()) if (c.openThreads.has(update.threadId) && clientOrigin(c.id) !== except) c.stream.push(update);
     },
     log: (m, level) => log(level ?? 'error', m),
     watch: options.watchThreadFiles ?? true,

@@ -127,6 +127,29 @@ export const ThreadPatchSchema = Type.Object({
 });
 export type ThreadPatch = Static<typeof ThreadPatchSchema>;
 
+/** Longest Yjs update (base64 characters) a `thread.update` or `thread_update` carries: 16 MiB. */
+export const MAX_YJS_UPDATE_CHARS = 16 * 1024 * 1024;
+
+/** A Yjs update or state vector, base64 (docs/architecture.md#multi-window-editing). */
+export const YjsBytesSchema = Type.String({ maxLength: MAX_YJS_UPDATE_CHARS, pattern: '^[A-Za-z0-9+/]*={0,2}$', default: '' });
+
+/**
+ * A change of an open thread's Yjs document (docs/architecture.md#multi-window-editing), pushed
+ * to the windows that have the thread open: another window's update relayed, or a host
+ * transaction (a run's result, an edit by patches, the file changed outside, an update reverted).
+ */
+export const ThreadUpdateSchema = Type.Object({
+  v: V,
+  type: Type.Literal('thread_update'),
+  threadId: Type.String(),
+  /** The host document it applies to (`thread.sync`'s `docId`): another one means reload. */
+  docId: Type.String(),
+  update: YjsBytesSchema,
+  /** Who made it: `client:<id>`, `run:<runId>`, `file`, or `host`. */
+  origin: Type.String(),
+});
+export type ThreadUpdate = Static<typeof ThreadUpdateSchema>;
+
 /** Envelopes a runner may post, by `type` (checked by the bridge); the host adds snapshots and thread patches. */
 export const RUNNER_ENVELOPES = { tree_update: TreeUpdateSchema, node_update: NodeUpdateSchema, llm_delta: LlmDeltaSchema, run_result: RunResultSchema };
 export type RunnerEnvelope = MessageOf<typeof RUNNER_ENVELOPES>;

@@ -10,6 +10,10 @@ import { bundledRunner } from './runner-bundle';
 export interface ServeProcess {
   client: WsClient;
   pid: number;
+  /** Another WebSocket client of it (a second window). */
+  connect(): Promise<WsClient>;
+  /** SIGKILL to its whole process group, as a crash; resolves once it is gone. */
+  kill(): Promise<void>;
   /** Still running. */
   alive(): boolean;
   /** Everything it printed so far, stdout and stderr. */
@@ -48,9 +52,17 @@ export async function startServe(home: string): Promise<ServeProcess> {
     } else await new Promise((r) => setTimeout(r, 50));
   }
   const client = await connectWs(url.origin, url.searchParams.get('token')!);
+  const token = url.searchParams.get('token')!;
+  const origin = url.origin;
   return {
     client,
     pid: child.pid!,
+    connect: () => connectWs(origin, token),
+    kill: async () => {
+      client.close();
+      if (alive()) process.kill(-child.pid!, 'SIGKILL');
+      await closed;
+    },
     alive,
     out: () => out,
     stop: async () => {

@@ -1,6 +1,7 @@
 /** `thread.*`: open, close and edit thread documents held by the ThreadStore. */
 import path from 'node:path';
-import type { HostContext } from '../host-context';
+import { clientOrigin, type ClientState, type HostContext } from '../host-context';
+import { HostError } from '../errors';
 import type { DomainHandlers } from './types';
 import { releaseIfUnheld } from '../store/thread-holders';
 import { renderForRun, TemplateHostError } from '../templates';
@@ -12,8 +13,14 @@ function relPath(ctx: HostContext, file: string): string {
   return path.relative(ctx.workspaceDir, file).split(path.sep).join('/');
 }
 
-/** How a client's own edits are labelled in `thread_patch` pushes. */
-const originOf = (clientId: number) => `client:${clientId}`;
+/** Throws `not_open` unless `client` has thread `threadId` open. */
+function owned(client: ClientState, threadId: string): void {
+  if (!client.openThreads.has(threadId)) throw new HostError('not_open', `thread ${threadId} is not open in this window; open it first`);
+}
+
+const fromBase64 = (s: string) => new Uint8Array(Buffer.from(s, 'base64'));
+
+const originOf = clientOrigin;
 
 export const threadHandlers: DomainHandlers<'thread'> = {
   'thread.open': async (ctx, client, p) => {
@@ -53,4 +60,15 @@ export const threadHandlers: DomainHandlers<'thread'> = {
     }
   },
   'thread.edit': async (ctx, client, p) => ctx.threads.edit(p.threadId, p.baseVersion, p.patches, originOf(client.id), p.editId),
+  // Size and schema are checked by dispatch (the contract bounds the base64); then ownership: a
+  // window joins or changes only a thread it has open (docs/architecture.md#multi-window-editing).
+  'thread.sync': async (ctx, client, p) => {
+    owned(client, p.threadId);
+    const r = ctx.threads.sync(p.threadId, fromBase64(p.stateVector));
+    return { update: Buffer.from(r.update).toString('base64'), docId: r.docId, version: r.version };
+  },
+  'thread.update': async (ctx, client, p) => {
+    owned(client, p.threadId);
+    return ctx.threads.update(p.threadId, p.docId, fromBase64(p.update), originOf(client.id));
+  },
 };

@@ -3,6 +3,7 @@ import fs from 'node:fs/promises';
 import type { Thread } from '../../../shared/thread/schema';
 import type { FileWatch } from './file-watch';
 import type { EditLog } from './edit-log';
+import type { HostYDoc } from './thread-ydoc';
 
 /** One open thread: the store's copy, its version, and what the store knows of its file. */
 export interface OpenThread {
@@ -31,6 +32,8 @@ export interface OpenThread {
   savedVersion: number;
   /** Why the last save failed (an error code), until one succeeds. */
   saveError?: string;
+  /** The thread's Yjs document, made when a window first syncs (thread-ydoc.ts); it always holds `doc`. */
+  y?: HostYDoc;
   /** The host is renaming or moving the file (ThreadStore.relocate): a move seen meanwhile is its own. */
   relocating?: boolean;
   /** Repeated ids the thread got from its file (repeat-guard.ts): an edit may bring these back (an Undo of their repair), no others. */

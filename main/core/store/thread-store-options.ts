@@ -4,7 +4,7 @@
  * watch of outside changes) take these types without importing the store that imports them.
  */
 import type { Thread } from '../../../shared/thread/schema';
-import type { ThreadPatch } from '../../../shared/protocol/envelopes';
+import type { ThreadPatch, ThreadUpdate } from '../../../shared/protocol/envelopes';
 
 /** How the store reads and writes thread files (main/core/threads/thread-file.ts by default). */
 export interface ThreadIO {
@@ -21,6 +21,11 @@ export interface ThreadStoreOptions {
   isRunning?: (threadId: string) => boolean;
   /** Every applied patch (the host fans it out to the thread's subscribers). */
   onPatch?: (patch: ThreadPatch) => void;
+  /**
+   * Every change of an open thread's Yjs document (docs/architecture.md#multi-window-editing),
+   * for the windows that have it open; `except` is the origin (`client:<id>`) whose window made it.
+   */
+  onUpdate?: (update: ThreadUpdate, except?: string) => void;
   /** The host log; `level` is `error` unless said (a recovery that worked is `info`). */
   log?: (message: string, level?: 'info' | 'error') => void;
   /** Watch open threads' files for edits made outside the host; `debounceMs` default 100. */

@@ -27,6 +27,7 @@ import type { Recovery } from './edit-recovery';
 import { EditLogs } from './edit-logs';
 import { fileStamp, type OpenThread } from './open-thread';
 import { OutsideChanges } from './outside-changes';
+import { HostYDoc } from './thread-ydoc';
 import type { ThreadStoreOptions } from './thread-store-options';
 
 export type { ThreadIO, ThreadStoreOptions } from './thread-store-options';
@@ -184,6 +185,47 @@ export class ThreadStore {
     return { version: r.version };
   }
 
+  /**
+   * Join the Yjs document of an open thread (made on first use): the update a document at
+   * state vector `sv` (empty: none) lacks, the document's id and the thread's version.
+   */
+  sync(threadId: string, sv: Uint8Array): { update: Uint8Array; docId: string; version: number } {
+    const t = this.entry(threadId);
+    const y = this.ydoc(t);
+    return { update: y.state(sv), docId: y.id, version: t.version };
+  }
+
+  private ydoc(t: OpenThread): HostYDoc {
+    t.y ??= new HostYDoc(t.doc, (update, origin, except) =>
+      this.opts.onUpdate?.({ v: 1, type: 'thread_update', threadId: t.doc.id, docId: t.y!.id, update: Buffer.from(update).toString('base64'), origin }, except),
+    );
+    return t.y;
+  }
+
+  /**
+   * Apply a window's Yjs update (made on document `docId`), origin `client:<id>`: its changes
+   * become the next version, checked, logged and saved as an edit by patches is, and the promise
+   * resolves once they are on disk. Refused — and reverted in every window by a host
+   * transaction — while a run runs (`read_only`), when the thread would be invalid or repeat
+   * ids (`invalid_edit`, `duplicate_ids`), or for bytes that are not an update of the document
+   * (`invalid_edit`); `stale_doc` when it was made on another document (the host restarted, the
+   * thread was closed and opened again): the window syncs afresh.
+   */
+  async update(threadId: string, docId: string, bytes: Uint8Array, origin: string): Promise<{ version: number }> {
+    const t = this.entry(threadId);
+    if (!t.y || t.y.id !== docId) throw new HostError('stale_doc', `thread ${threadId}'s document is not the one the update was made on; sync again`);
+    let r: { version: number; logged: Promise<void> } | undefined;
+    t.y.receive(bytes, origin, (patches) => {
+      if (this.opts.isRunning?.(threadId)) throw new HostError('read_only', `thread ${threadId} is read-only while its run is running; the change was undone`);
+      const locked = patches.find((p) => p.path.length === 1 && LOCKED.has(String(p.path[0])));
+      if (locked) throw new HostError('invalid_edit', `the update changes /${locked.path[0]}, which cannot be edited; the change was undone`);
+      if (patches.length) r = this.commit(t, patches, origin, true, true, undefined, true);
+    });
+    if (!r) return { version: t.version };
+    await this.onDisk(t, r);
+    return { version: r.version };
+  }
+
   /** Resolves when version `r.version` is on disk: its log append flushed, or else a save of it done. */
   private async onDisk(t: OpenThread, r: { version: number; logged: Promise<void> }): Promise<void> {
     try {
@@ -204,10 +246,10 @@ export class ThreadStore {
    * ids unless it ends that. `logged` resolves when the change is in the edit log (at once
    * without one).
    */
-  private commit(t: OpenThread, patches: Patch[], origin: string, save = true, client = false, editId?: string): { version: number; logged: Promise<void> } {
+  private commit(t: OpenThread, patches: Patch[], origin: string, save = true, client = false, editId?: string, fromY = false): { version: number; logged: Promise<void> } {
     let next: Thread;
     try {
-      next = client ? applyPatchesStrictly(t.doc, patches) : applyPatches(t.doc, patches);
+      next = client && !fromY ? applyPatchesStrictly(t.doc, patches) : applyPatches(t.doc, patches);
     } catch (err) {
       const why = err instanceof PatchPathError ? `${err.message}; nothing was changed` : (err as Error).message;
       throw new HostError('invalid_edit', `the patches do not apply to thread ${t.doc.id}: ${why}`);
@@ -229,6 +271,7 @@ export class ThreadStore {
     }
     t.doc = next;
     t.version++;
+    if (!fromY) t.y?.mirror(patches, origin, next);
     let logged = Promise.resolve();
     if (save) {
       this.scheduleSave(t);
@@ -365,6 +408,7 @@ export class ThreadStore {
     this.byId.delete(threadId);
     this.byFile.delete(t.file);
     this.outside.stop(t);
+    t.y?.destroy();
     await t.log?.close().catch(() => {});
   }
 

@@ -18,7 +18,8 @@ export const DISCONNECTED_MESSAGE = 'Disconnected from the host — edits are pa
  * Requests that can wait for the next connection and be sent again when the one carrying them
  * was lost: reads, and `thread.edit`, which carries an `editId`: the host answers a repeat of
  * an edit it already applied with that edit's version instead of applying it again (replaying
- * it would remove a second message or add a duplicate). Anything else (start a run, delete, save settings) must not happen twice or
+ * it would remove a second message or add a duplicate); `thread.sync` and `thread.update`
+ * (a Yjs update applied twice changes nothing). Anything else (start a run, delete, save settings) must not happen twice or
  * minutes late: it is refused while disconnected, and fails if the connection drops under it.
  */
 const RESENDABLE: ReadonlySet<HostMethod> = new Set<HostMethod>([
@@ -26,6 +27,8 @@ const RESENDABLE: ReadonlySet<HostMethod> = new Set<HostMethod>([
   'thread.open',
   'thread.close',
   'thread.edit',
+  'thread.sync',
+  'thread.update',
   'thread.render',
   'run.list',
   'run.get',

@@ -8,7 +8,7 @@
 import { Type as T } from '@sinclair/typebox';
 import { BranchOfSchema, RunModeSchema, RunRefSchema, ThreadSchema } from '../../thread/schema';
 import { ExecNodeSchema, NodeStatusSchema } from '../nodes';
-import { PatchSchema } from '../envelopes';
+import { PatchSchema, YjsBytesSchema } from '../envelopes';
 import { literals, method, type MethodTypes } from './define';
 import { HOST_MCP_RESOURCE_METHODS } from './mcp-resources';
 import { ModelPriceSchema } from './runner-channel';
@@ -258,6 +258,31 @@ export const HOST_METHODS = {
     }),
     T.Object({ version: T.Integer({ minimum: 0 }) }),
     'Apply Immer patches made at `baseVersion`; a stale base answers `version_mismatch`.',
+  ),
+  'thread.sync': method(
+    T.Object({
+      threadId: NonEmpty,
+      /** The window's Yjs state vector (base64; empty for none): the answer holds what it lacks. */
+      stateVector: YjsBytesSchema,
+    }),
+    T.Object({
+      /** The Yjs update that brings the window's document up to the host's (base64). */
+      update: YjsBytesSchema,
+      /** The host document's id: updates made on another one are refused with `stale_doc`. */
+      docId: T.String(),
+      version: T.Integer({ minimum: 0 }),
+    }),
+    "Join an open thread's Yjs document (docs/architecture.md#multi-window-editing): what the window's state vector lacks.",
+  ),
+  'thread.update': method(
+    T.Object({
+      threadId: NonEmpty,
+      /** The host document it was made on (`thread.sync`'s `docId`). */
+      docId: NonEmpty,
+      update: YjsBytesSchema,
+    }),
+    T.Object({ version: T.Integer({ minimum: 0 }) }),
+    "Apply a window's Yjs update, relayed to the thread's other windows; answered once it is on disk. Refused and reverted (a host transaction) while a run runs (`read_only`) or when the thread would be invalid (`invalid_edit`).",
   ),
   'run.start': method(
     T.Object({

@@ -6,7 +6,7 @@
 import { Type as T } from '@sinclair/typebox';
 import { RunModeSchema } from '../../thread/schema';
 import { NodeStatusSchema } from '../nodes';
-import { NodeSnapshotSchema, RUNNER_ENVELOPES, ThreadPatchSchema } from '../envelopes';
+import { NodeSnapshotSchema, RUNNER_ENVELOPES, ThreadPatchSchema, ThreadUpdateSchema } from '../envelopes';
 import { McpLogEntrySchema, McpServerInfoSchema } from './host-methods';
 import { literals, messageProblem, unionOf, type MessageOf } from './define';
 import { BatchProgressSchema, CaseResultSchema } from './eval-methods';
@@ -53,6 +53,7 @@ export const HOST_PUSHES = {
   ...RUNNER_ENVELOPES,
   node_snapshot: NodeSnapshotSchema,
   thread_patch: ThreadPatchSchema,
+  thread_update: ThreadUpdateSchema,
   ...HOST_EVENTS,
 };
 

@@ -1,0 +1,196 @@
+/**
+ * Immer patches carried into a thread's Yjs document (docs/architecture.md#multi-window-editing):
+ * how the host turns `thread.edit`, a run's result, a removed run ref and a file changed outside
+ * into Yjs operations, so windows receive them as Yjs updates. A replaced string that is a
+ * `Y.Text` is diffed into splices, and a replaced message or part is merged into its `Y.Map`
+ * field by field, so what another window typed meanwhile elsewhere in that text survives.
+ */
+import * as Y from 'yjs';
+import { applyPatches, type Patch } from 'immer';
+import { diffChars } from 'diff';
+import { CONTEXT_TYPES, childKind, plain, threadTypes, toY, type Kind, type ThreadTypes } from './y-thread';
+
+/** Past this many characters on both sides of a changed middle, a text is replaced in one splice (no character diff). */
+const DIFF_LIMIT = 10_000;
+
+/**
+ * Change `text` into `next` with as few splices as a character diff finds: the common prefix and
+ * suffix are kept, the middle diffed (one splice when it is long).
+ */
+export function diffIntoText(text: Y.Text, next: string): void {
+  const old = text.toString();
+  if (old === next) return;
+  let start = 0;
+  const max = Math.min(old.length, next.length);
+  while (start < max && old.charCodeAt(start) === next.charCodeAt(start)) start++;
+  let end = 0;
+  while (end < max - start && old.charCodeAt(old.length - 1 - end) === next.charCodeAt(next.length - 1 - end)) end++;
+  const a = old.slice(start, old.length - end);
+  const b = next.slice(start, next.length - end);
+  if (!a || !b || a.length + b.length > DIFF_LIMIT) {
+    if (a) text.delete(start, a.length);
+    if (b) text.insert(start, b);
+    return;
+  }
+  let at = start;
+  for (const part of diffChars(a, b)) {
+    if (part.removed) text.delete(at, part.value.length);
+    else if (part.added) {
+      text.insert(at, part.value);
+      at += part.value.length;
+    } else at += part.value.length;
+  }
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * Make `map` (of kind `kind`) hold `value`: keys `value` lacks are deleted, a text diffed, a
+ * nested map merged the same way, an array of parts or calls merged item by item when its length
+ * is unchanged; anything else set when it differs.
+ */
+function mergeMap(map: Y.Map<unknown>, kind: Kind, value: Record<string, unknown>): void {
+  for (const k of [...map.keys()]) if (value[k] === undefined) map.delete(k);
+  for (const [k, v] of Object.entries(value)) {
+    if (v === undefined) continue;
+    setIn(map, k, childKind(kind, k, v), v);
+  }
+}
+
+/** Set `container[key]` (kind `kind`) to `v`, merging into the shared type already there when it fits. */
+function setIn(container: Y.Map<unknown>, key: string, kind: Kind, v: unknown): void {
+  const cur = container.get(key);
+  if (kind === 'text' && cur instanceof Y.Text) diffIntoText(cur, v as string);
+  else if (isRecord(v) && cur instanceof Y.Map && (kind === 'message' || kind === 'part' || kind === 'call' || kind === 'args')) mergeMap(cur, kind, v);
+  else if (Array.isArray(v) && cur instanceof Y.Array && (kind === 'parts' || kind === 'calls' || kind === 'messages')) mergeArray(cur, kind, v);
+  else if (cur instanceof Y.AbstractType || !same(cur, v)) container.set(key, toY(kind, v));
+}
+
+/**
+ * Make `arr` (kind `kind`) hold `value`. Items that keep their place (same length; for messages
+ * and calls, the same id) are merged; otherwise the array is replaced.
+ */
+function mergeArray(arr: Y.Array<unknown>, kind: Kind, value: unknown[]): void {
+  const items = arr.toArray();
+  const keeps =
+    items.length === value.length &&
+    items.every((item, i) => {
+      const v = value[i];
+      if (!(item instanceof Y.Map) || !isRecord(v)) return false;
+      return kind === 'parts' ? item.get('type') === v.type : item.get('id') === v.id;
+    });
+  if (!keeps) {
+    if (arr.length) arr.delete(0, arr.length);
+    arr.insert(0, value.map((v, i) => toY(childKind(kind, i, v), v)));
+    return;
+  }
+  items.forEach((item, i) => mergeMap(item as Y.Map<unknown>, childKind(kind, i, value[i]), value[i] as Record<string, unknown>));
+}
+
+/** A patch's path could not be found in the document (the document and the patches disagree). */
+export class YPatchError extends Error {}
+
+function index(key: string | number, arr: Y.Array<unknown>, op: Patch['op']): number {
+  const i = typeof key === 'number' ? key : /^\d+$/.test(key) ? Number(key) : NaN;
+  const max = op === 'add' ? arr.length : arr.length - 1;
+  if (!Number.isInteger(i) || i < 0 || i > max) throw new YPatchError(`no index ${String(key)} in an array of ${arr.length}`);
+  return i;
+}
+
+/** Apply `p` to the plain value `v` at the rest of its path from `from` (a plain value inside the document). */
+function subPatch(v: unknown, p: Patch, from: number): unknown {
+  return applyPatches(structuredClone(v) as object, [{ ...p, path: p.path.slice(from) }]);
+}
+
+/** As much of a shared type's value as {@link childKind} reads, without turning it into JSON. */
+function shape(t: Y.Map<unknown> | Y.Array<unknown>): unknown {
+  return t instanceof Y.Map ? { type: t.get('type') } : [];
+}
+
+/** Apply patch `p` below shared type `cur` (kind `kind`), `at` indexing the key of `p.path` under it. */
+function applyAt(cur: Y.AbstractType<any>, kind: Kind, p: Patch, at: number): void {
+  const key = p.path[at];
+  const last = at === p.path.length - 1;
+  if (cur instanceof Y.Map) {
+    const k = String(key);
+    if (last) {
+      if (p.op === 'remove' || p.value === undefined) cur.delete(k);
+      else setIn(cur, k, childKind(kind, k, p.value), p.value);
+      return;
+    }
+    const child = cur.get(k);
+    if (child instanceof Y.Map || child instanceof Y.Array) return applyAt(child, childKind(kind, k, shape(child)), p, at + 1);
+    if (child === undefined || child instanceof Y.AbstractType) throw new YPatchError(`no value at ${p.path.slice(0, at + 2).join('/')}`);
+    const v = subPatch(child, p, at + 1);
+    cur.set(k, toY(childKind(kind, k, v), v));
+    return;
+  }
+  if (cur instanceof Y.Array) {
+    if (key === 'length') {
+      const n = Number(p.value);
+      if (Number.isInteger(n) && n >= 0 && n < cur.length) cur.delete(n, cur.length - n);
+      return;
+    }
+    const i = index(key, cur, last ? p.op : 'replace');
+    if (last) {
+      if (p.op === 'add') cur.insert(i, [toY(childKind(kind, i, p.value), p.value)]);
+      else if (p.op === 'remove') cur.delete(i, 1);
+      else {
+        const item = cur.get(i);
+        const k = childKind(kind, i, p.value);
+        if (item instanceof Y.Map && isRecord(p.value) && k !== 'plain' && (kind === 'parts' ? item.get('type') === p.value.type : item.get('id') === p.value.id)) mergeMap(item, k, p.value);
+        else {
+          cur.delete(i, 1);
+          cur.insert(i, [toY(k, p.value)]);
+        }
+      }
+      return;
+    }
+    const child = cur.get(i);
+    if (child instanceof Y.Map || child instanceof Y.Array) return applyAt(child, childKind(kind, i, shape(child)), p, at + 1);
+    const v = subPatch(plain(child), p, at + 1);
+    cur.delete(i, 1);
+    cur.insert(i, [toY(childKind(kind, i, v), v)]);
+    return;
+  }
+  throw new YPatchError(`a text has no field ${p.path.slice(0, at + 1).join('/')}`);
+}
+
+const arrayOf = (y: ThreadTypes, field: string) => (field === 'tools' ? y.tools : y.messages) as Y.Array<unknown>;
+
+/** Apply `p` to one of the context's own shared types. */
+function applyContext(y: ThreadTypes, p: Patch): void {
+  const field = String(p.path[1]);
+  if (p.path.length === 2) {
+    if (p.op === 'remove') throw new YPatchError(`context/${field} cannot be removed`);
+    if (field === 'systemPrompt') diffIntoText(y.systemPrompt, String(p.value));
+    else mergeArray(arrayOf(y, field), field === 'tools' ? 'plain' : 'messages', p.value as unknown[]);
+    return;
+  }
+  if (field === 'systemPrompt') throw new YPatchError('the system prompt is a text');
+  applyAt(arrayOf(y, field), field === 'tools' ? 'plain' : 'messages', p, 2);
+}
+
+/**
+ * Apply Immer patches (made on the thread the document holds) to the document, inside the
+ * caller's transaction. Throws {@link YPatchError} when a path does not exist; the caller, who
+ * applied the same patches to the JSON first, treats that as a bug and rebuilds the document.
+ */
+export function applyPatchesToY(doc: Y.Doc, patches: readonly Patch[]): void {
+  const y = threadTypes(doc);
+  for (const p of patches) {
+    const [top, second] = p.path;
+    if (top === undefined) throw new YPatchError('a patch of the whole thread');
+    if (top !== 'context') {
+      applyAt(y.meta, 'plain', p, 0);
+      continue;
+    }
+    if (second === undefined) {
+      const ctx = p.value as Record<string, unknown>;
+      for (const [k, v] of Object.entries(ctx)) applyPatchesToY(doc, [{ op: 'replace', path: ['context', k], value: v }]);
+      for (const k of [...y.context.keys()]) if (ctx[k] === undefined) y.context.delete(k);
+    } else if (CONTEXT_TYPES.has(String(second))) applyContext(y, p);
+    else applyAt(y.context, 'plain', p, 1);
+  }
+}
