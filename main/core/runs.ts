@@ -27,6 +27,7 @@ import { runProblem } from '../../shared/thread/tool-calls';
 import { renderForRun } from './templates';
 import { runSkills, type SkillRoot } from './skills/discover';
 import { timeTravelStart } from './time-travel';
+import { turnOfRun } from './run-turns';
 import { DEFAULT_MAX_TURNS } from '../../shared/thread/defaults';
 
 export interface StartRunParams {
@@ -47,10 +48,15 @@ export interface StartRunParams {
    * batch's cases) instead of a fresh one. Not part of the host API: set by the host core only.
    */
   pool?: string;
+  /**
+   * Receives the run's record when it closes, instead of a journal and a run file in the home
+   * (RunJournal.detach; an evaluation batch's case). Set by the host core only.
+   */
+  onRecord?: (record: RunRecord) => void;
 }
 
 /** What {@link runRefOf} reads of a run: a run file, or a live run's `record()`. */
-export type RunRefSource = Pick<RunRecord, 'runId' | 'startedAt' | 'endedAt' | 'status' | 'mode' | 'nodes' | 'scenario' | 'fromRun'>;
+export type RunRefSource = Pick<RunRecord, 'runId' | 'startedAt' | 'endedAt' | 'status' | 'mode' | 'nodes' | 'scenario' | 'fromRun' | 'turnOf'>;
 
 /** A run's light preview: the start of the last LLM text it produced. */
 function preview(run: RunRefSource): string | undefined {
@@ -80,6 +86,7 @@ export function runRefOf(run: RunRefSource): RunRef {
   if (stopped) ref.stopped = stopped;
   if (run.scenario) ref.scenario = run.scenario;
   if (run.fromRun) ref.from = { runId: run.fromRun.runId, call: run.fromRun.fromCall };
+  if (run.turnOf) ref.turn = run.turnOf;
   return ref;
 }
 
@@ -119,8 +126,11 @@ export class RunController {
     const skills = await runSkills(this.deps.skillRoots ?? [], thread.settings?.skills ?? []);
     const rendered = p.mode === 'tool' ? undefined : await renderForRun(from?.thread ?? thread, { home: this.deps.home, workspaceDir: this.deps.workspaceDir, scenario: p.scenario, fresh: p.fresh, skills });
     const providers = await providersForRun(this.deps.home, thread.model.provider, this.deps.keys);
+    // A tool run, or a model run answering tool results, belongs to the turn that asked for them.
+    const turnOf = from ? undefined : await turnOfRun(this.deps.home, thread, p.mode, p.toolCallIds);
     if (bridge.liveRuns(p.threadId).length) throw new HostError('thread_running', `thread ${p.threadId} already has a run running`);
     const runId = randomUUID();
+    if (p.onRecord) this.deps.journal.detach(runId, p.onRecord);
     const spec: RunSpec = {
       runId,
       threadId: p.threadId,
@@ -148,6 +158,7 @@ export class RunController {
       ...(rendered && Object.keys(rendered.renders.places).length ? { renders: rendered.renders } : {}),
       ...(rendered?.scenario ? { scenario: rendered.scenario } : {}),
       ...(p.fromRun ? { fromRun: p.fromRun } : {}),
+      ...(turnOf ? { turnOf } : {}),
     });
     // Answered once the run is in its journal, so a host killed after the answer still lists it
     // (interrupted). Written before the runner starts: nothing of the run can end meanwhile.

@@ -12,7 +12,7 @@ import { mcpHostEntry, runnerEntry } from '../core/process/entries';
 import { McpService } from '../core/mcp/service';
 import { WorkspaceStore } from '../core/workspace/workspace-store';
 import type { HostPush } from '../../shared/protocol/host-api';
-import { examplesDir } from '../web/seed';
+import { examplesDir, seedExampleRuns } from '../web/seed';
 import { startOAuthLoopback } from '../web/oauth-callback';
 import { registerHostIpc, WindowConnections, type IpcMainLike, type RendererOrigin } from './ipc';
 import { buildMenuTemplate } from './menu';
@@ -21,6 +21,7 @@ import { createSecretBox, type SecretBox } from './secrets';
 import { createSecureWindow, hardenSession, hardenWebContents, type HardenedContentsLike, type SessionLike } from './security';
 import { seedDesktopMcpConfig } from './seed';
 import { UtilityProcessSpawner, type UtilityFork } from './utility-spawner';
+import { useSpawnerForTemplates } from '../core/template-engine';
 import { loadWindowState, MIN_SIZE, restoreBounds, trackWindowState } from './window-state';
 
 const log = (line: string) => process.stderr.write(`[stepwise] ${line}\n`);
@@ -69,13 +70,20 @@ async function start(): Promise<void> {
   const workspace = new WorkspaceStore(path.join(home, 'workspace'));
   await seedDesktopMcpConfig(home, log).catch((err: Error) => log(`could not write settings/mcp.json: ${err.message}`));
   const ex = examplesDir();
-  if (ex) await workspace.seedExamples(ex).catch((err) => log(`could not seed the examples: ${(err as Error).message}`));
+  if (ex) {
+    await workspace
+      .seedExamples(ex)
+      .then((created) => (created.length ? seedExampleRuns(ex, home) : undefined))
+      .catch((err) => log(`could not seed the examples: ${(err as Error).message}`));
+  }
 
   // Runners and the mcp-host are utility processes; each run that uses MCP gets its own
   // MessageChannelMain to the mcp-host, so tool-call traffic never passes through main.
   const spawner = new UtilityProcessSpawner(utilityProcess.fork as unknown as UtilityFork, {
     messageChannel: () => new MessageChannelMain(),
   });
+  // Templates render in a utility process of their own with a bounded heap (docs/architecture.md#templates).
+  useSpawnerForTemplates(spawner);
   // Packaged, the app cannot run scripts as Node (runAsNode fuse off): the mcp-host refuses a
   // stdio server that would try, with a diagnosis, instead of starting a second copy of the app.
   // Declared before the core and the MCP service so provider keys and MCP servers' OAuth

@@ -11,7 +11,7 @@ import { McpService } from '../core/mcp/service';
 import { WorkspaceStore } from '../core/workspace/workspace-store';
 import { startWebHost, type WebHost } from './server';
 import { OAUTH_CALLBACK_PATH } from './oauth-callback';
-import { examplesDir, rendererDir, seedMcpConfig } from './seed';
+import { examplesDir, rendererDir, seedExampleRuns, seedMcpConfig } from './seed';
 
 export interface LaunchOptions {
   home?: string;
@@ -42,7 +42,12 @@ export async function launchWebHost(o: LaunchOptions = {}): Promise<Launched> {
     // Seeding is a convenience: a failure is said, and the app starts anyway.
     await seedMcpConfig(home, (line) => log(`[stepwise] ${line}`)).catch((err: Error) => log(`[stepwise] could not write settings/mcp.json: ${err.message}`));
     const ex = examplesDir();
-    if (ex) await workspace.seedExamples(ex).catch((err: Error) => log(`[stepwise] could not copy the examples: ${err.message}`));
+    if (ex) {
+      await workspace
+        .seedExamples(ex)
+        .then((created) => (created.length ? seedExampleRuns(ex, home) : undefined))
+        .catch((err: Error) => log(`[stepwise] could not copy the examples: ${err.message}`));
+    }
   }
   const spawner = new NodeSpawner();
   const mcp = new McpService({ home, spawner, entry: mcpHostEntry(), connectInBackground: true });

@@ -5,12 +5,13 @@
  * no key and no network. The desktop app seeds the same (main/electron/seed.ts).
  */
 import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { cp, mkdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import writeFileAtomic from 'write-file-atomic';
 import { migrateSeededServer, SEEDED_EVERYTHING } from '../core/mcp/edit';
+import { EXAMPLE_RUNS_DIR } from '../core/workspace/workspace-store';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -26,6 +27,18 @@ export function examplesDir(): string | undefined {
     path.resolve(here, '../../../resources/examples'),
     path.resolve(process.cwd(), 'resources/examples'),
   ]);
+}
+
+/**
+ * Copies the examples' run records (`<examples>/.runs/<thread id>/<run id>.json`: the example
+ * batch's case runs, scripts/example-batch.mjs) into `<home>/runs/`, so each case of the example
+ * batch opens on its run. A run file already there is kept. Call it when the examples were just
+ * seeded (a new workspace).
+ */
+export async function seedExampleRuns(examples: string, home: string): Promise<void> {
+  const from = path.join(examples, EXAMPLE_RUNS_DIR);
+  if (!existsSync(from)) return;
+  await cp(from, path.join(home, 'runs'), { recursive: true, force: false, errorOnExist: false });
 }
 
 /** The built renderer (out/renderer), from the sources or next to the bundle. */

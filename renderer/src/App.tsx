@@ -1,7 +1,7 @@
 /** The window: header, and the three resizable panels (workspace · playground · execution). */
 import { useEffect, useMemo, useState } from 'react';
 import { Provider as JotaiProvider, useAtom, useSetAtom } from 'jotai';
-import { ActionIcon, Box, Button, Group, Text, Tooltip, useMantineColorScheme, useComputedColorScheme } from '@mantine/core';
+import { Box, Button, Group, Text, useMantineColorScheme, useComputedColorScheme } from '@mantine/core';
 import { Group as PanelGroup, Panel, Separator, useDefaultLayout } from 'react-resizable-panels';
 import type { HostServices } from './host/types';
 import { AppState } from './state/app';
@@ -17,12 +17,12 @@ import { ExecutionPanel } from './features/execution/ExecutionPanel';
 import { SettingsModal } from './features/settings/SettingsModal';
 import { ErrorNotice } from './ui/ErrorNotice';
 import { useShortcuts } from './shortcuts';
-import { modKey } from './ui/format';
 import { PanelBoundary } from './ui/ErrorBoundary';
 import { canEdit, useConnection } from './host/use-connection';
 import type { ConnectionStatus } from './host/types';
 import { ConnectionBanner } from './features/connection/ConnectionBanner';
 import { EvaluateView } from './features/eval/EvaluateView';
+import { HeaderActions } from './HeaderActions';
 
 /**
  * Root component for a host; `initialPath` opens that thread at start (viewer). An editing host
@@ -89,21 +89,10 @@ function Shell() {
         <div style={{ flex: 1 }} />
         <Connection status={connection} />
         {!app.host.presentational && (
-          <Button size="compact-sm" variant={evaluating ? 'filled' : 'subtle'} aria-pressed={evaluating} onClick={() => setEvaluating(!evaluating)}>Evaluate</Button>
+          <Button size="compact-sm" variant={evaluating ? 'light' : 'subtle'} color={evaluating ? undefined : 'gray'} aria-pressed={evaluating} onClick={() => setEvaluating(!evaluating)}>Evaluate</Button>
         )}
-        <Tooltip label={`Command palette (${modKey()}+K) — actions and threads; ? lists the shortcuts`}>
-          <ActionIcon variant="subtle" aria-label="Command palette" onClick={() => openPalette(true)}>⌕</ActionIcon>
-        </Tooltip>
-        <Tooltip label={layoutChoice === 'side-by-side' ? 'Stack settings above the messages' : 'Settings and messages side by side, each scrolling on its own'}>
-          <ActionIcon variant={layoutChoice === 'side-by-side' ? 'light' : 'subtle'} aria-label="Side-by-side layout" aria-pressed={layoutChoice === 'side-by-side'}
-            onClick={() => setLayoutChoice(layoutChoice === 'side-by-side' ? 'stacked' : 'side-by-side')}>◫</ActionIcon>
-        </Tooltip>
-        <Tooltip label={`Switch to ${computed === 'dark' ? 'light' : 'dark'} theme`}>
-          <ActionIcon variant="subtle" aria-label="Toggle theme" onClick={() => setColorScheme(computed === 'dark' ? 'light' : 'dark')}>{computed === 'dark' ? '☀' : '☾'}</ActionIcon>
-        </Tooltip>
-        {!app.host.presentational && (
-          <ActionIcon variant="subtle" aria-label="Settings" onClick={() => app.store.set(app.settingsOpenAtom, true)}>⚙</ActionIcon>
-        )}
+        <HeaderActions layoutChoice={layoutChoice} onLayout={setLayoutChoice} scheme={computed} onTheme={() => setColorScheme(nextTheme)}
+          onPalette={() => openPalette(true)} onSettings={app.host.presentational ? undefined : () => app.store.set(app.settingsOpenAtom, true)} />
       </Group>
       {(connection.state === 'reconnecting' || ended) && (
         <Box p="xs" style={{ flexShrink: 0 }}>

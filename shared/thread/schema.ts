@@ -41,6 +41,11 @@ export const RunRefSchema = Type.Object({
    * model outputs and tool results before that call reused, the rest live.
    */
   from: Type.Optional(Type.Object({ runId: Id, call: Type.Integer({ minimum: 1 }) })),
+  /**
+   * The run that began this run's turn (docs/architecture.md#turns): set on a tool run and on a
+   * continuing model run, naming the turn's first model run; absent on a turn's first run.
+   */
+  turn: Type.Optional(Id),
 });
 export type RunRef = Static<typeof RunRefSchema>;
 

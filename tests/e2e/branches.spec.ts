@@ -150,7 +150,9 @@ test('re-run a ReAct run from its second model call, and branch at its first', a
 test('replay a run picked in the model section: offline, the same conversation', async ({ page, serve }) => {
   const llm = await ranLookupThread(page, serve, 'Replayed');
 
-  // The replay provider, playing the run just made: picked from the thread's runs.
+  // The replay provider, playing the run just made: picked from the thread's runs (the run
+  // folded the settings away: open them).
+  await page.getByRole('button', { name: /^Thread setup/ }).click();
   await page.getByRole('combobox', { name: 'Provider', exact: true }).click();
   await page.getByRole('option', { name: 'replay', exact: true }).click();
   await page.getByRole('combobox', { name: 'Replay run', exact: true }).click();

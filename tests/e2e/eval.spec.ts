@@ -46,7 +46,10 @@ test('a dataset made in the grid, a batch of two variants, a failing case opened
   await page.getByRole('treeitem', { name: 'thread Quiz' }).click();
   await expect(page.getByRole('heading', { name: 'Quiz' })).toBeVisible();
   await page.getByRole('button', { name: 'Evaluate' }).click();
-  await expect(page.getByText(/No datasets yet/)).toBeVisible();
+  // A new workspace has the examples' dataset (and its batch) only.
+  const datasets = page.getByRole('navigation', { name: 'Datasets' }).getByRole('button');
+  await expect(datasets).toHaveCount(1);
+  await expect(datasets).toHaveAccessibleName('dataset capitals');
 
   // An import with a bad line says which line, and creates nothing.
   await page.getByRole('button', { name: 'New dataset' }).click();

@@ -127,6 +127,8 @@ test('a profile from a preset, tested; controls set in the model section reach t
   await shot(page, 'model-controls-03-raw-request');
 
   // On Anthropic Messages, seed and top-p do not exist: disabled, and the values kept are named as not sent.
+  // (The run folded the settings away: open them.)
+  await page.getByRole('button', { name: /^Thread setup/ }).click();
   await pick(page, 'Provider', 'anthropic');
   await expect(page.getByRole('textbox', { name: 'Seed', exact: true })).toBeDisabled();
   await expect(page.getByRole('textbox', { name: 'Top P', exact: true })).toBeDisabled();

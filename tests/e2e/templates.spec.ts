@@ -73,6 +73,8 @@ test('a variable and a scenario: hover, completion, preview, run, raw request', 
   const raw = page.getByRole('textbox', { name: 'Raw provider request' });
   await expect(raw).toContainText('"system": "You help Bob. Be formal."');
   await expect(raw).toContainText('"text": "Hi BOB"');
+  // The run folded the settings away (the conversation is what the pane shows): open them.
+  await page.getByRole('button', { name: /^Thread setup/ }).click();
   await expect(prompt).toHaveText('You help {{ who }}.{% if formal %} Be formal.{% endif %}');
 
   // The model's reply holds template syntax: it is sent as written, and the card says so.

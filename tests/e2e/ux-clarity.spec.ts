@@ -64,9 +64,10 @@ test('the turn cap is labelled; a run it stops says so in the run bar, detail an
   const history = page.getByRole('tabpanel', { name: 'Run history' });
   await expect(history.getByLabel('run react, completed, stopped at the turn cap')).toContainText('turn cap (2)');
 
-  // Continue runs on; the newest run ended on its own, so the note goes.
+  // Continue runs on, in the same turn (Run history lists the turn once); the newest run ended
+  // on its own, so the note goes, and the turn is no longer marked as stopped.
   await page.getByRole('button', { name: 'Continue', exact: true }).click();
-  await expect(history.getByLabel(/^run react, completed$/)).toHaveCount(1, { timeout: 60_000 });
+  await expect(history.getByLabel(/^run react, completed, a turn of 2 runs$/)).toHaveCount(1, { timeout: 60_000 });
   await expect(note).toHaveCount(0);
   await expect(page.getByLabel(/assistant message 4/)).toContainText('the loop stopped');
 });

@@ -27,6 +27,8 @@ export interface RunInfo {
   scenario?: string;
   /** A time-travel run: the run and model call it re-ran from. */
   fromRun?: { runId: string; fromCall: number };
+  /** The first run of the turn this run continues (docs/architecture.md#turns). */
+  turnOf?: string;
 }
 
 /** One model call's record as a run keeps it. */
@@ -47,6 +49,7 @@ export class LiveRun {
   readonly startedAt: number;
   readonly baseMessageIds: string[] | undefined;
   readonly fromRun: RunInfo['fromRun'];
+  readonly turnOf: string | undefined;
   readonly dryRun: boolean;
   readonly renders: FrozenRenders | undefined;
   readonly scenario: string | undefined;
@@ -74,6 +77,7 @@ export class LiveRun {
     this.lastEventAt = this.startedAt;
     this.baseMessageIds = info.baseMessageIds;
     this.fromRun = info.fromRun;
+    this.turnOf = info.turnOf;
     this.dryRun = info.dryRun ?? false;
     this.renders = info.renders;
     this.scenario = info.scenario;
@@ -243,6 +247,7 @@ export class LiveRun {
     if (this.renders) rec.renders = this.renders;
     if (this.scenario) rec.scenario = this.scenario;
     if (this.fromRun) rec.fromRun = this.fromRun;
+    if (this.turnOf) rec.turnOf = this.turnOf;
     return rec;
   }
 }

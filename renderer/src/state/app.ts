@@ -287,7 +287,8 @@ export class AppState {
     if (!s) return;
     try {
       const rec = await this.host.call('run.get', { threadId: s.id, runId });
-      this.records.set(runId, rec);
+      // A live run's record is a snapshot: read again once it has ended.
+      if (rec.status !== 'running') this.records.set(runId, rec);
       if (!this.stream.runs().some((r) => r.runId === runId)) this.stream.loadRecord(rec);
       this.showRun(runId);
     } catch (err) {

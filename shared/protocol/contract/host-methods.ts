@@ -81,6 +81,8 @@ export const RunRecordSchema = T.Object({
   scenario: T.Optional(T.String()),
   /** A time-travel run: the run and model call it re-ran from (docs/architecture.md#branches-and-time-travel). */
   fromRun: T.Optional(FromRunSchema),
+  /** The first run of this run's turn, when this run continues one (docs/architecture.md#turns). */
+  turnOf: T.Optional(T.String()),
   /**
    * Set by the journal repair on a run the host died during: its result goes onto the thread
    * the next time the thread is opened; the flag is then dropped.

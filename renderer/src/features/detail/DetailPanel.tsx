@@ -26,18 +26,37 @@ import { runStopOf, stopNote } from '../../../../shared/protocol/stop-reason';
 import { RunNodeActions } from './RunNodeActions';
 import { formatCost } from '../../../../shared/protocol/usage';
 import { RequestReader } from '../../../../shared/protocol/request-delta';
+import type { RunStructure } from '../../state/run-structure';
 
 /** The offline models (`scripted/…`, `replay/…`) cost nothing: no cost line for them. */
 function isOffline(model: string | undefined): boolean {
   return !!model && /^(scripted|replay)\//.test(model);
 }
 
-/** Detail of `app.selectedAtom`. */
+/**
+ * Detail of `app.selectedAtom`; with no row selected, of the shown run's latest model call
+ * (docs/ui.md#empty-states): a run just made shows its prompt, reply and request at once.
+ */
 export function DetailPanel() {
   const app = useApp();
   const sel = useAtomValue(app.selectedAtom);
-  if (!sel) return <Text size="sm" c="dimmed" p="xs">Select a row of the execution tree to see its prompt, reply, raw request and timing.</Text>;
-  return <NodeDetail key={sel.nodeId} runId={sel.runId} nodeId={sel.nodeId} />;
+  const shown = useAtomValue(app.shownRunAtom);
+  const tree = useAtomValue(app.stream.runTreeAtom(shown ?? ''));
+  if (sel) return <NodeDetail key={sel.nodeId} runId={sel.runId} nodeId={sel.nodeId} />;
+  const latest = shown && tree ? latestModelCall(tree.structure) : undefined;
+  if (!shown || !latest) return <Text size="sm" c="dimmed" p="xs">Run the thread: the detail of its model calls and tool calls shows here. Select any row of the execution tree to see its prompt, reply, raw request and timing.</Text>;
+  return (
+    <Stack gap={0}>
+      <Text size="xs" c="dimmed" px="xs" pt={6}>The run's latest model call — select a row of the execution tree to see another.</Text>
+      <NodeDetail key={latest} runId={shown} nodeId={latest} />
+    </Stack>
+  );
+}
+
+/** The id of the run's last model call (`llm` node) to arrive; its root when it has none. */
+export function latestModelCall(s: Pick<RunStructure, 'order' | 'meta' | 'roots'>): string | undefined {
+  for (let i = s.order.length - 1; i >= 0; i--) if (s.meta(s.order[i])?.kind === 'llm') return s.order[i];
+  return s.roots[0];
 }
 
 /** The selected step belongs to a run the execution tree no longer shows: say so, and offer to open that run. */
@@ -64,12 +83,14 @@ function NodeDetail({ runId, nodeId }: { runId: string; nodeId: string }) {
   }, [app]);
   const status = view?.status ?? 'pending';
   const finished = status !== 'running' && status !== 'pending';
+  // Read again when the run ends: a node can finish while its run still runs (shown by default).
+  const runStatus = useAtomValue(app.stream.runsAtom).find((r) => r.runId === runId)?.status;
   useEffect(() => {
     if (!finished) return;
     let live = true;
     void app.record(runId).then((r) => live && setRecord(r));
     return () => { live = false; };
-  }, [app, runId, finished]);
+  }, [app, runId, finished, runStatus]);
   // The message of the open thread this node stands for ("Show in thread").
   const thread = useThread();
   const node = view?.node;

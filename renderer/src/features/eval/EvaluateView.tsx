@@ -3,7 +3,7 @@
  * the left; on the right the picked dataset's grid, a new dataset, the batch dialog or a
  * batch's results. Reached from the header's Evaluate button.
  */
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useAtomValue } from 'jotai';
 import { Badge, Box, Button, Group, ScrollArea, Stack, Text, UnstyledButton } from '@mantine/core';
 import { useApp } from '../../state/context';
@@ -31,6 +31,16 @@ function UnreadableBatch({ batch }: { batch: BatchInfo }) {
   );
 }
 
+/** An empty list: what it is missing, then the one next step (docs/ui.md#empty-states). */
+function EmptyList({ title, hint }: { title: string; hint: string }) {
+  return (
+    <Stack gap={2}>
+      <Text size="sm">{title}</Text>
+      <Text size="xs" c="dimmed">{hint}</Text>
+    </Stack>
+  );
+}
+
 /** What the right side shows. */
 type Pane = { kind: 'none' } | { kind: 'new' } | { kind: 'dataset'; path: string } | { kind: 'run' } | { kind: 'batch'; id: string };
 
@@ -51,6 +61,15 @@ export function EvaluateView() {
     }
   }, [app]);
   useEffect(() => void refresh(), [refresh]);
+  // Opened for the first time: the newest batch's results (the examples' batch in a new workspace),
+  // not an empty pane.
+  const opened = useRef(false);
+  useEffect(() => {
+    if (opened.current || datasets === null) return;
+    opened.current = true;
+    const newest = batches.find((b) => !b.error);
+    if (newest) setPane((p) => (p.kind === 'none' ? { kind: 'batch', id: newest.id } : p));
+  }, [datasets, batches]);
   // A batch that ended (or a new one started elsewhere) changes the list.
   const ended = Object.values(progress).filter((p) => p.ended).length;
   useEffect(() => void refresh(), [ended, refresh]);
@@ -64,7 +83,7 @@ export function EvaluateView() {
               <Text fw={600} size="sm">Datasets</Text>
               <Button size="compact-xs" variant="light" onClick={() => setPane({ kind: 'new' })}>New dataset</Button>
             </Group>
-            {datasets?.length === 0 && <Text size="xs" c="dimmed">No datasets yet — New dataset, from scratch, from the open thread’s scenarios, or imported from JSONL or CSV.</Text>}
+            {datasets?.length === 0 && <EmptyList title="No datasets yet" hint="A dataset is a table of cases: variables, the expected answer, checks. Start one with New dataset." />}
             <nav aria-label="Datasets">
               {datasets?.map((d) => (
                 <UnstyledButton key={d.path} style={item(pane.kind === 'dataset' && pane.path === d.path)} onClick={() => setPane({ kind: 'dataset', path: d.path })} aria-label={`dataset ${d.name}`}>
@@ -77,7 +96,7 @@ export function EvaluateView() {
               <Text fw={600} size="sm">Batches</Text>
               <Button size="compact-xs" variant="light" onClick={() => setPane({ kind: 'run' })}>Run a batch</Button>
             </Group>
-            {batches.length === 0 && <Text size="xs" c="dimmed">No batches yet — Run a batch of the open thread over a dataset.</Text>}
+            {batches.length === 0 && <EmptyList title="No batches yet" hint="Open a thread, then Run a batch of it over a dataset." />}
             <nav aria-label="Batches">
               {batches.map((b) => {
                 if (b.error) return <UnreadableBatch key={`unreadable ${b.path}`} batch={b} />;

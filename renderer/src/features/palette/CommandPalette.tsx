@@ -1,6 +1,7 @@
 /**
  * The command palette (Mod+K, cmdk): every window action that applies now, with its shortcut,
- * and every thread of the workspace by title (cmdk's fuzzy match), to switch to it.
+ * and every thread of the workspace by title, to switch to it. Matching is ./match.ts: each typed
+ * word matches one word of an item (cmdk's own match spread a word over a whole label).
  */
 import { useAtom, useAtomValue } from 'jotai';
 import { Command } from 'cmdk';
@@ -11,6 +12,7 @@ import { SHORTCUTS, keyLabel } from '../../shortcuts';
 import { paletteOpenAtom } from '../../state/overlays';
 import { openEntry } from '../../state/open-entry';
 import { modKey } from '../../ui/format';
+import { paletteMatch } from './match';
 import './palette.css';
 
 /** The palette; `env` as for the shortcuts. */
@@ -31,7 +33,7 @@ export function CommandPalette({ env }: { env: ActionEnv }) {
   };
   return (
     <Modal opened onClose={close} withCloseButton={false} padding={0} size="lg" yOffset="12vh" title={null} aria-label="Command palette">
-      <Command label="Command palette" className="sw-palette" loop>
+      <Command label="Command palette" className="sw-palette" loop filter={paletteMatch}>
         <Command.Input autoFocus placeholder="Type a command or a thread title…" aria-label="Command" />
         <Command.List>
           <Command.Empty>Nothing matches — try a thread title or an action (Run, Settings…).</Command.Empty>

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { act } from 'react';
 import { appTests, openedApp } from '../../../../tests/support/jsdom-app';
 import { exampleThread } from '../../sample-thread';
-import { ModelSection } from './ModelSection';
+import { ModelSection, needsKey } from './ModelSection';
 
 const mount = appTests();
 
@@ -29,5 +29,17 @@ describe('ModelSection', () => {
     });
     expect(document.querySelectorAll('[role="listbox"]').length).toBe(1);
     expect(document.querySelectorAll('[role="option"]').length).toBeGreaterThan(0);
+  });
+});
+
+describe('needsKey (issue 30 item 6: a "(needs a key)" example says where the key goes)', () => {
+  it('is true for a hosted built-in whose variable is not set, false once set, saved or local', () => {
+    expect(needsKey({ api: 'openai-completions', builtin: true, keyHint: '$OPENAI_API_KEY' })).toBe(true);
+    expect(needsKey({ api: 'openai-completions', builtin: true, keyHint: '$OPENAI_API_KEY', detected: true })).toBe(false);
+    expect(needsKey({ api: 'anthropic-messages', builtin: true, keyHint: 'sk-…abcd' })).toBe(false);
+    expect(needsKey({ api: 'openai-completions', saved: true, keyHint: '$MY_KEY' })).toBe(false);
+    expect(needsKey({ api: 'openai-completions', baseUrl: 'http://localhost:11434/v1' })).toBe(false);
+    expect(needsKey({ api: 'openai-completions', baseUrl: 'https://openrouter.ai/api/v1' })).toBe(true);
+    expect(needsKey({ api: 'scripted', builtin: true })).toBe(false);
   });
 });

@@ -5,7 +5,7 @@
  */
 import { useEffect, useState } from 'react';
 import { useAtomValue } from 'jotai';
-import { Alert, Autocomplete, Group, NumberInput, Select, Stack, Text } from '@mantine/core';
+import { Alert, Autocomplete, Button, Group, NumberInput, Select, Stack, Text } from '@mantine/core';
 import type { Thread } from '../../../../shared/thread/schema';
 import type { ProviderInfo } from '../../../../shared/protocol/host-api';
 import { useApp } from '../../state/context';
@@ -35,6 +35,17 @@ export function providerOptions(
   return { options, missing };
 }
 
+/**
+ * A hosted provider with no key to send: none saved, and the environment variable it names is not
+ * set (`detected` says it is; a saved `$VAR` is taken as set). Local and keyless APIs never need one.
+ */
+export function needsKey(p: Pick<ProviderInfo, 'api' | 'keyHint' | 'detected' | 'saved' | 'baseUrl' | 'builtin'>): boolean {
+  if (p.api === 'scripted' || p.api === 'replay') return false;
+  if (p.baseUrl && /^https?:\/\/(localhost|127\.|\[::1\])/i.test(p.baseUrl)) return false;
+  if (!p.keyHint) return true;
+  return p.keyHint.startsWith('$') && !p.detected && !p.saved;
+}
+
 /** Model and parameter controls of the open thread. */
 export function ModelSection({ thread, readOnly }: { thread: Thread; readOnly: boolean }) {
   const app = useApp();
@@ -52,7 +63,8 @@ export function ModelSection({ thread, readOnly }: { thread: Thread; readOnly: b
   const m = thread.model;
   const names = Object.fromEntries((providers ?? []).filter((p) => p.name).map((p) => [p.id, p.name!]));
   const { options, missing } = providerOptions(providers?.map((p) => p.id) ?? null, m.provider, names);
-  const api = providers?.find((p) => p.id === m.provider)?.api;
+  const info = providers?.find((p) => p.id === m.provider);
+  const api = info?.api;
   const models = useProviderModels(m.provider, api);
   return (
     <Stack gap={6}>
@@ -71,6 +83,14 @@ export function ModelSection({ thread, readOnly }: { thread: Thread; readOnly: b
       {missing && (
         <Alert color="yellow" variant="light" p={6} role="status" aria-label="Provider not configured">
           <Text size="xs">Provider “{m.provider}” is not configured, so runs of this thread will fail. Add it in Settings → Providers, or pick another provider.</Text>
+        </Alert>
+      )}
+      {info && needsKey(info) && (
+        <Alert color="yellow" variant="light" p={6} role="status" aria-label="API key missing">
+          <Group gap="xs" wrap="nowrap" justify="space-between">
+            <Text size="xs">No API key for “{info.name ?? info.id}”: runs of this thread will fail until you add one in Settings → Providers{info.keyHint?.startsWith('$') ? ` (or start Stepwise with ${info.keyHint.slice(1)} set)` : ''}.</Text>
+            <Button size="compact-xs" variant="light" onClick={() => app.store.set(app.settingsOpenAtom, true)} style={{ flexShrink: 0 }}>Add a key</Button>
+          </Group>
         </Alert>
       )}
       {m.provider === 'replay' && (

@@ -1,5 +1,6 @@
 /** Middle panel: the open thread — model, tools, system prompt, messages, run actions. */
-import { memo, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, type RefObject } from 'react';
+import { memo, useCallback, useDeferredValue, useEffect, useId, useMemo, useRef, useState, type RefObject } from 'react';
+import { useAtom, useAtomValue } from 'jotai';
 import { Badge, Button, Group, Stack, Text, useComputedColorScheme } from '@mantine/core';
 import { ThreadTitle } from './ThreadTitle';
 import { useApp } from '../../state/context';
@@ -30,6 +31,9 @@ import { BranchLinks } from './BranchLinks';
 import { PlaygroundBody } from './PlaygroundBody';
 import { McpBrowser } from '../mcp/McpBrowser';
 import { jumpTo, messageJumpAtom } from '../../state/message-jump';
+import { playgroundLayoutAtom } from '../../state/layout';
+import { settingsFoldedAtom } from '../../state/settings-fold';
+import { SettingsSummary } from './SettingsSummary';
 
 function Section({ title, children }: { title: string; children: React.ReactNode }) {
   return (
@@ -50,6 +54,10 @@ type ThreadContentProps = {
   queue: WakeQueue;
   /** Opens the MCP resources and prompts browser. */
   onBrowse: () => void;
+  /** The settings are folded into their summary (SettingsSummary): not mounted. */
+  folded: boolean;
+  /** The id of the settings' region (the summary's aria-controls). */
+  settingsId: string;
 };
 
 /**
@@ -70,7 +78,7 @@ const ThreadContent = memo(function ThreadContent(props: ThreadContentProps) {
  * Memoised: the header's state (running badge, a mounted Mantine part settling) renders the
  * playground again without rendering all of this again.
  */
-const ThreadBody = memo(function ThreadBody({ session, thread, version, readOnly, scrollRef, find, queue, onBrowse }: ThreadContentProps) {
+const ThreadBody = memo(function ThreadBody({ session, thread, version, readOnly, scrollRef, find, queue, onBrowse, folded, settingsId }: ThreadContentProps) {
   const app = useApp();
   const shown = useSectionsShown(queue, 4);
   /** Add an empty message at the end; the list scrolls to it and its text editor takes the focus. */
@@ -80,9 +88,10 @@ const ThreadBody = memo(function ThreadBody({ session, thread, version, readOnly
   };
   return (
     <PlaygroundBody
+      settingsId={settingsId}
       messagesScrollRef={scrollRef}
       messagesScrollProps={{ [SCROLLER_ATTRIBUTE]: '' } as React.ComponentProps<'div'>}
-      settings={<>
+      settings={folded ? null : <>
         {shown > 0 && <Section title="Model"><ModelSection thread={thread} readOnly={readOnly} /></Section>}
         {shown > 1 && <Section title="Tools"><ToolsSection thread={thread} readOnly={readOnly} /></Section>}
         {shown > 2 && <Section title="System prompt">
@@ -108,6 +117,9 @@ const ThreadBody = memo(function ThreadBody({ session, thread, version, readOnly
   );
 });
 
+/** How long after a run's end the playground waits for its result to scroll to it, ms. */
+const RESULT_WAIT_MS = 2000;
+
 /** The thread playground. */
 export function Playground() {
   const app = useApp();
@@ -124,6 +136,39 @@ export function Playground() {
   const [queue] = useState(() => new WakeQueue());
   const region = useMemo<EditorRegion>(() => ({ active: true, schedule: (key, make) => queue.add(key, make, WAKE_PRIORITY.editor) }), [queue]);
   const [browsing, setBrowsing] = useState(false);
+  const layout = useAtomValue(playgroundLayoutAtom);
+  const [foldedBy, setFoldedBy] = useAtom(settingsFoldedAtom);
+  const threadId = thread?.id;
+  const runningNow = !!meta?.runningRunId;
+  // A run starting folds the settings: the conversation and the run are what the pane shows.
+  useEffect(() => {
+    if (runningNow && threadId) setFoldedBy((all) => (all[threadId] ? all : { ...all, [threadId]: true }));
+  }, [runningNow, threadId, setFoldedBy]);
+  const settingsId = useId();
+  // A run that added messages shows the first one it added at the top of the list (the reply and
+  // its tool calls, or the final answer), not wherever the list was.
+  const messages = thread?.context.messages;
+  const lastId = messages?.[messages.length - 1]?.id;
+  const lastBeforeRun = useRef<{ threadId: string; lastId: string | undefined; count: number; running: boolean; endedAt?: number } | null>(null);
+  useEffect(() => {
+    if (!threadId || !messages) return;
+    const before = lastBeforeRun.current;
+    if (runningNow) {
+      // The run's start: what the thread ended with then.
+      if (!before?.running || before.threadId !== threadId) lastBeforeRun.current = { threadId, lastId, count: messages.length, running: true };
+      return;
+    }
+    if (!before || before.threadId !== threadId) return;
+    // Ended; its result may come a patch after the end: waited for a moment (not for a message
+    // typed later, which takes its own jump).
+    const endedAt = before.endedAt ?? Date.now();
+    lastBeforeRun.current = { ...before, running: false, endedAt };
+    if (before.lastId === lastId) return;
+    if (Date.now() - endedAt > RESULT_WAIT_MS) return void (lastBeforeRun.current = null);
+    lastBeforeRun.current = null;
+    const first = messages[Math.min(before.count, messages.length - 1)];
+    if (first) app.store.set(messageJumpAtom, jumpTo(first.id, false));
+  }, [runningNow, threadId, lastId, messages, app]);
   const browse = useCallback(() => setBrowsing(true), []);
   // The editors' code runs once, first in the queue (at start, before a thread is open): the
   // first editors of a thread then cost no more than the next ones.
@@ -142,6 +187,8 @@ export function Playground() {
   // Repeated message or tool call ids: read-only until they get new ids (DuplicateIdsNotice).
   const repeats = repeatedIds(thread).length > 0;
   const readOnly = !editable || repeats;
+  // Side by side the messages have their own panel: the settings stay beside them.
+  const folded = layout !== 'side-by-side' && !!foldedBy[thread.id];
   return (
     <Stack gap={0} h="100%" style={{ minHeight: 0 }} onKeyDown={(e) => {
       // Mod+F outside an editor: find in all messages (the browser's find sees only the mounted ones).
@@ -157,17 +204,17 @@ export function Playground() {
           {repeats && !meta.runningRunId && <Badge color="orange" variant="light">repeated ids — read-only</Badge>}
           {/* Outside the scroll area: always at hand, and focusing it never scrolls the list away. */}
           <FindBar key={session.id} ref={findRef} messages={thread.context.messages} onChange={setFind} />
-          <Text size="xs" c="dimmed" ff="monospace" title="Document version">v{meta.version}</Text>
         </Group>
         <BranchLinks thread={thread} />
         <RunBar thread={thread} />
         {meta.error && <ErrorNotice title="Edit problem" message={meta.error.message} details={meta.error.details} />}
         <DuplicateIdsNotice thread={thread} canEdit={editable} />
         <FileGoneNotice />
+        {layout !== 'side-by-side' && <SettingsSummary thread={thread} folded={folded} controls={settingsId} onToggle={() => setFoldedBy((all) => ({ ...all, [thread.id]: !folded }))} />}
       </Stack>
       <EditorRegionContext.Provider value={region}>
         <TemplateVariablesContext.Provider value={variables}>
-          <ThreadContent key={session.id} session={session} thread={thread} version={meta.version} readOnly={readOnly} scrollRef={scrollRef} find={find} queue={queue} onBrowse={browse} />
+          <ThreadContent key={session.id} session={session} thread={thread} version={meta.version} readOnly={readOnly} scrollRef={scrollRef} find={find} queue={queue} onBrowse={browse} folded={folded} settingsId={settingsId} />
         </TemplateVariablesContext.Provider>
       </EditorRegionContext.Provider>
       {browsing && <McpBrowser readOnly={readOnly} onClose={() => setBrowsing(false)} />}

@@ -14,8 +14,10 @@ import { playgroundLayoutAtom } from '../../state/layout';
  * the messages (the one scroll when stacked, the messages panel's side by side): the virtualised
  * list measures and scrolls it.
  */
-export function PlaygroundBody({ settings, messages, messagesScrollRef, messagesScrollProps }: {
+export function PlaygroundBody({ settings, settingsId, messages, messagesScrollRef, messagesScrollProps }: {
+  /** Null while folded (state/settings-fold.ts). */
   settings: React.ReactNode;
+  settingsId?: string;
   messages: React.ReactNode;
   messagesScrollRef?: React.Ref<HTMLDivElement>;
   messagesScrollProps?: React.ComponentProps<'div'>;
@@ -26,8 +28,8 @@ export function PlaygroundBody({ settings, messages, messagesScrollRef, messages
     return (
       <ScrollArea style={{ flex: 1 }} type="auto" viewportRef={messagesScrollRef} viewportProps={messagesScrollProps}>
         <Stack gap="md" p="sm">
-          {settings}
-          {messages && <Divider />}
+          {settings && <Stack gap="md" id={settingsId} role="region" aria-label="Thread settings">{settings}</Stack>}
+          {settings && messages && <Divider />}
           {messages}
         </Stack>
       </ScrollArea>
@@ -38,7 +40,7 @@ export function PlaygroundBody({ settings, messages, messagesScrollRef, messages
       <PanelGroup orientation="horizontal" defaultLayout={split.defaultLayout} onLayoutChanged={split.onLayoutChanged} style={{ height: '100%' }}>
         <Panel id="thread-settings" defaultSize="42%" minSize="20%">
           <ScrollArea h="100%" type="auto" role="region" aria-label="Thread settings">
-            <Stack gap="md" p="sm">{settings}</Stack>
+            <Stack gap="md" p="sm" id={settingsId}>{settings}</Stack>
           </ScrollArea>
         </Panel>
         <Separator className="sw-sep" aria-label="Resize settings and messages" />

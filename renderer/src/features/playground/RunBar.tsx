@@ -1,10 +1,12 @@
 /**
  * Run / Continue / Stop / Run all tools, Auto-run tools with Max turns and destructive tools, Review
- * sampling, Undo / Redo; a note when the newest run stopped at the turn cap.
+ * sampling, Undo / Redo; a note when the newest run stopped at the turn cap. One row that never
+ * wraps (docs/ui.md#toolbars): Stop shows only while a run runs, Run all tools only while calls
+ * wait, Undo and Redo are icon buttons named by aria-label.
  */
 import { memo, useDeferredValue, useId } from 'react';
 import { useAtomValue } from 'jotai';
-import { Button, Checkbox, Group, NumberInput, Switch, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Button, Checkbox, Group, NumberInput, Switch, Text, Tooltip } from '@mantine/core';
 import type { Thread } from '../../../../shared/thread/schema';
 import { DEFAULT_MAX_TURNS } from '../../../../shared/thread/defaults';
 import { useApp } from '../../state/context';
@@ -42,32 +44,41 @@ export function RunBar({ thread }: { thread: Thread }) {
       </Text>
     );
   return (
-    <Group gap={6} wrap="wrap">
+    <Group gap={6} wrap="nowrap" className="sw-runbar" role="toolbar" aria-label="Run controls">
       <BarTooltip label={offer.reason ?? `${offer.primary} (${mod}+Enter)`}>
         <Button size="xs" disabled={running || !offer.canPrimary} aria-keyshortcuts="Control+Enter Meta+Enter"
           onClick={() => void app.startRun(auto ? 'react' : 'step', auto ? { maxTurns: thread.settings?.maxTurns } : {})}>
           {offer.primary}
         </Button>
       </BarTooltip>
-      <Button size="xs" color="red" variant="light" disabled={!running} onClick={() => void app.cancelRun()} aria-keyshortcuts="Escape">
-        Stop
-      </Button>
-      <BarTooltip label={`Execute every pending tool call in parallel (${mod}+Shift+Enter)`}>
-        <Button size="xs" variant="default" disabled={running || invalid || offer.pending.length === 0} aria-keyshortcuts="Control+Shift+Enter Meta+Shift+Enter" aria-label="Run all tools"
-          onClick={() => void app.startRun('tool', { toolCallIds: offer.pending.map((c) => c.id) })}>
-          Run all tools{offer.pending.length > 0 ? ` (${offer.pending.length})` : ''}
+      {/* Only while there is something to stop or to run: an idle bar is not a row of grey slabs. */}
+      {running && (
+        <Button size="xs" color="red" variant="light" onClick={() => void app.cancelRun()} aria-keyshortcuts="Escape">
+          Stop
         </Button>
-      </BarTooltip>
+      )}
+      {!running && offer.pending.length > 0 && (
+        <BarTooltip label={`Execute every pending tool call in parallel (${mod}+Shift+Enter)`}>
+          <Button size="xs" variant="default" disabled={invalid} aria-keyshortcuts="Control+Shift+Enter Meta+Shift+Enter" aria-label="Run all tools"
+            onClick={() => void app.startRun('tool', { toolCallIds: offer.pending.map((c) => c.id) })}>
+            Run all tools ({offer.pending.length})
+          </Button>
+        </BarTooltip>
+      )}
       <RunSettings auto={auto} maxTurns={thread.settings?.maxTurns ?? DEFAULT_MAX_TURNS} allowDestructive={!!thread.settings?.allowDestructive}
         reviewSampling={!!thread.settings?.reviewSampling} hasMcp={thread.context.tools.some((t) => t.type === 'mcp')} frozen={frozenLater} />
       {!running && stopped && <Text size="xs" c="orange" role="status">{stopNote(stopped.turns)}</Text>}
       <div style={{ flex: 1 }} />
-      <Button size="xs" variant="subtle" disabled={running || !meta.canUndo} onClick={() => session.undo()} aria-keyshortcuts="Control+Z Meta+Z">
-        Undo
-      </Button>
-      <Button size="xs" variant="subtle" disabled={running || !meta.canRedo} onClick={() => session.redo()} aria-keyshortcuts="Control+Shift+Z Meta+Shift+Z">
-        Redo
-      </Button>
+      <BarTooltip label={`Undo (${mod}+Z)`}>
+        <ActionIcon size="md" variant="subtle" color="gray" aria-label="Undo" disabled={running || !meta.canUndo} onClick={() => session.undo()} aria-keyshortcuts="Control+Z Meta+Z">
+          <span aria-hidden>↶</span>
+        </ActionIcon>
+      </BarTooltip>
+      <BarTooltip label={`Redo (${mod}+Shift+Z)`}>
+        <ActionIcon size="md" variant="subtle" color="gray" aria-label="Redo" disabled={running || !meta.canRedo} onClick={() => session.redo()} aria-keyshortcuts="Control+Shift+Z Meta+Shift+Z">
+          <span aria-hidden>↷</span>
+        </ActionIcon>
+      </BarTooltip>
     </Group>
   );
 }

@@ -1,5 +1,8 @@
-/** Past runs of the open thread (`run.list`): open read-only, restore messages, delete. */
-import { useEffect, useRef, useState } from 'react';
+/**
+ * Past runs of the open thread (`run.list`), by turn (turns.ts): open read-only, restore messages,
+ * delete; tick two turns to compare them (a turn's tool runs and continuing run with it).
+ */
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useAtomValue } from 'jotai';
 import { Badge, Button, Checkbox, Group, Modal, Stack, Text, Tooltip } from '@mantine/core';
 import type { RunRecord } from '../../../../shared/protocol/host-api';
@@ -15,6 +18,8 @@ import { stopNote } from '../../../../shared/protocol/stop-reason';
 import { runRefDurationMs } from '../../../../shared/protocol/duration';
 import { sumUsage, usageLine } from '../../../../shared/protocol/usage';
 import { AddRunAsCase } from '../eval/AddRunAsCase';
+import type { RunRef } from '../../../../shared/thread/schema';
+import { groupTurns, mergeTurn, turnDurationMs, turnRuns, turnStatus } from './turns';
 
 /** Run history list; a run the turn cap stopped is marked so (RunRef `stopped`). */
 export function RunHistory() {
@@ -27,6 +32,12 @@ export function RunHistory() {
   // Runs ticked for Compare, per thread (a thread's ticks stay with it when another is opened).
   const [pickedBy, setPickedBy] = useState<Readonly<Record<string, string[]>>>({});
   const [comparing, setComparing] = useState<[RunRecord, RunRecord] | null>(null);
+  /** The turn begun by run `id`, its runs' records merged; null when one cannot be read. */
+  const turnRecord = useCallback(async (id: string): Promise<RunRecord | null> => {
+    const turn = groupTurns(refs).find((t) => t.first.id === id);
+    const recs = await Promise.all((turn ? turnRuns(turn) : [{ id }]).map((r) => app.record(r.id)));
+    return recs.every((r) => r) ? mergeTurn(recs as RunRecord[]) : null;
+  }, [app, refs]);
   // The palette's Compare runs: compares the two ticked runs, if two are.
   const compareRequest = useAtomValue(compareRequestAtom);
   const answered = useRef(compareRequest);
@@ -34,8 +45,8 @@ export function RunHistory() {
     if (compareRequest === answered.current) return;
     answered.current = compareRequest;
     const two = session ? (pickedBy[session.id] ?? []).filter((id) => refs.some((r) => r.id === id)) : [];
-    if (two.length === 2) void Promise.all(two.map((id) => app.record(id))).then(([x, y]) => x && y && setComparing([x, y]));
-  }, [compareRequest, session, pickedBy, refs, app]);
+    if (two.length === 2) void Promise.all(two.map((id) => turnRecord(id))).then(([x, y]) => x && y && setComparing([x, y]));
+  }, [compareRequest, session, pickedBy, refs, turnRecord]);
   if (!session) return <Text size="sm" c="dimmed" p="xs">Open a thread to see its runs.</Text>;
   const viewer = app.host.presentational;
   const threadId = session.id;
@@ -65,11 +76,12 @@ export function RunHistory() {
       return { ...all, [threadId]: on ? [...p, runId].slice(-2) : p };
     });
   const compare = async () => {
-    const [x, y] = await Promise.all(picked.map((id) => app.record(id)));
+    const [x, y] = await Promise.all(picked.map((id) => turnRecord(id)));
     if (!x || !y) return app.fail('Could not load both runs to compare', new Error('A run record is missing.'), 'Refresh the run history and pick two runs again.');
     setComparing([x, y]);
   };
   const threadUsage = sumUsage(refs.map((r) => r.usage));
+  const turns = groupTurns(refs);
   return (
     <Stack gap={4} p="xs">
       {refs.length === 0 && <Text size="sm" c="dimmed">No runs yet — Run the thread to record one.</Text>}
@@ -80,24 +92,42 @@ export function RunHistory() {
           <Text size="xs" c="dimmed">{picked.length === 2 ? 'Two runs picked (ticking another replaces the earlier pick).' : 'Tick two runs to compare them.'}</Text>
         </Group>
       )}
-      {refs.map((r) => (
-        <Group key={r.id} gap={6} wrap="nowrap" aria-label={`run ${r.mode}, ${r.status}${r.stopped ? ', stopped at the turn cap' : ''}`} style={{ borderBottom: '1px solid var(--mantine-color-default-border)' }} py={2}>
-          <Checkbox size="xs" aria-label={`Pick run ${shortRunId(r.id)} to compare`} checked={picked.includes(r.id)} onChange={(e) => pick(r.id, e.currentTarget.checked)} />
-          <StatusBadge status={r.status} />
-          {r.scenario && <Badge size="xs" variant="light" color="grape" style={{ textTransform: 'none' }} title="The scenario whose variables this run used">{r.scenario}</Badge>}
-          {r.stopped && <Tooltip label={stopNote(r.stopped.turns)}><Badge size="xs" color="orange" variant="light">turn cap ({r.stopped.turns})</Badge></Tooltip>}
-          <Stack gap={0} style={{ flex: 1, minWidth: 0 }}>
-            <Text size="xs">{r.mode} · <Text span ff="monospace" size="xs">{shortRunId(r.id)}</Text> · {new Date(r.startedAt).toLocaleString()} · {r.endedAt ? formatMs(runRefDurationMs(r)) : '…'}</Text>
-            {r.from && <Text size="xs" c="dimmed">re-run of {shortRunId(r.from.runId)} from call {r.from.call}</Text>}
-            {r.preview && <Text size="xs" c="dimmed" truncate>{r.preview}</Text>}
-            {r.usage && <Text size="xs" c="dimmed" aria-label={`usage of run ${shortRunId(r.id)}`}>{usageLine(r.usage)}</Text>}
+      {turns.map((t) => {
+        const r = t.first;
+        const status = turnStatus(t);
+        // The turn's state is its newest run's: a capped run that Continue ran on is not "stopped".
+        const stopped = (t.rest[t.rest.length - 1] ?? r).stopped;
+        const usage = t.rest.length ? sumUsage(turnRuns(t).map((x) => x.usage)) : r.usage;
+        const preview = [...t.rest].reverse().find((x) => x.preview)?.preview ?? r.preview;
+        const ms = t.rest.length ? turnDurationMs(t, (x) => (x.endedAt ? runRefDurationMs(x) : undefined)) : r.endedAt ? runRefDurationMs(r) : undefined;
+        return (
+          <Stack key={r.id} gap={0} py={2} style={{ borderBottom: '1px solid var(--mantine-color-default-border)' }}
+            aria-label={`run ${r.mode}, ${status}${stopped ? ', stopped at the turn cap' : ''}${t.rest.length ? `, a turn of ${t.rest.length + 1} runs` : ''}`}>
+            <Group gap={6} wrap="nowrap">
+              <Checkbox size="xs" aria-label={`Pick run ${shortRunId(r.id)} to compare`} checked={picked.includes(r.id)} onChange={(e) => pick(r.id, e.currentTarget.checked)} />
+              <StatusBadge status={status} />
+              {r.scenario && <Badge size="xs" variant="light" color="grape" style={{ textTransform: 'none' }} title="The scenario whose variables this run used">{r.scenario}</Badge>}
+              {stopped && <Tooltip label={stopNote(stopped.turns)}><Badge size="xs" color="orange" variant="light">turn cap ({stopped.turns})</Badge></Tooltip>}
+              <Stack gap={0} style={{ flex: 1, minWidth: 0 }}>
+                <Text size="xs">{t.rest.length ? [r, ...t.rest].map((x) => x.mode).join(' + ') : r.mode} · <Text span ff="monospace" size="xs">{shortRunId(r.id)}</Text> · {new Date(r.startedAt).toLocaleString()} · {ms !== undefined ? formatMs(ms) : '…'}</Text>
+                {r.from && <Text size="xs" c="dimmed">re-run of {shortRunId(r.from.runId)} from call {r.from.call}</Text>}
+                {preview && <Text size="xs" c="dimmed" truncate>{preview}</Text>}
+                {usage && <Text size="xs" c="dimmed" aria-label={`usage of run ${shortRunId(r.id)}`}>{usageLine(usage)}</Text>}
+              </Stack>
+              <RunActions r={r} viewer={viewer} onOpen={() => void app.openRecord(r.id)} onRestore={() => setConfirmRestore(r.id)} onAddCase={() => setAsCase(r.id)} onDelete={() => setConfirm(r.id)} />
+            </Group>
+            {t.rest.map((x) => (
+              <Group key={x.id} gap={6} wrap="nowrap" pl={28} aria-label={`run ${x.mode}, ${x.status}, part of the turn of run ${shortRunId(r.id)}`}>
+                <StatusBadge status={x.status} />
+                <Text size="xs" c="dimmed" style={{ flex: 1, minWidth: 0 }} truncate>
+                  {x.mode === 'tool' ? 'tools' : 'continued'} · <Text span ff="monospace" size="xs">{shortRunId(x.id)}</Text> · {x.endedAt ? formatMs(runRefDurationMs(x)) : '…'}
+                </Text>
+                <RunActions r={x} viewer={viewer} onOpen={() => void app.openRecord(x.id)} onRestore={() => setConfirmRestore(x.id)} onAddCase={() => setAsCase(x.id)} onDelete={() => setConfirm(x.id)} />
+              </Group>
+            ))}
           </Stack>
-          <Button size="compact-xs" variant="subtle" onClick={() => void app.openRecord(r.id)}>Open</Button>
-          {!viewer && <Button size="compact-xs" variant="subtle" onClick={() => setConfirmRestore(r.id)}>Restore messages</Button>}
-          {!viewer && <Button size="compact-xs" variant="subtle" aria-label={`Add run ${shortRunId(r.id)} to a dataset`} onClick={() => setAsCase(r.id)}>Add to dataset</Button>}
-          {!viewer && <Button size="compact-xs" variant="subtle" color="red" onClick={() => setConfirm(r.id)}>Delete</Button>}
-        </Group>
-      ))}
+        );
+      })}
       <CompareRuns records={comparing} session={session} onClose={() => setComparing(null)} />
       <AddRunAsCase threadId={threadId} runId={asCase} onClose={() => setAsCase(null)} />
       <Modal opened={!!confirmRestore} onClose={() => setConfirmRestore(null)} title="Restore this run's conversation?" centered>
@@ -115,5 +145,17 @@ export function RunHistory() {
         </Group>
       </Modal>
     </Stack>
+  );
+}
+
+/** A run's buttons: Open, and outside the viewer Restore messages, Add to dataset, Delete. */
+function RunActions({ r, viewer, onOpen, onRestore, onAddCase, onDelete }: { r: RunRef; viewer: boolean; onOpen(): void; onRestore(): void; onAddCase(): void; onDelete(): void }) {
+  return (
+    <>
+      <Button size="compact-xs" variant="subtle" onClick={onOpen}>Open</Button>
+      {!viewer && <Button size="compact-xs" variant="subtle" onClick={onRestore}>Restore messages</Button>}
+      {!viewer && <Button size="compact-xs" variant="subtle" aria-label={`Add run ${shortRunId(r.id)} to a dataset`} onClick={onAddCase}>Add to dataset</Button>}
+      {!viewer && <Button size="compact-xs" variant="subtle" color="red" onClick={onDelete}>Delete</Button>}
+    </>
   );
 }

@@ -44,10 +44,15 @@ export function VerdictForm({ session, runA, runB }: { session: ThreadSession; r
     <Select size="xs" w={70} aria-label={name} clearable placeholder="–" data={SCORES} value={v === undefined ? null : String(v)} onChange={(x) => onChange(x ? Number(x) : undefined)} />
   );
   return (
-    <Stack gap={6} mt="md" aria-label="Evaluation of the two runs" role="group">
-      <Text fw={600} size="sm">Evaluation</Text>
-      <SegmentedControl size="xs" aria-label="Verdict" value={draft.verdict ?? ''} onChange={(v) => set({ ...draft, verdict: v as Verdict })} data={VERDICTS} />
-      <Textarea size="xs" label="Note" autosize minRows={1} value={draft.note} onChange={(e) => set({ ...draft, note: e.currentTarget.value })} />
+    <Stack gap={6} aria-label="Evaluation of the two runs" role="group" className="sw-sticky-footer">
+      {/* One row, kept in view at the foot of the dialog (docs/ui.md#dialogs): verdict, note, Save. */}
+      <Group gap="xs" wrap="nowrap" align="flex-start">
+        <Text fw={600} size="sm" pt={4}>Evaluation</Text>
+        <SegmentedControl size="xs" aria-label="Verdict" value={draft.verdict ?? ''} onChange={(v) => set({ ...draft, verdict: v as Verdict })} data={VERDICTS} />
+        <Textarea size="xs" aria-label="Note" placeholder="Note (optional)" autosize minRows={1} maxRows={4} style={{ flex: 1 }} value={draft.note} onChange={(e) => set({ ...draft, note: e.currentTarget.value })} />
+        <Button size="xs" variant="subtle" disabled={draft.criteria.length >= MAX_CRITERIA} onClick={() => set({ ...draft, criteria: [...draft.criteria, { name: '' }] })}>Add criterion</Button>
+        <Button size="xs" onClick={save}>Save evaluation</Button>
+      </Group>
       {draft.criteria.length > 0 && (
         <Table fz="xs" aria-label="Rubric">
           <Table.Thead>
@@ -74,11 +79,7 @@ export function VerdictForm({ session, runA, runB }: { session: ThreadSession; r
       {errors.length > 0 && (
         <Alert color="red" role="alert" title="The evaluation was not saved"><List size="xs">{errors.map((e, i) => <List.Item key={i}>{e}</List.Item>)}</List></Alert>
       )}
-      <Group gap="xs">
-        <Button size="xs" variant="light" disabled={draft.criteria.length >= MAX_CRITERIA} onClick={() => set({ ...draft, criteria: [...draft.criteria, { name: '' }] })}>Add criterion</Button>
-        <Button size="xs" onClick={save}>Save evaluation</Button>
-        {saved && <Text size="xs" c="green" role="status">Saved with the thread.</Text>}
-      </Group>
+      {saved && <Text size="xs" c="green" role="status">Saved with the thread.</Text>}
     </Stack>
   );
 }

@@ -3,9 +3,11 @@
  * replies and the tool calls' arguments and results, in order — paired step by step with
  * the differences marked, plus totals (tokens, calls, duration).
  */
+import { walkDepthFirst } from '../../../../shared/depth-first';
 import type { RunRecord } from '../../../../shared/protocol/host-api';
 import type { ExecNode } from '../../../../shared/protocol/nodes';
 import { nodeDurationMs, runDurationMs } from '../../../../shared/protocol/duration';
+import type { TurnRecord } from './turns';
 
 /** One comparable step of a run. */
 export interface RunStep {
@@ -22,6 +24,7 @@ export interface RunStep {
 export interface RunSummary {
   runId: string;
   status: ExecNode['status'];
+  /** The run's mode; a turn's ("step + tool + step", turns.ts). */
   mode: string;
   /** Epoch milliseconds the run started. */
   startedAt: number;
@@ -53,13 +56,9 @@ function ordered(nodes: ExecNode[]): ExecNode[] {
   }
   for (const list of kids.values()) list.sort((a, b) => a.startedAt - b.startedAt || a.id.localeCompare(b.id));
   const out: ExecNode[] = [];
-  const walk = (parent: string | undefined) => {
-    for (const n of kids.get(parent) ?? []) {
-      if (n.kind !== 'run') out.push(n);
-      walk(n.id);
-    }
-  };
-  walk(undefined);
+  walkDepthFirst(kids.get(undefined) ?? [], (n) => kids.get(n.id), (n) => {
+    if (n.kind !== 'run') out.push(n);
+  });
   return out;
 }
 
@@ -86,7 +85,7 @@ export function summarizeRun(rec: RunRecord): RunSummary {
   const summary: RunSummary = {
     runId: rec.runId,
     status: rec.status,
-    mode: rec.mode,
+    mode: (rec as TurnRecord).turnRuns?.join(' + ') ?? rec.mode,
     startedAt: rec.startedAt,
     // The run's own measure (its root node), as run history and the execution tree show it.
     durationMs: rec.endedAt !== undefined ? runDurationMs(rec) : undefined,

@@ -44,7 +44,8 @@ export function WorkspaceTree() {
   };
   const [collapsed, setCollapsed] = useState<Set<string>>(() => {
     try {
-      return new Set(JSON.parse(localStorage.getItem('stepwise.collapsedFolders') ?? '[]') as string[]);
+      // Batches' case threads (evals/) start folded: they are reached from Evaluate.
+      return new Set(JSON.parse(localStorage.getItem('stepwise.collapsedFolders') ?? '["evals"]') as string[]);
     } catch {
       return new Set();
     }
@@ -58,8 +59,11 @@ export function WorkspaceTree() {
       return next;
     });
 
+  // Folders with no thread anywhere under them (a thread's working files, say): listed once, as
+  // such, not as an open folder with nothing in it; their empty sub-folders are not listed.
+  const empty = useMemo(() => emptyFolders(entries), [entries]);
   const shown = useMemo(() => {
-    const sorted = [...entries].sort((a, b) => a.path.localeCompare(b.path));
+    const sorted = [...entries].sort((a, b) => a.path.localeCompare(b.path)).filter((e) => !empty.has(parentOf(e.path)));
     const f = filter.trim().toLowerCase();
     const hidden = (path: string) => {
       for (let p = parentOf(path); p; p = parentOf(p)) if (collapsed.has(p)) return true;
@@ -70,7 +74,7 @@ export function WorkspaceTree() {
     const folders = new Set<string>();
     for (const h of hits) for (let p = parentOf(h.path); p; p = parentOf(p)) folders.add(p);
     return sorted.filter((e) => hits.includes(e) || (e.kind === 'folder' && folders.has(e.path)));
-  }, [entries, filter, collapsed]);
+  }, [entries, filter, collapsed, empty]);
 
   const act = async (what: string, fn: () => Promise<unknown>) => {
     try {
@@ -97,26 +101,29 @@ export function WorkspaceTree() {
       onDragOver={(e) => { if (!readOnly && hasFiles(e)) { e.preventDefault(); setDragging(true); } }}
       onDragLeave={(e) => { if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setDragging(false); }}
       onDrop={drop}>
-      <Group justify="space-between" wrap="nowrap">
+      <Group justify="space-between" wrap="nowrap" gap={4}>
         <Text fw={600} size="sm">
           Workspace
         </Text>
         {!readOnly && (
-          <Group gap={4} wrap="nowrap">
-            <Tooltip label="New folder">
-              <ActionIcon variant="subtle" size="sm" aria-label="New folder" onClick={() => setDialog({ kind: 'folder', value: '' })}>
-                +
-              </ActionIcon>
-            </Tooltip>
-            <Button size="compact-xs" variant="default" onClick={() => setImporting('paste')}>
-              Import
-            </Button>
-            <Button size="compact-xs" onClick={newThread} aria-keyshortcuts="Control+N Meta+N">
-              New thread
-            </Button>
-          </Group>
+          <Tooltip label="New folder">
+            <ActionIcon variant="subtle" color="gray" size="sm" aria-label="New folder" onClick={() => setDialog({ kind: 'folder', value: '' })}>
+              <span aria-hidden>+</span>
+            </ActionIcon>
+          </Tooltip>
         )}
       </Group>
+      {/* Its own row: the panel's width never clips New thread (docs/ui.md#toolbars). */}
+      {!readOnly && (
+        <Group gap={6} wrap="nowrap" grow preventGrowOverflow={false}>
+          <Button size="compact-sm" onClick={newThread} aria-keyshortcuts="Control+N Meta+N" style={{ minWidth: 0 }}>
+            New thread
+          </Button>
+          <Button size="compact-sm" variant="default" onClick={() => setImporting('paste')} style={{ minWidth: 0, flexGrow: 0 }}>
+            Import
+          </Button>
+        </Group>
+      )}
       <TextInput size="xs" placeholder="Filter by title" aria-label="Filter threads by title" value={filter} onChange={(e) => setFilter(e.currentTarget.value)} />
       <ScrollArea style={{ flex: 1 }} type="auto">
         {loaded && entries.length === 0 && (
@@ -139,18 +146,19 @@ export function WorkspaceTree() {
         <Box role="tree" aria-label="Workspace">
           {shown.map((e) => (
             <Group key={e.path} gap={2} wrap="nowrap" pl={depth(e.path) * 12} role="treeitem" aria-level={depth(e.path) + 1} aria-selected={openPath === e.path}
-              aria-label={`${e.kind === 'folder' ? 'folder' : 'thread'} ${e.title}${e.error ? ', malformed' : ''}`}
-              aria-expanded={e.kind === 'folder' ? !collapsed.has(e.path) : undefined}
+              aria-label={`${e.kind === 'folder' ? 'folder' : 'thread'} ${e.title}${e.error ? ', malformed' : ''}${empty.has(e.path) ? ', no threads' : ''}`}
+              aria-expanded={e.kind === 'folder' && !empty.has(e.path) ? !collapsed.has(e.path) : undefined}
               style={{ borderRadius: 4, background: openPath === e.path ? 'var(--mantine-color-default-hover)' : undefined }}>
               <Tooltip label={e.error} disabled={!e.error} multiline w={480} position="right" openDelay={300} withinPortal>
               <UnstyledButton
                 style={{ flex: 1, minWidth: 0, padding: '3px 6px' }}
-                onClick={() => (e.kind === 'folder' ? toggleFolder(e.path) : openEntry(app, e))}
+                onClick={() => (e.kind === 'folder' ? !empty.has(e.path) && toggleFolder(e.path) : openEntry(app, e))}
                 title={e.error ? undefined : e.path}
               >
                 <Text size="sm" truncate fw={e.kind === 'folder' ? 600 : 400} c={e.error ? 'red' : undefined}>
-                  {e.kind === 'folder' ? (collapsed.has(e.path) && !filter.trim() ? '▸ ' : '▾ ') : ''}
+                  {e.kind === 'folder' && !empty.has(e.path) && <span aria-hidden>{collapsed.has(e.path) && !filter.trim() ? '▸ ' : '▾ '}</span>}
                   {e.title}
+                  {empty.has(e.path) && <Text span size="xs" c="dimmed" fw={400}> — no threads</Text>}
                 </Text>
                 {e.error && (
                   <Text size="xs" c="red" lineClamp={3}>
@@ -185,6 +193,13 @@ export function WorkspaceTree() {
       <WorkspaceDialog dialog={dialog} folders={folders} inside={dialog && 'entry' in dialog ? entries.filter((x) => x.path.startsWith(`${dialog.entry.path}/`)).length : 0} onClose={() => setDialog(null)} setDialog={setDialog} act={act} />
     </Stack>
   );
+}
+
+/** Paths of the folders with no thread anywhere under them. */
+export function emptyFolders(entries: readonly Pick<WorkspaceEntry, 'kind' | 'path'>[]): Set<string> {
+  const full = new Set<string>();
+  for (const e of entries) if (e.kind === 'thread') for (let p = parentOf(e.path); p; p = parentOf(p)) full.add(p);
+  return new Set(entries.filter((e) => e.kind === 'folder' && !full.has(e.path)).map((e) => e.path));
 }
 
 function WorkspaceDialog({ dialog, folders, inside, onClose, setDialog, act }: {
