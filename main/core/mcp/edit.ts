@@ -2,13 +2,15 @@
  * Changes to `$home/settings/mcp.json` from the Settings UI: add or replace one server,
  * remove one. Entries are checked before anything is written (the error names the field);
  * the file is written atomically with mode 0600; other entries and keys are kept as they are.
- * A running McpService notices the change on its next request.
+ * A running McpService notices the change on its next request. Changes of the file take turns
+ * (settings/file-turns.ts), so two at once both land.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { mcpConfigPath, resolveServer } from './config';
 import { parseSettingsJson } from '../settings/json-text';
+import { inTurn } from '../settings/file-turns';
 
 type Doc = { mcpServers?: Record<string, unknown> } & Record<string, unknown>;
 
@@ -42,18 +44,22 @@ export async function saveMcpServer(home: string, name: string, entry: unknown):
   }
   resolveServer(entry, `/mcpServers/${name}`, anyEnv);
   const file = mcpConfigPath(home);
-  const doc = await readDoc(file);
-  await writeDoc(file, { ...doc, mcpServers: { ...(doc.mcpServers ?? {}), [name]: entry } });
+  await inTurn(file, async () => {
+    const doc = await readDoc(file);
+    await writeDoc(file, { ...doc, mcpServers: { ...(doc.mcpServers ?? {}), [name]: entry } });
+  });
 }
 
 /** Removes server `name`; a name that is not there is an error naming the file. */
 export async function removeMcpServer(home: string, name: string): Promise<void> {
   const file = mcpConfigPath(home);
-  const doc = await readDoc(file);
-  if (!doc.mcpServers || !(name in doc.mcpServers)) throw new Error(`MCP server "${name}" is not in ${file}.`);
-  const servers = { ...doc.mcpServers };
-  delete servers[name];
-  await writeDoc(file, { ...doc, mcpServers: servers });
+  await inTurn(file, async () => {
+    const doc = await readDoc(file);
+    if (!doc.mcpServers || !(name in doc.mcpServers)) throw new Error(`MCP server "${name}" is not in ${file}.`);
+    const servers = { ...doc.mcpServers };
+    delete servers[name];
+    await writeDoc(file, { ...doc, mcpServers: servers });
+  });
 }
 
 /** The `everything` entry the seed writes: server-everything bundled with Stepwise, run inside the mcp-host. */

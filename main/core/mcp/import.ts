@@ -13,6 +13,7 @@ import { parseJsoncText } from '../../../shared/thread/json-text';
 import { mcpConfigPath, type RawMcpServer } from './config';
 import { expandServer, type McpClientFormat, type VsCodeInput } from './import-expand';
 import { parseEnvFile } from './env-file';
+import { inTurn } from '../settings/file-turns';
 
 export interface ImportedServers {
   format: McpClientFormat;
@@ -100,6 +101,11 @@ export async function readForeignMcpFile(file: string, env: NodeJS.ProcessEnv = 
 export async function importMcpServers(home: string, file: string, overwrite = false, env: NodeJS.ProcessEnv = process.env): Promise<ImportedServers & { added: string[] }> {
   const imported = await readForeignMcpFile(file, env);
   const target = mcpConfigPath(home);
+  return inTurn(target, () => addServers(target, imported, overwrite));
+}
+
+/** importMcpServers' read, change and write of `target` (in turn with the file's other changes). */
+async function addServers(target: string, imported: ImportedServers, overwrite: boolean): Promise<ImportedServers & { added: string[] }> {
   let doc: { mcpServers?: Record<string, unknown> } & Record<string, unknown> = {};
   try {
     doc = JSON.parse(await fs.readFile(target, 'utf8'));

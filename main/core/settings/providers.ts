@@ -6,6 +6,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
+import { inTurn } from './file-turns';
 import { idleTimeoutProblem, type ProviderConfig } from '../../../shared/protocol/runner';
 import { ProviderConfigSchema } from '../../../shared/protocol/contract/runner-channel';
 import { problems } from '../../../shared/protocol/contract/define';
@@ -197,17 +198,23 @@ export async function listProviders(home: string, env: NodeJS.ProcessEnv = proce
   });
 }
 
+/** What Settings saves of one provider (settings.saveProvider's parameters). */
+export interface ProviderChange {
+  id: string;
+  api?: string;
+  baseUrl?: string;
+  apiKey?: string;
+  name?: string;
+  preset?: string;
+}
+
 /**
  * Add or update one provider (a connection profile) in providers.json (atomic write, mode
  * 0600). An absent `apiKey`, `name` or `preset` keeps the stored one; an empty string removes it. An absent `api` keeps the provider's API
  * (saved, or the built-in's); a new provider needs one. A providers.json that cannot be read
  * is not overwritten: the save is refused with its error.
  */
-export async function saveProvider(
-  home: string,
-  entry: { id: string; api?: string; baseUrl?: string; apiKey?: string; name?: string; preset?: string },
-  codec?: KeyCodec,
-): Promise<ProviderInfo[]> {
+export async function saveProvider(home: string, entry: ProviderChange, codec?: KeyCodec): Promise<ProviderInfo[]> {
   const id = entry.id;
   // Stricter than loading (checkEntry) on purpose: a new id from Settings is held to a name
   // pattern, while a providers.json written by hand with another id keeps loading.
@@ -228,6 +235,13 @@ export async function saveProvider(
       throw new HostError('bad_settings', `Base URL "${entry.baseUrl}" of provider "${id}" is not an http(s) URL (for example https://api.example.com/v1).`);
     }
   }
+  await inTurn(providersFile(home), () => saveEntry(home, entry, codec));
+  return listProviders(home, process.env, codec);
+}
+
+/** saveProvider's read, change and write of providers.json (in turn with the file's other changes). */
+async function saveEntry(home: string, entry: ProviderChange, codec?: KeyCodec): Promise<void> {
+  const id = entry.id;
   const list = await configsToChange(home);
   const api = entry.api ?? list.find((p) => p.id === id)?.api ?? BUILTIN_PROVIDER_CONFIGS.find((p) => p.id === id)?.api;
   if (api === undefined) throw new HostError('bad_settings', `Choose the API of the new provider "${id}" (${PROVIDER_APIS.filter((a) => !OFFLINE_PROVIDER_IDS.includes(a)).join(', ')}).`);
@@ -251,7 +265,6 @@ export async function saveProvider(
   if (i >= 0) list[i] = merged;
   else list.push(merged);
   await writeProviderConfigs(home, list);
-  return listProviders(home, process.env, codec);
 }
 
 /**
@@ -263,15 +276,17 @@ export async function saveProvider(
  * until it is added again.
  */
 export async function removeProvider(home: string, id: string, codec?: KeyCodec): Promise<ProviderInfo[]> {
-  const list = await configsToChange(home);
-  const rest = list.filter((p) => p.id !== id);
-  if (rest.length === list.length) {
-    if (BUILTIN_PROVIDER_IDS.includes(id)) {
-      throw new HostError('bad_request', `"${id}" is a built-in provider with nothing saved in ${providersFile(home)}; there is nothing to remove or reset.`);
+  await inTurn(providersFile(home), async () => {
+    const list = await configsToChange(home);
+    const rest = list.filter((p) => p.id !== id);
+    if (rest.length === list.length) {
+      if (BUILTIN_PROVIDER_IDS.includes(id)) {
+        throw new HostError('bad_request', `"${id}" is a built-in provider with nothing saved in ${providersFile(home)}; there is nothing to remove or reset.`);
+      }
+      throw new HostError('not_found', `Provider "${id}" is not in ${providersFile(home)}; nothing was removed.`);
     }
-    throw new HostError('not_found', `Provider "${id}" is not in ${providersFile(home)}; nothing was removed.`);
-  }
-  await writeProviderConfigs(home, rest);
+    await writeProviderConfigs(home, rest);
+  });
   return listProviders(home, process.env, codec);
 }
 

@@ -421,10 +421,8 @@ export class ThreadStore {
   /**
    * Rename or move an open thread's file as the host (workspace rename/move): `move` does it and
    * returns the new path (`file`) with what the caller wants back (`value`). It runs after the
-   * save under way, and saves edits not saved yet first: a rename rewrites the file (its title),
-   * and a host killed before the edit log follows would leave a log that no longer matches the
-   * file (put aside at the next start, the acknowledged edits not applied). `move` runs with the
-   * file not watched: the old name going away is not a file gone, and
+   * save under way and before any later one (edits not saved yet stay so, and are saved under
+   * the new name), with the file not watched: the old name going away is not a file gone, and
    * what `move` wrote (the title of a renamed thread) is read back as the host's change, origin
    * `host`, not as a change made outside. Throws what `move` throws (nothing moved then).
    */
@@ -432,9 +430,6 @@ export class ThreadStore {
     const t = this.entry(threadId);
     const watched = !!t.watch;
     const moving = t.saving.then(async () => {
-      if (t.timer) clearTimeout(t.timer);
-      t.timer = undefined;
-      await this.write(t);
       this.outside.stop(t);
       t.relocating = true;
       let moved: { file: string; value: T };

@@ -10,7 +10,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createHostCore, type HostCoreOptions } from '../../../main/core/host-core';
-import { loadThreadFile, saveThreadFile } from '../../../main/core/threads/thread-file';
 import type { RunRef, Thread } from '../../../shared/thread/schema';
 import { hostCores, makeHome, waitFor, words, writeThread } from '../../support/host-harness';
 import { bundledRunner } from '../../support/runner-bundle';
@@ -80,38 +79,5 @@ describe('answered host writes are on disk', () => {
     const opened = (await after.request('thread.open', { path: 't.json' })) as { thread: Thread };
     expect(opened.thread.runRefs.map((r) => r.id)).toEqual([]);
     expect(await after.request('run.list', { threadId: thread.id })).toEqual([]);
-  }, 60_000);
-
-  it('workspace.rename of an open thread with edits not saved yet: a kill while the file is renamed keeps the edits', async () => {
-    const home = makeHome();
-    const thread = scriptedThread([{ text: 'hi' }], { title: 'draft' });
-    writeThread(home, 'draft.json', thread);
-    // The kill lands while the rename is under way: after the renamed file is written with its
-    // new title, when the store first reads it back (its edit log not updated yet).
-    let armed = false;
-    const threadIO = {
-      load: (file: string) => {
-        if (armed) {
-          armed = false;
-          h.snapshot();
-        }
-        return loadThreadFile(file);
-      },
-      save: saveThreadFile,
-    };
-    const h = await host(home, { saveDebounceMs: 60_000, threadIO });
-    const { version } = (await h.conn.request('thread.open', { path: 'draft.json' })) as { version: number };
-    await h.conn.request('thread.edit', { threadId: thread.id, baseVersion: version, patches: [{ op: 'replace', path: ['context', 'systemPrompt'], value: 'typed before the rename' }] });
-    armed = true;
-    await h.conn.request('workspace.rename', { path: 'draft.json', title: 'Renamed' });
-    expect(armed).toBe(false);
-    await h.kill();
-
-    const after = await restart(home);
-    const entries = (await after.request('workspace.list', {})) as { path: string }[];
-    const name = entries.map((e) => e.path).find((p) => p.endsWith('.json'))!;
-    const opened = (await after.request('thread.open', { path: name })) as { thread: Thread; notices?: unknown };
-    expect(opened.thread.context.systemPrompt).toBe('typed before the rename');
-    expect(fs.readdirSync(path.join(home, 'edits')).filter((n) => n.endsWith('.jsonl'))).toEqual([]);
   }, 60_000);
 });
