@@ -48,7 +48,7 @@ function repeating(): Thread {
   return t;
 }
 
-const button = (name: string) => [...document.querySelectorAll('button')].find((b) => b.textContent === name);
+const button = (name: string) => [...document.querySelectorAll('button')].find((b) => b.textContent === name || b.getAttribute('aria-label') === name);
 const notice = () => [...document.querySelectorAll('[role="alert"]')].find((a) => a.textContent?.includes('repeats ids'));
 const click = (b: HTMLButtonElement | undefined) => act(() => b!.click());
 /** Wait for `cond`, letting the host's answers and pushes re-render the window (inside act) between checks. */
