@@ -74,7 +74,7 @@ async function loadAgentThread(home: string, workspaceDir: string, threadPath: s
     throw err instanceof ThreadFileError ? new Error(err.detail) : err;
   }
   // Its templates, as the host renders a thread before a run (main/core/templates.ts), in a
-  // worker thread with the host's time and memory bounds.
+  // template worker with the host's time and memory bounds.
   const { renderThread } = await import('../shared/template/thread-render');
   const { workspaceFileReader } = await import('../shared/template/files.node.js');
   const { threadWorkingDirectory } = await import('../shared/thread/working-directory.node.js');

@@ -1,6 +1,6 @@
 /**
  * The runner's template engine for the threads its agent tools run (docs/architecture.md#templates):
- * the same worker thread with the same bounds as the host's (shared/template/worker-engine.node.ts),
+ * a template worker with the same bounds as the host's (shared/template/worker-engine.node.ts),
  * so a template that runs too long fails that agent tool's call with the bound named, and the
  * run goes on, instead of holding the runner until Stop kills it. One worker per runner process,
  * started on first use; idle, it does not keep the process alive.

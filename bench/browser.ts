@@ -67,13 +67,20 @@ export async function openBenchPage(page: Page, url: string): Promise<string[]> 
   return errors;
 }
 
-/** A task of the page's main thread: how long it held the thread (wall clock) and the CPU it used, ms. */
+/**
+ * A task of the page's main thread: how long it held the thread (wall clock) and the CPU it
+ * used, ms; `endUs` is when it ended on the trace clock (µs), to compare with {@link TraceMarks}.
+ */
 export interface MainThreadTask {
   wallMs: number;
   cpuMs: number;
+  endUs: number;
 }
 
-type TraceEvent = { name: string; ph: string; pid: number; tid: number; dur?: number; tdur?: number; args?: { name?: string } };
+/** The trace-clock time (µs) of each `performance.mark()` the page made, by name (the first of each; category blink.user_timing). */
+export type TraceMarks = Map<string, number>;
+
+type TraceEvent = { name: string; ph: string; pid: number; tid: number; ts?: number; dur?: number; tdur?: number; cat?: string; args?: { name?: string } };
 
 /**
  * Starts Chromium tracing `page`; the returned function stops it and gives the renderer main
@@ -82,13 +89,22 @@ type TraceEvent = { name: string; ph: string; pid: number; tid: number; dur?: nu
  * counts the time its thread waited for a core; its CPU time does not.
  */
 export async function traceMainThreadTasks(browser: Browser, page: Page, minWallMs = 50, categories = ['toplevel']): Promise<() => Promise<MainThreadTask[]>> {
-  await browser.startTracing(page, { categories });
+  const stop = await traceMainThreadTasksAndMarks(browser, page, minWallMs, categories);
+  return async () => (await stop()).tasks;
+}
+
+/** {@link traceMainThreadTasks}, with the page's `performance.mark()`s (blink.user_timing is traced too). */
+export async function traceMainThreadTasksAndMarks(browser: Browser, page: Page, minWallMs = 50, categories = ['toplevel']): Promise<() => Promise<{ tasks: MainThreadTask[]; marks: TraceMarks }>> {
+  await browser.startTracing(page, { categories: [...categories, 'blink.user_timing'] });
   return async () => {
     const events = (JSON.parse((await browser.stopTracing()).toString('utf8')) as { traceEvents: TraceEvent[] }).traceEvents;
     const main = new Set(events.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`));
-    return events
+    const tasks = events
       .filter((e) => e.ph === 'X' && e.name === 'ThreadControllerImpl::RunTask' && main.has(`${e.pid}:${e.tid}`) && (e.dur ?? 0) >= minWallMs * 1000)
-      .map((e) => ({ wallMs: (e.dur ?? 0) / 1000, cpuMs: (e.tdur ?? 0) / 1000 }));
+      .map((e) => ({ wallMs: (e.dur ?? 0) / 1000, cpuMs: (e.tdur ?? 0) / 1000, endUs: (e.ts ?? 0) + (e.dur ?? 0) }));
+    const marks: TraceMarks = new Map();
+    for (const e of events) if (e.cat?.includes('blink.user_timing') && e.ts !== undefined && !marks.has(e.name)) marks.set(e.name, e.ts);
+    return { tasks, marks };
   };
 }
 

@@ -1,42 +1,94 @@
 /**
- * Benchmark: evaluation throughput. BENCH_EVAL_CASES cases (default 500) of a one-step thread
- * on the scripted model at full speed, concurrency 4, with a `contains` assertion each:
- * - the local pool: each case's run in a runner process (the BUILT out/main bundle, through a host
- *   core as the app and `stepwise eval` run it), fresh per case or reused, case thread and run
- *   files written;
- * - baseline: the same case threads run in this one process (`startRun`, no isolation, no files);
- * - the Redis queue (when redis-server is installed): the same batch through BullMQ to one
- *   `stepwise worker` (built CLI) running 4 cases at a time.
- * Targets: at least 20 cases/s locally on two cores; the queue within 2× of the local pool's time.
- * Both ways of isolating cases are measured: a fresh runner process per case, and runner
- * processes reused across the batch's cases (a crash fails only the case in flight, which runs
- * again in a fresh process; tests/integration/eval/cli-eval.test.ts). The worker runs the default.
+ * Benchmark: evaluation throughput and memory (docs/architecture.md#evaluation). The workload of
+ * issue 36: a thread with one user message `Case {{i}}: what is 2 + 2?` on the scripted model at
+ * 1e9 tokens/s, N cases `{i}`, one `contains "4"` assertion, `stepwise eval … --concurrency 4`
+ * (the built CLI, out/main/cli.js, as a user runs it), measured with its whole process tree
+ * (bench/process-tree.ts): cases/s by wall clock, CPU per case, peak memory.
+ * - `reuse` (the default isolation) at BENCH_EVAL_SIZES cases (default 500, 5,000, 50,000), and
+ *   `fresh` at the first size (what a fresh runner process per case costs);
+ * - side by side, when STEPWISE_BENCH_PROMPTFOO names a folder with promptfoo installed
+ *   (`npm install promptfoo@0.121.20` there; outside the repository), promptfoo on the same cases:
+ *   `promptfoo eval --no-cache -j 4` with a custom provider answering the same fixed text;
+ *   skipped with a note otherwise;
+ * - the Redis queue (when redis-server is installed): BENCH_EVAL_CASES cases (default 500)
+ *   through BullMQ to one `stepwise worker` running 4 at a time, against the local pool.
+ * Targets: at 5,000 cases Stepwise's wall time at most 1/1.5 of promptfoo's (and less memory);
+ * at the largest size no more CPU per case than at 5,000 (×1.15 for noise) and peak memory
+ * within 1.5× of 5,000's; the queue within 2× of the local pool's time.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import PQueue from 'p-queue';
 import { createHostCore } from '../main/core/host-core';
 import { NodeSpawner } from '../main/core/process/node-spawner';
-import { runBatch, planJobs } from '../main/core/eval/batch';
+import { runBatch } from '../main/core/eval/batch';
 import { writeBatchSpec, type BatchSpec } from '../main/core/eval/batch-files';
 import { LocalScheduler } from '../main/core/eval/scheduler';
 import { DEFAULT_ISOLATION, type CaseIsolation } from '../main/core/eval/case-run';
 import { RedisScheduler } from '../main/core/eval/redis-scheduler';
-import { startRun } from '../agent-runner/run';
-import { checkAssertion } from '../shared/eval/assertions';
-import type { RunSpec } from '../shared/protocol/runner';
 import { scriptedThread } from '../tests/support/threads';
 import { startRedis } from '../tests/support/redis-server';
-import { envNum, type Figure } from './lib';
+import { envList, envNum, type Figure } from './lib';
+import { runMeasured, type TreeRun } from './process-tree';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CONCURRENCY = 4;
+const PROMPT = 'Case {{i}}: what is 2 + 2?';
+const ANSWER = 'The answer is 4.';
+
+/** The workload's files for `n` cases in `dir`: Stepwise's thread, dataset and assertion, promptfoo's config, tests and provider. */
+function workload(dir: string, n: number): void {
+  const thread = scriptedThread([{ text: ANSWER }], { tokensPerSecond: 1e9, title: 'Bench' });
+  thread.context.messages = [{ id: 'u1', role: 'user', content: [{ type: 'text', text: PROMPT }] }];
+  writeFileSync(path.join(dir, 'thread.json'), JSON.stringify(thread));
+  writeFileSync(path.join(dir, 'cases.jsonl'), Array.from({ length: n }, (_, i) => `{"id":"c${i}","i":"${i}"}\n`).join(''));
+  writeFileSync(path.join(dir, 'contains4.json'), '[{"type":"contains","value":"4"}]');
+  writeFileSync(path.join(dir, 'provider.cjs'), `module.exports = class { id() { return 'fixed'; } async callApi() { return { output: ${JSON.stringify(ANSWER)} }; } };\n`);
+  writeFileSync(path.join(dir, 'promptfooconfig.yaml'), `description: bench\nprompts:\n  - ${JSON.stringify(PROMPT)}\nproviders:\n  - file://provider.cjs\ntests: file://tests.yaml\n`);
+  writeFileSync(path.join(dir, 'tests.yaml'), Array.from({ length: n }, (_, i) => `- vars:\n    i: "${i}"\n  assert:\n    - type: contains\n      value: "4"\n`).join(''));
+}
+
+/** `stepwise eval` on the workload; throws unless every case passed. */
+async function stepwise(dir: string, n: number, isolation: CaseIsolation): Promise<TreeRun> {
+  const home = path.join(dir, `home-${isolation}`);
+  const r = await runMeasured(process.execPath, [path.join(ROOT, 'out/main/cli.js'), 'eval', 'thread.json', '--dataset', 'cases.jsonl', '--assertions', 'contains4.json', '--concurrency', String(CONCURRENCY), '--isolation', isolation, '--home', home], { cwd: dir });
+  if (r.code !== 0 || !r.stdout.includes(`${n}/${n} passed`)) throw new Error(`stepwise eval (${n} cases, ${isolation}) exited ${r.code}: ${r.stderr.slice(-500) || r.stdout.slice(-500)}`);
+  rmSync(home, { recursive: true, force: true });
+  return r;
+}
+
+/** promptfoo from the folder STEPWISE_BENCH_PROMPTFOO names, or why it is not measured. */
+function promptfooBin(): string | { skip: string } {
+  const where = process.env.STEPWISE_BENCH_PROMPTFOO;
+  if (!where) return { skip: 'not measured: set STEPWISE_BENCH_PROMPTFOO to a folder where `npm install promptfoo@0.121.20` ran (outside the repository)' };
+  const bin = path.join(path.resolve(where), 'node_modules', 'promptfoo', 'dist', 'src', 'main.js');
+  return existsSync(bin) ? bin : { skip: `not measured: no promptfoo under ${where} (node_modules/promptfoo/dist/src/main.js)` };
+}
+
+async function promptfoo(bin: string, dir: string, n: number): Promise<TreeRun> {
+  const env = { PROMPTFOO_CONFIG_DIR: path.join(dir, 'promptfoo-home'), PROMPTFOO_DISABLE_TELEMETRY: '1', PROMPTFOO_DISABLE_UPDATE: '1', PROMPTFOO_DISABLE_SHARING: '1' };
+  const r = await runMeasured(process.execPath, [bin, 'eval', '-c', 'promptfooconfig.yaml', '--no-cache', '-j', String(CONCURRENCY), '--no-progress-bar', '--no-table'], { cwd: dir, env });
+  // promptfoo exits 100 when a test failed; its summary line is not always printed (its logger can time out at exit).
+  if (r.code !== 0) throw new Error(`promptfoo (${n} cases) exited ${r.code}: ${(r.stdout + r.stderr).slice(-600)}`);
+  return r;
+}
+
+const rateOf = (n: number, r: TreeRun) => n / (r.wallMs / 1000);
+
+/** The figures of one run: cases/s (against promptfoo's when measured), CPU per case, peak memory. */
+function report(out: (f: Figure) => void, label: string, n: number, r: TreeRun, pf?: TreeRun): void {
+  const base = pf ? { baseline: { label: 'promptfoo 0.121.20, same cases', value: rateOf(n, pf) } } : {};
+  const ratio = pf ? pf.wallMs / r.wallMs : undefined;
+  const target = pf && n === 5000 ? { target: { text: '≥ 1.5× promptfoo\'s speed (wall)', met: (ratio ?? 0) >= 1.5 } } : {};
+  out({ bench: 'eval', name: `${n} cases, ${label}: cases/s (wall)`, value: rateOf(n, r), unit: 'cases/s', ...base, ...(ratio ? { ratio, ratioLabel: '× promptfoo\'s speed' } : {}), ...target });
+  out({ bench: 'eval', name: `${n} cases, ${label}: CPU per case (whole process tree)`, value: r.cpuMs / n, unit: 'ms', ...(pf ? { baseline: { label: 'promptfoo', value: pf.cpuMs / n }, ratio: pf.cpuMs / r.cpuMs, ratioLabel: '× less CPU' } : {}) });
+  out({ bench: 'eval', name: `${n} cases, ${label}: peak memory (whole process tree)`, value: r.peakRssMb, unit: 'MB', ...(pf ? { baseline: { label: 'promptfoo', value: pf.peakRssMb }, ratio: pf.peakRssMb / r.peakRssMb, ratioLabel: '× less', target: { text: 'less than promptfoo\'s', met: r.peakRssMb < pf.peakRssMb } } : {}) });
+}
 
 function batchSpec(n: number, id: string): BatchSpec {
-  const thread = scriptedThread([{ text: 'The answer is 4.' }], { tokensPerSecond: 1e9, title: 'Bench' });
+  const thread = scriptedThread([{ text: ANSWER }], { tokensPerSecond: 1e9, title: 'Bench' });
   return {
     id,
     name: 'bench',
@@ -51,74 +103,60 @@ function batchSpec(n: number, id: string): BatchSpec {
   };
 }
 
-/** The same case threads, run in this process: wall ms. */
-async function inProcess(spec: BatchSpec, home: string): Promise<number> {
-  const jobs = planJobs(spec);
-  const q = new PQueue({ concurrency: CONCURRENCY });
-  const t0 = performance.now();
-  let passed = 0;
-  for (const job of jobs) {
-    void q.add(async () => {
-      let text = '';
-      const run: RunSpec = { runId: crypto.randomUUID(), threadId: job.thread.id, thread: job.thread, mode: 'react', maxTurns: 4, providers: [], home, workspaceDir: home };
-      const h = startRun(run, (m) => {
-        if (m.type !== 'run_result') return;
-        const last = m.messages.at(-1);
-        if (last?.role === 'assistant') text = last.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
-      });
-      await h.done;
-      const o = { status: 'completed' as const, finalText: text, toolCalls: [], turns: 1, inputTokens: 0, outputTokens: 0 };
-      if (checkAssertion({ type: 'contains', value: '4' }, o).status === 'pass') passed++;
-    });
-  }
-  await q.onIdle();
-  if (passed !== jobs.length) throw new Error(`in-process baseline: ${jobs.length - passed} cases did not pass`);
-  return performance.now() - t0;
-}
-
-export async function evalBench(report: (f: Figure) => void): Promise<void> {
+export async function evalBench(out: (f: Figure) => void): Promise<void> {
   const entry = path.join(ROOT, 'out/main/agent-runner.js');
   const cli = path.join(ROOT, 'out/main/cli.js');
   if (!existsSync(entry) || !existsSync(cli)) throw new Error('out/main is not built: run `yarn build` (yarn bench does it)');
+  const sizes = envList('BENCH_EVAL_SIZES', [500, 5000, 50000]);
+  const pfBin = promptfooBin();
+  if (typeof pfBin !== 'string') out({ bench: 'eval', name: 'promptfoo side by side', value: NaN, unit: 'cases/s', note: pfBin.skip });
+  const perCase = new Map<number, TreeRun>();
+  for (const n of sizes) {
+    const dir = mkdtempSync(path.join(os.tmpdir(), `stepwise-bench-eval-${n}-`));
+    try {
+      workload(dir, n);
+      // promptfoo first, then Stepwise: the same machine, the same minute.
+      const pf = typeof pfBin === 'string' ? await promptfoo(pfBin, dir, n) : undefined;
+      const r = await stepwise(dir, n, 'reuse');
+      perCase.set(n, r);
+      report(out, 'concurrency 4, reuse (the default)', n, r, pf);
+      if (n === sizes[0]) {
+        const fresh = await stepwise(dir, n, 'fresh');
+        report(out, 'concurrency 4, fresh', n, fresh);
+        out({ bench: 'eval', name: 'what a fresh runner process adds per case (CPU, whole tree)', value: (fresh.cpuMs - r.cpuMs) / n, unit: 'ms', note: `fresh ${(fresh.wallMs / 1000).toFixed(1)} s against reuse ${(r.wallMs / 1000).toFixed(1)} s wall` });
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  const mid = perCase.get(5000);
+  const big = perCase.get(Math.max(...sizes));
+  if (mid && big && big !== mid) {
+    const n = Math.max(...sizes);
+    const ratio = big.cpuMs / n / (mid.cpuMs / 5000);
+    out({ bench: 'eval', name: `${n} cases against 5,000: CPU per case`, value: big.cpuMs / n, unit: 'ms', baseline: { label: '5,000 cases', value: mid.cpuMs / 5000 }, ratio, ratioLabel: '× 5,000\'s', target: { text: '≤ 1.15× (linear)', met: ratio <= 1.15 } });
+    out({ bench: 'eval', name: `${n} cases against 5,000: peak memory`, value: big.peakRssMb, unit: 'MB', baseline: { label: '5,000 cases', value: mid.peakRssMb }, ratio: big.peakRssMb / mid.peakRssMb, ratioLabel: '× 5,000\'s', target: { text: '≤ 1.5× (bounded)', met: big.peakRssMb <= 1.5 * mid.peakRssMb } });
+  }
+
   const n = Math.max(20, Math.round(envNum('BENCH_EVAL_CASES', 500)));
   const home = mkdtempSync(path.join(os.tmpdir(), 'stepwise-bench-eval-'));
   const core = await createHostCore({ home, runnerEntry: entry, spawner: new NodeSpawner({ stdout: 'pipe' }), watchThreadFiles: false, log: () => {} });
   try {
-    const base = await inProcess(batchSpec(n, 'inproc'), home);
-    /** The batch on the local pool with `isolation`: wall ms. */
-    const local = async (isolation: CaseIsolation): Promise<number> => {
-      const spec = batchSpec(n, `local-${isolation}`);
-      const dir = path.join(core.workspaceDir, 'evals', 'bench', spec.id);
-      await writeBatchSpec(dir, spec);
-      const scheduler = new LocalScheduler(core, isolation);
-      const t0 = performance.now();
-      const out = await runBatch({ spec, dir, scheduler });
-      const ms = performance.now() - t0;
-      await scheduler.close();
-      const bad = out.results.filter((r) => r.status !== 'passed');
-      if (bad.length) throw new Error(`local pool (${isolation}): ${bad.length} cases did not pass (${bad[0].error ?? bad[0].assertions[0]?.reason})`);
-      return ms;
-    };
-    const modes: Record<CaseIsolation, string> = { reuse: 'runner processes reused across cases', fresh: 'a fresh runner process per case' };
-    const times = {} as Record<CaseIsolation, number>;
-    for (const isolation of ['fresh', 'reuse'] as const) {
-      const ms = (times[isolation] = await local(isolation));
-      const rate = n / (ms / 1000);
-      const dflt = isolation === DEFAULT_ISOLATION ? ', the default' : '';
-      // The target is the default's: the other mode is measured to show why it is not the default.
-      const target = isolation === DEFAULT_ISOLATION ? { target: { text: '≥ 20 cases/s', met: rate >= 20 } } : {};
-      report({ bench: 'eval', name: `${n} cases, concurrency ${CONCURRENCY}, local pool (${modes[isolation]}${dflt})`, value: rate, unit: 'cases/s', baseline: { label: 'same cases in one process', value: n / (base / 1000) }, ...target });
-      report({ bench: 'eval', name: `overhead per case of isolation and files (${isolation}; wall, at concurrency ${CONCURRENCY})`, value: (ms - base) / n, unit: 'ms' });
-    }
-    report({ bench: 'eval', name: 'reused runner processes against a fresh one per case', value: times.fresh / times.reuse, unit: '× faster', note: `the default is ${DEFAULT_ISOLATION}` });
-    const localMs = times[DEFAULT_ISOLATION];
+    const lspec = batchSpec(n, 'local');
+    const ldir = path.join(core.workspaceDir, 'evals', 'bench', lspec.id);
+    await writeBatchSpec(ldir, lspec);
+    const local = new LocalScheduler(core, DEFAULT_ISOLATION);
+    const t0 = performance.now();
+    const lout = await runBatch({ spec: lspec, dir: ldir, scheduler: local });
+    const localMs = performance.now() - t0;
+    await local.close();
+    if (lout.results.some((r) => r.status !== 'passed')) throw new Error('local pool: a case did not pass');
     const rate = n / (localMs / 1000);
-
     let redis;
     try {
       redis = await startRedis();
     } catch (err) {
-      report({ bench: 'eval', name: 'Redis queue', value: NaN, unit: 'cases/s', note: `not measured: ${(err as Error).message}` });
+      out({ bench: 'eval', name: 'Redis queue', value: NaN, unit: 'cases/s', note: `not measured: ${(err as Error).message}` });
       return;
     }
     const wHome = mkdtempSync(path.join(os.tmpdir(), 'stepwise-bench-worker-'));
@@ -139,7 +177,7 @@ export async function evalBench(report: (f: Figure) => void): Promise<void> {
       const rbad = rout.results.filter((r) => r.status !== 'passed');
       if (rbad.length) throw new Error(`Redis queue: ${rbad.length} cases did not pass (${rbad[0].error})`);
       const ratio = queued / localMs;
-      report({ bench: 'eval', name: `${n} cases through the Redis queue (one worker, 4 at a time)`, value: n / (queued / 1000), unit: 'cases/s', baseline: { label: `local pool (${DEFAULT_ISOLATION})`, value: rate }, ratio, ratioLabel: '× the local time', target: { text: '≤ 2× the local pool\'s time', met: ratio <= 2 } });
+      out({ bench: 'eval', name: `${n} cases through the Redis queue (one worker, 4 at a time)`, value: n / (queued / 1000), unit: 'cases/s', baseline: { label: `local pool (${DEFAULT_ISOLATION})`, value: rate }, ratio, ratioLabel: '× the local time', target: { text: '≤ 2× the local pool\'s time', met: ratio <= 2 } });
     } finally {
       worker.kill('SIGTERM');
       await redis.stop();

@@ -77,6 +77,16 @@ export function percentile(values: ArrayLike<number>, p: number): number {
   return sorted[rank];
 }
 
+/**
+ * The largest of `values` and `floor` (default 0). A loop, not `Math.max(...values)`: spread
+ * into a call, ~100,000 values overflow the call stack (a growing tree's row×frame counts did).
+ */
+export function maxOf(values: Iterable<number>, floor = 0): number {
+  let m = floor;
+  for (const v of values) if (v > m) m = v;
+  return m;
+}
+
 /** Wall-clock epoch time in ms with sub-ms resolution (comparable across processes). */
 export function epochMs(): number {
   return performance.timeOrigin + performance.now();

@@ -23,7 +23,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Server } from 'node:http';
 import type { Page } from 'playwright-core';
-import { envNum, type Figure } from './lib';
+import { envNum, maxOf, type Figure } from './lib';
 import { buildBenchPage, launchBenchChromium, openBenchPage, serveDir, withMainThreadTasks, type MainThreadTask } from './browser';
 import type { MessagesBenchOptions, MessagesBenchResult } from './messages-page/types';
 import { longThread } from '../tests/support/long-thread';
@@ -82,7 +82,7 @@ export async function messagesBench(report: (f: Figure) => void): Promise<void> 
     const B = 'messages';
     const big = `${count.toLocaleString('en-US')} messages`;
     const baseLabel = `old list, ${baseCount} messages`;
-    const maxTask = (r: MessagesBenchResult) => Math.max(0, ...r.openLongTasks);
+    const maxTask = (r: MessagesBenchResult) => maxOf(r.openLongTasks);
     report({ bench: B, name: `${big}: first messages visible`, value: v.firstVisibleMs, unit: 'ms', baseline: { label: baseLabel, value: old.firstVisibleMs }, target: { text: 'under 1 s', met: v.firstVisibleMs < 1000 } });
     report({ bench: B, name: `${big}: longest long task while opening`, value: maxTask(v), unit: 'ms', baseline: { label: baseLabel, value: maxTask(old) }, target: { text: 'no long task over 50 ms', met: maxTask(v) <= 50 } });
     report({ bench: B, name: `${big}, page warm: longest long task while opening`, value: maxTask(vWarm), unit: 'ms', note: 'a 10-message thread was opened in the page first', target: { text: 'no long task over 50 ms', met: maxTask(vWarm) <= 50 } });
@@ -92,7 +92,7 @@ export async function messagesBench(report: (f: Figure) => void): Promise<void> 
     report({ bench: B, name: `${big}: DOM elements in the list`, value: v.listNodes, unit: '', baseline: { label: baseLabel, value: old.listNodes }, target: { text: 'under 3,000', met: v.listNodes < 3000 } });
     report({ bench: B, name: `${big}: most DOM elements in the list while scrolling`, value: v.maxListNodes, unit: '', target: { text: 'under 3,000', met: v.maxListNodes < 3000 } });
     report({ bench: B, name: `${big}: scrolled to the last message and back`, value: v.reachedEnd ? 1 : 0, unit: v.reachedEnd ? `(yes, ${v.scrollFrames} frames)` : '(NO)', target: { text: 'reached', met: v.reachedEnd } });
-    report({ bench: B, name: `${big}: longest long task scrolling @${step} px/frame`, value: Math.max(0, ...v.scrollLongTasks), unit: 'ms', note: `${v.scrollLongTasks.length} long tasks in ${v.scrollFrames} frames` });
+    report({ bench: B, name: `${big}: longest long task scrolling @${step} px/frame`, value: maxOf(v.scrollLongTasks), unit: 'ms', note: `${v.scrollLongTasks.length} long tasks in ${v.scrollFrames} frames` });
     report({
       bench: B,
       name: `${baseCount} messages: first messages visible`,
@@ -105,7 +105,7 @@ export async function messagesBench(report: (f: Figure) => void): Promise<void> 
     report({ bench: B, name: `${baseCount} messages: longest long task while opening`, value: maxTask(vSmall), unit: 'ms', baseline: { label: 'old list', value: maxTask(old) } });
     // The same opens by the CPU their longest task used (Chromium tracing): on a machine shared
     // with other work a task's wall time also counts the time it waited for a core.
-    const cpu = (r: { tasks?: MainThreadTask[] }) => Math.max(0, ...(r.tasks ?? []).map((t) => t.cpuMs));
+    const cpu = (r: { tasks?: MainThreadTask[] }) => maxOf((r.tasks ?? []).map((t) => t.cpuMs));
     const cpuNote = 'main-thread CPU of the longest task (trace tdur), tasks of ≥ 50 ms wall';
     report({ bench: B, name: `${big}: longest task while opening, CPU`, value: cpu(vTraced), unit: 'ms', baseline: { label: baseLabel, value: cpu(old) }, note: cpuNote, target: { text: 'under 50 ms of CPU', met: cpu(vTraced) < 50 } });
     report({ bench: B, name: `${big}, page warm: longest task while opening, CPU`, value: cpu(vWarm), unit: 'ms', note: cpuNote, target: { text: 'under 50 ms of CPU', met: cpu(vWarm) < 50 } });

@@ -17,7 +17,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { echoTool, reactThread } from '../tests/support/threads';
-import { traceMainThreadTasks } from './browser';
+import { traceMainThreadTasksAndMarks } from './browser';
+import { maxOf } from './lib';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -37,6 +38,13 @@ export interface UiRun {
   finalMessageShown: boolean;
   /** CPU time (ms) of the longest main-thread task of the run (Chromium tracing), result included. */
   longestTaskCpuMs: number;
+  /**
+   * CPU time (ms) of the longest main-thread task that ended after the run's result reached the
+   * page (the page marks its arrival; traced tasks of 10 ms or more), NaN when no mark was traced.
+   */
+  resultTaskCpuMs: number;
+  /** CPU time (ms) of each traced task from the result on, in order. */
+  resultTasksCpuMs: number[];
 }
 
 function rssMb(pid: number): number {
@@ -102,7 +110,10 @@ export async function uiRun(turns: number, tokensPerSecond: number, resultLimitM
         constructor(url: string | URL, protocols?: ConstructorParameters<typeof WebSocket>[1]) {
           super(url, protocols);
           this.addEventListener('message', (e) => {
-            if (g.__resultAt === undefined && typeof e.data === 'string' && e.data.includes('"thread_patch"') && e.data.includes('"origin":"run:')) g.__resultAt = performance.now();
+            if (g.__resultAt === undefined && typeof e.data === 'string' && e.data.includes('"thread_patch"') && e.data.includes('"origin":"run:')) {
+              g.__resultAt = performance.now();
+              performance.mark('stepwise:run-result'); // traced: the tasks from here on take the result
+            }
           });
         }
       };
@@ -156,13 +167,20 @@ export async function uiRun(turns: number, tokensPerSecond: number, resultLimitM
     let seconds: number;
     let answered = false;
     // Tasks of 10 ms of wall time or more: the longest one's CPU time is reported even when none reached 50 ms.
-    const stopTrace = await traceMainThreadTasks(browser, page, 10);
+    const stopTrace = await traceMainThreadTasksAndMarks(browser, page, 10);
     let traced = false;
     let longestTaskCpuMs = NaN;
+    let resultTaskCpuMs = NaN;
+    let resultTasksCpuMs: number[] = [];
     const endTrace = async () => {
       if (traced) return;
       traced = true;
-      longestTaskCpuMs = Math.max(0, ...(await stopTrace()).map((t) => t.cpuMs));
+      const { tasks: all, marks } = await stopTrace();
+      longestTaskCpuMs = maxOf(all.map((t) => t.cpuMs));
+      const at = marks.get('stepwise:run-result');
+      if (at === undefined) return;
+      resultTasksCpuMs = all.filter((t) => t.endUs >= at).map((t) => t.cpuMs);
+      resultTaskCpuMs = maxOf(resultTasksCpuMs);
     };
     try {
       await run.click();
@@ -201,7 +219,7 @@ export async function uiRun(turns: number, tokensPerSecond: number, resultLimitM
     const taking = (t: { start: number; duration: number }) => t.start === Infinity || (t.start !== -Infinity && t.start + t.duration > resultAt);
     const longTasks = tasks.filter((t) => !taking(t)).map((t) => t.duration);
     const resultLongTasks = tasks.filter(taking).map((t) => t.duration);
-    return { turns, seconds, longTasks, resultLongTasks, maxHeapMb, endHeapMb, maxHostRssMb, finalMessageShown, longestTaskCpuMs };
+    return { turns, seconds, longTasks, resultLongTasks, maxHeapMb, endHeapMb, maxHostRssMb, finalMessageShown, longestTaskCpuMs, resultTaskCpuMs, resultTasksCpuMs };
   } finally {
     await browser.close();
     host.proc.kill('SIGTERM');

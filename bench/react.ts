@@ -13,13 +13,14 @@
  *    loading its packages from node_modules, as built before #15.
  * 4. The app: the same ReAct run with the thread open in the built app in Chromium
  *    (react-ui.ts; BENCH_REACT_UI_TURNS, default BENCH_REACT_TURNS). Targets: no long task over
- *    50 ms, renderer JS heap under 300 MB, host RSS under 300 MB. No baseline: today's path is
+ *    50 ms, the task taking the result ≤ 50 ms of CPU (traced), renderer JS heap under 300 MB,
+ *    host RSS under 300 MB. No baseline: today's path is
  *    the one measured.
  *
  * BENCH_REACT_RATE sets the scripted model's tokens per second (default 100: a turn spans
  * about 50 ms, so a 20-turn window spans several 250 ms checkpoints).
  */
-import { envNum, fmt, type Figure } from './lib';
+import { envNum, fmt, maxOf, type Figure } from './lib';
 import { bytesPerTurn, journalRun, toolLogBytes } from './react-journal';
 import { externalPackagesRunner, replyCost, shippedRunner } from './react-reply';
 import { uiRun } from './react-ui';
@@ -97,10 +98,10 @@ async function replyFigures(report: (f: Figure) => void, replies: number): Promi
 async function uiFigures(report: (f: Figure) => void, turns: number, rate: number): Promise<void> {
   const r = await uiRun(turns, rate);
   const label = `${fmt(turns)}-turn ReAct, thread open`;
-  const longest = Math.max(0, ...r.longTasks, ...r.resultLongTasks);
+  const longest = maxOf([...r.longTasks, ...r.resultLongTasks]);
   report({ bench: B, name: `${label}: run duration (until the run ended)`, value: r.seconds, unit: 's' });
-  report({ bench: B, name: `${label}: long tasks while streaming`, value: r.longTasks.length, unit: `, longest ${fmt(Math.max(0, ...r.longTasks))} ms` });
-  report({ bench: B, name: `${label}: long tasks taking the result (${fmt(turns)} messages)`, value: r.resultLongTasks.length, unit: `, longest ${fmt(Math.max(0, ...r.resultLongTasks))} ms` });
+  report({ bench: B, name: `${label}: long tasks while streaming`, value: r.longTasks.length, unit: `, longest ${fmt(maxOf(r.longTasks))} ms` });
+  report({ bench: B, name: `${label}: long tasks taking the result (${fmt(turns)} messages)`, value: r.resultLongTasks.length, unit: `, longest ${fmt(maxOf(r.resultLongTasks))} ms` });
   report({ bench: B, name: `${label}: longest long task`, value: longest, unit: 'ms', target: { text: 'no long task over 50 ms', met: longest <= 50 } });
   report({
     bench: B,
@@ -109,6 +110,14 @@ async function uiFigures(report: (f: Figure) => void, turns: number, rate: numbe
     unit: 'ms',
     note: 'main-thread CPU of the longest task (of those over 10 ms of wall time), streaming and result (trace tdur)',
     target: { text: 'under 50 ms of CPU', met: r.longestTaskCpuMs < 50 },
+  });
+  report({
+    bench: B,
+    name: `${label}: task taking the result, CPU`,
+    value: r.resultTaskCpuMs,
+    unit: Number.isNaN(r.resultTaskCpuMs) ? '(the result was not traced)' : 'ms',
+    note: `main-thread CPU of the longest task from the result's arrival on (trace tdur, tasks over 10 ms of wall time): ${r.resultTasksCpuMs.map((c) => c.toFixed(1)).join(', ') || 'none'} ms`,
+    target: { text: '≤ 50 ms of CPU', met: r.resultTaskCpuMs <= 50 },
   });
   report({ bench: B, name: `${label}: renderer JS heap, max`, value: r.maxHeapMb, unit: 'MB', target: { text: '< 300 MB', met: r.maxHeapMb < 300 }, note: 'sampled each second while the page answered' });
   report({ bench: B, name: `${label}: renderer JS heap after the run (collected)`, value: r.endHeapMb, unit: Number.isNaN(r.endHeapMb) ? '(the page did not answer)' : 'MB' });

@@ -9,6 +9,11 @@
  *   BENCH_TREE_GROW_RATE nodes/s (default 200) while its newest llm node streams text at 60
  *   deltas/s. Targets: ≤ 1 update per row per frame, the main thread keeps up (≤ 16.7 ms of
  *   CPU per frame on average), no long task over 50 ms, the view follows the newest node.
+ * - At 100,000 nodes (BENCH_TREE_BIG_NODES), a ReAct run and a chain nested one level per node:
+ *   the fold (BENCH_TREE_BIG_REPS, default 3) and a live growth at BENCH_TREE_BIG_RATE nodes/s
+ *   (default 2,000), the real tree only (the baseline takes minutes to mount 100,000 rows).
+ *   Targets: folds leave the right rows, ≤ 1 update per row per frame, the main thread keeps up
+ *   (CPU per frame), the view follows; the fold's CPU is reported against the 10,000-node one.
  * Baseline for both: the same rows without virtualisation (every row mounted, rows re-derived
  * on every render; bench/renderer-page/all-rows-tree.tsx), folded once.
  * Main-thread CPU comes from CDP (Performance.getMetrics ThreadTime) around each step: on a
@@ -17,8 +22,8 @@
  * pays for its own garbage only.
  */
 import type { Page } from 'playwright-core';
-import type { TreeFoldOptions, TreeFoldStep, TreeGrowOptions, TreeGrowResult, TreeMode } from './renderer-page/types';
-import { envNum, percentile, type Figure } from './lib';
+import type { TreeFoldOptions, TreeFoldStep, TreeGrowOptions, TreeGrowResult, TreeMode, TreeShape } from './renderer-page/types';
+import { envNum, maxOf, percentile, type Figure } from './lib';
 
 type BenchPage = {
   treeFoldOpen(o: TreeFoldOptions): Promise<TreeFoldStep>;
@@ -28,7 +33,7 @@ type BenchPage = {
 };
 const yes = (ok: boolean) => ({ value: ok ? 1 : 0, unit: '(1 = yes)' });
 const median = (xs: number[]) => percentile(xs, 50);
-const worst = (xs: number[]) => Math.max(0, ...xs);
+const worst = (xs: number[]) => maxOf(xs);
 const list = (xs: number[]) => xs.map((x) => x.toFixed(1)).join(', ');
 
 /** A fold step as measured: wall-clock work (ms) and the main thread's CPU time (ms) around it. */
@@ -62,7 +67,7 @@ async function withCpu<T>(page: Page, f: () => Promise<T>): Promise<{ r: T; cpu:
 }
 
 /** The fold scenario, step by step, each step measured. */
-async function fold(page: Page, mode: TreeMode, nodes: number, reps: number): Promise<Fold> {
+async function fold(page: Page, mode: TreeMode, nodes: number, reps: number, shape: TreeShape = 'react'): Promise<Fold> {
   const step = async (f: () => Promise<TreeFoldStep>): Promise<Step> => {
     // Collect the garbage of earlier steps first, so a step pays only for its own.
     await page.evaluate(() => (globalThis as { gc?: () => void }).gc?.());
@@ -70,7 +75,7 @@ async function fold(page: Page, mode: TreeMode, nodes: number, reps: number): Pr
     return { ...r, cpu };
   };
   const press = (key: 'ArrowLeft' | 'ArrowRight' | 'Shift') => step(() => page.evaluate((k) => (globalThis as unknown as G).__stepwiseBench.treeFoldPress(k), key));
-  const open = await step(() => page.evaluate((o) => (globalThis as unknown as G).__stepwiseBench.treeFoldOpen(o), { mode, nodes }));
+  const open = await step(() => page.evaluate((o) => (globalThis as unknown as G).__stepwiseBench.treeFoldOpen(o), { mode, nodes, shape }));
   const collapse: Step[] = [];
   const expand: Step[] = [];
   const idle: Step[] = [];
@@ -130,4 +135,29 @@ export async function treeScale(page: Page, report: (f: Figure) => void): Promis
   report({ bench: B, name: `${live}: main-thread CPU per frame`, value: g.cpu / g.frames, unit: 'ms', baseline: { label: BASE, value: h.cpu / h.frames }, target: { text: 'the main thread keeps up (≤ 16.7 ms a frame)', met: g.cpu / g.frames <= 1000 / 60 }, note: `${(g.cpu / 1000).toFixed(2)} s of CPU in ${(g.durationMs / 1000).toFixed(1)} s (baseline ${(h.cpu / 1000).toFixed(2)} s in ${(h.durationMs / 1000).toFixed(1)} s)` });
   report({ bench: B, name: `${live}: frame interval p95`, value: g.frameP95, unit: 'ms', baseline: { label: BASE, value: h.frameP95 }, note: `worst ${g.frameMax.toFixed(1)} ms (baseline ${h.frameMax.toFixed(1)} ms); ${g.frames} frames in ${(g.durationMs / 1000).toFixed(1)} s (baseline ${h.frames} in ${(h.durationMs / 1000).toFixed(1)} s)` });
   report({ bench: B, name: `${live}: newest node in view at the end`, ...yes(g.followed), baseline: { label: BASE, value: h.followed ? 1 : 0 }, target: { text: 'the view follows the run', met: g.followed } });
+  await bigTree(page, report, grow, median(f.collapse.map((x) => x.cpu)), median(f.expand.map((x) => x.cpu)), tree);
+}
+
+/** The 100,000-node figures (see the file comment), wide and deep, the real tree only. */
+async function bigTree(page: Page, report: (f: Figure) => void, grow: (o: TreeGrowOptions) => Promise<TreeGrowResult & { cpu: number }>, collapse10k: number, expand10k: number, tree10k: string): Promise<void> {
+  const B = 'renderer';
+  const nodes = Math.round(envNum('BENCH_TREE_BIG_NODES', 100_000));
+  const reps = Math.round(envNum('BENCH_TREE_BIG_REPS', 3));
+  const rate = envNum('BENCH_TREE_BIG_RATE', 2_000);
+  for (const shape of ['react', 'chain'] as const) {
+    const what = `${nodes.toLocaleString('en-US')}-node ${shape === 'react' ? 'ReAct tree' : `chain (${nodes.toLocaleString('en-US')} levels)`}`;
+    const f = await fold(page, 'virtual', nodes, reps, shape);
+    report({ bench: B, name: `${what}: open (main-thread CPU)`, value: f.open.cpu, unit: 'ms', note: `wall ${f.open.ms.toFixed(1)} ms; ${f.open.rows} rows in the DOM` });
+    for (const [act, steps, ref] of [['collapse', f.collapse, collapse10k], ['expand', f.expand, expand10k]] as const) {
+      const c = steps.map((x) => x.cpu);
+      report({ bench: B, name: `${what}: ${act} the run node (main-thread CPU, median of ${reps})`, value: median(c), unit: 'ms', baseline: { label: tree10k, value: ref }, note: `from the key press to the painted frame; CPU each: ${list(c)} ms` });
+    }
+    const ok = f.collapse.every((x) => x.rows === 1) && f.expand.every((x) => x.rows > 1);
+    report({ bench: B, name: `${what}: collapse leaves 1 row, expand brings them back`, ...yes(ok), target: { text: 'yes', met: ok } });
+    const g = await grow({ mode: 'virtual', nodes, rate, deltaRate: 60, shape });
+    const live = `${what} arriving at ${rate.toLocaleString('en-US')}/s`;
+    report({ bench: B, name: `${live}: max updates of one row in one frame`, value: g.maxRowUpdatesPerFrame, unit: '', target: { text: '≤ 1 commit per row per frame', met: g.maxRowUpdatesPerFrame <= 1 } });
+    report({ bench: B, name: `${live}: main-thread CPU per frame`, value: g.cpu / g.frames, unit: 'ms', target: { text: 'the main thread keeps up (≤ 16.7 ms a frame)', met: g.cpu / g.frames <= 1000 / 60 }, note: `${(g.cpu / 1000).toFixed(2)} s of CPU in ${(g.durationMs / 1000).toFixed(1)} s, ${g.frames} frames; longest long task ${worst(g.longTasks).toFixed(0)} ms wall (${g.longTasks.length} long tasks)` });
+    report({ bench: B, name: `${live}: newest node in view at the end`, ...yes(g.followed), target: { text: 'the view follows the run', met: g.followed } });
+  }
 }

@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import type { Server } from 'node:http';
 import type { Browser, Page } from 'playwright-core';
 import type { RenderBenchOptions, RenderBenchResult } from './renderer-page/types';
-import { envNum, type Figure } from './lib';
+import { envNum, maxOf, type Figure } from './lib';
 import { buildBenchPage, launchBenchChromium, openBenchPage, serveDir } from './browser';
 import { treeScale } from './renderer-tree';
 
@@ -63,14 +63,14 @@ export async function rendererBench(report: (f: Figure) => void): Promise<void> 
       baseline: { label: 'setState per delta', value: b.maxRowUpdatesPerFrame },
       target: { text: '≤ 1 commit per row per frame', met: f.maxRowUpdatesPerFrame <= 1 },
     });
-    const maxLong = Math.max(0, ...f.longTasks);
+    const maxLong = maxOf(f.longTasks);
     report({ bench: B, name: `${label}: long tasks`, value: f.longTasks.length, unit: '', baseline: { label: 'setState per delta', value: b.longTasks.length } });
     report({
       bench: B,
       name: `${label}: longest long task`,
       value: maxLong,
       unit: 'ms',
-      baseline: { label: 'setState per delta', value: Math.max(0, ...b.longTasks) },
+      baseline: { label: 'setState per delta', value: maxOf(b.longTasks) },
       target: { text: 'no long task over 50 ms', met: maxLong <= 50 },
     });
     report({ bench: B, name: `${label}: text shown equals text sent`, value: f.textOk && b.textOk ? 1 : 0, unit: f.textOk && b.textOk ? '(yes)' : '(NO)', target: { text: 'equal', met: f.textOk && b.textOk } });

@@ -10,6 +10,7 @@ import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/
 import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServerConfig } from '../shared/protocol/mcp';
 import { BundledServerTransport } from './bundled';
+import { listenBeforeInitialized } from './listen-first';
 import type { OAuthSession } from './oauth';
 
 /** Largest stdio message accepted (bytes); the SDK default is 10 MiB. */
@@ -166,5 +167,5 @@ export function openTransport(config: McpServerConfig, hooks: TransportHooks, oa
     });
     return new RecordingTransport(sse, { message: hooks.message });
   }
-  return new RecordingTransport(new StreamableHTTPClientTransport(url, { requestInit, ...auth }), { message: hooks.message });
+  return new RecordingTransport(listenBeforeInitialized(new StreamableHTTPClientTransport(url, { requestInit, ...auth })), { message: hooks.message });
 }

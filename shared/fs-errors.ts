@@ -36,12 +36,15 @@ const PHRASES: Record<string, string> = {
   EXDEV: 'it cannot be moved across disks',
   EIO: 'the disk reported an input/output error',
   ERR_FS_FILE_TOO_LARGE: 'the file is larger than 2 GiB',
+  EFTYPE: 'it is not a regular file (a FIFO, socket or device): it is skipped, never opened',
 };
 
 /** What went wrong, in a few words and without any path (`err.code` in brackets when unknown). */
 export function fsErrorPhrase(err: unknown): string {
   const code = isFsError(err) ? err.code : undefined;
   if (code === 'EEXIST' && (err as FsError).syscall === 'mkdir') return 'a file is in the way of a folder of that name';
+  // regular-file.node.ts's SpecialFileError says which kind of file it is, without a path.
+  if (code === 'EFTYPE' && (err as Error).name === 'SpecialFileError') return (err as Error).message;
   if (code && PHRASES[code]) return PHRASES[code];
   return code ? `the file system refused it (${code})` : 'the file system refused it';
 }

@@ -3,7 +3,7 @@
  * `Port`s (shared/protocol/runner.ts); this file adapts whichever transport the process has:
  *
  * - Node (`child_process.fork` with an IPC channel, `serialization: 'advanced'`): one channel
- *   carries both logical ports as `{ ch: 'run' | 'mcp', msg }` frames; under Node ports
+ *   carries both logical ports as `{ ch: 'run' | 'mcp' | 'template', msg }` frames; under Node ports
  *   cannot cross processes, so the host relays the `mcp` channel to the mcp-host.
  * - Electron (`utilityProcess.fork`): `process.parentPort` delivers the same frames; a frame
  *   may also carry transferred MessagePorts in the event's `ports`, which is how the desktop
@@ -17,8 +17,8 @@
  */
 import type { Port } from './protocol/runner';
 
-/** A logical channel name on the process link. */
-export type Channel = 'run' | 'mcp';
+/** A logical channel name on the process link (`template`: a template worker process, docs/architecture.md#templates). */
+export type Channel = 'run' | 'mcp' | 'template';
 
 export interface ChannelFrame {
   ch: Channel;

@@ -9,7 +9,6 @@ import { join } from 'node:path';
 import type { Tool } from '../../shared/thread/tools';
 import type { ToolCall, ToolOutput } from '../../shared/thread/messages';
 import type { RunSkill } from '../../shared/skills/skill-info';
-import { parseSkillMd } from '../../shared/skills/skill-md';
 import { toolErrorOutput } from '../../shared/thread/tool-output';
 import type { ToolExecutor } from './types';
 
@@ -49,6 +48,9 @@ export async function loadSkill(skills: readonly RunSkill[], name: unknown): Pro
   } catch (err) {
     return toolErrorOutput(`skill ${skill.name}: SKILL.md could not be read (${(err as NodeJS.ErrnoException).code ?? 'error'}); it may have been moved since the run started.`);
   }
+  // Loaded on first use: SKILL.md's YAML parser was most of the runner's start-up CPU, before
+  // its first envelope, in runs that load no skill (docs/architecture.md#processes-and-state).
+  const { parseSkillMd } = await import('../../shared/skills/skill-md');
   const parsed = parseSkillMd(text);
   if (!parsed.ok) return toolErrorOutput(`skill ${skill.name}: ${parsed.problem}.`);
   return {

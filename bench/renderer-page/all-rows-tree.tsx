@@ -10,6 +10,7 @@ import { useAtomValue } from 'jotai';
 import { ScrollArea } from '@mantine/core';
 import { useApp } from '../../renderer/src/state/context';
 import type { RunStructure } from '../../renderer/src/state/run-structure';
+import { walkDepthFirst } from '../../shared/depth-first';
 import { NodeRow, type RowActions } from '../../renderer/src/features/execution/NodeRow';
 
 interface Row {
@@ -20,15 +21,12 @@ interface Row {
   hasChildren: boolean;
 }
 
+/** Every visible row, depth first. */
 function walk(s: RunStructure, collapsed: ReadonlySet<string>): Row[] {
   const rows: Row[] = [];
-  const visit = (ids: readonly string[], level: number) =>
-    ids.forEach((id, i) => {
-      const kids = s.children(id);
-      rows.push({ id, level, posinset: i + 1, setsize: ids.length, hasChildren: kids.length > 0 });
-      if (kids.length && !collapsed.has(id)) visit(kids, level + 1);
-    });
-  visit(s.roots, 1);
+  walkDepthFirst(s.roots, (id) => (collapsed.has(id) ? undefined : s.children(id)), (id, level, i, sibs) => {
+    rows.push({ id, level, posinset: i + 1, setsize: sibs.length, hasChildren: s.children(id).length > 0 });
+  });
   return rows;
 }
 

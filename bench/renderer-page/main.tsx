@@ -13,6 +13,7 @@ import { deliver, mountTree, nextFrame, watchFrames } from './mount';
 import { runTreeGrow, treeFoldClose, treeFoldOpen, treeFoldPress } from './tree-scale';
 import type { RenderBenchOptions, RenderBenchResult } from './types';
 import { rng } from '../../tests/support/rng';
+import { maxOf } from '../lib';
 
 const WORDS = ['the ', 'model ', 'streams ', 'a ', 'token ', 'into ', 'each ', 'row, ', 'and ', 'it ', 'grows.\n'];
 
@@ -55,10 +56,10 @@ async function run(o: RenderBenchOptions): Promise<RenderBenchResult> {
     frames: w.frames,
     deltas: arrivals.length,
     commits: w.commitsByFrame.reduce((a, b) => a + b, 0),
-    maxCommitsPerFrame: Math.max(0, ...w.commitsByFrame),
+    maxCommitsPerFrame: maxOf(w.commitsByFrame),
     rowFrames: w.rowUpdates.length,
     rowFramesOver1: w.rowUpdates.filter((c) => c > 1).length,
-    maxRowUpdatesPerFrame: Math.max(0, ...w.rowUpdates),
+    maxRowUpdatesPerFrame: maxOf(w.rowUpdates),
     longTasks: w.longTasks,
     textOk,
   };

@@ -1,6 +1,7 @@
 /**
- * Tree-scale scenarios of the renderer benchmark, run in Chromium on the bench page:
- * - fold: a finished ReAct run of N nodes (run → turns of llm → 2 tools) is published at once;
+ * Tree-scale scenarios of the renderer benchmark, run in Chromium on the bench page, on a
+ * ReAct run (run → turns of llm → 2 tools) or a chain (each node nested in the one before):
+ * - fold: a finished run of N nodes is published at once;
  *   then the run node is collapsed and expanded with the keyboard (ArrowLeft / ArrowRight on
  *   its row), measuring the main-thread work from the key press to the painted frame. Driven
  *   step by step from bench/renderer.ts, which reads the main thread's CPU time around each.
@@ -13,10 +14,10 @@ import type { ReactNode } from 'react';
 import { ExecutionTree } from '../../renderer/src/features/execution/ExecutionTree';
 import type { ExecNode } from '../../shared/protocol/nodes';
 import type { HostPush } from '../../shared/protocol/host-api';
-import { percentile } from '../lib';
+import { maxOf, percentile } from '../lib';
 import { AllRowsTree } from './all-rows-tree';
 import { deliver, mountTree, nextFrame, nextTask, watchFrames, type FrameWatch } from './mount';
-import type { TreeFoldOptions, TreeFoldStep, TreeGrowOptions, TreeGrowResult, TreeMode } from './types';
+import type { TreeFoldOptions, TreeFoldStep, TreeGrowOptions, TreeGrowResult, TreeMode, TreeShape } from './types';
 
 const tree = (mode: TreeMode, runId: string): ReactNode => (mode === 'virtual' ? <ExecutionTree runId={runId} /> : <AllRowsTree runId={runId} />);
 
@@ -36,6 +37,16 @@ function reactNode(runId: string, n: number, done: boolean): ExecNode {
     ...(done && { endedAt: t + 5, output: { content: [{ type: 'text', text: which === 'a' ? `The sum of ${k} and 2 is ${k + 2}.` : `Echo: total ${k}` }] } }),
   };
 }
+
+/** Node n (0-based) of a chain: the run node, then each node the only child of the one before. */
+function chainNode(runId: string, n: number, done: boolean): ExecNode {
+  const t = Date.now();
+  const status = done ? 'completed' : 'running';
+  if (n === 0) return { id: `${runId}.run`, runId, kind: 'run', name: 'chain', status, startedAt: t };
+  return { id: `${runId}.c${n}`, runId, parentId: n === 1 ? `${runId}.run` : `${runId}.c${n - 1}`, kind: 'agent', name: `agent ${n}`, status, startedAt: t, ...(done && { endedAt: t + 5, output: { text: `Level ${n} done.` } }) };
+}
+
+const nodeOf = (shape: TreeShape | undefined) => (shape === 'chain' ? chainNode : reactNode);
 
 const rowCount = (host: HTMLElement) => host.querySelectorAll('[role="treeitem"]').length;
 
@@ -64,10 +75,11 @@ let folding: { mode: TreeMode; runId: string; m: ReturnType<typeof mountTree>; s
 
 /** Fold scenario, step 1: mounts the tree and publishes a finished ReAct run of `nodes` nodes. */
 export async function treeFoldOpen(o: TreeFoldOptions): Promise<TreeFoldStep> {
-  const runId = `fold-${o.mode}-${o.nodes}`;
+  const runId = `fold-${o.mode}-${o.shape ?? 'react'}-${o.nodes}`;
   const m = mountTree(tree(o.mode, runId));
   await nextFrame();
-  const nodes = Array.from({ length: o.nodes }, (_, n) => reactNode(runId, n, true));
+  const make = nodeOf(o.shape);
+  const nodes = Array.from({ length: o.nodes }, (_, n) => make(runId, n, true));
   const stop = watchFrames(m.host, m.commits);
   const openMs = await work(m.host, () => {
     m.app.stream.apply({ v: 1, type: 'tree_update', runId, nodes });
@@ -98,7 +110,8 @@ export function treeFoldClose(): number[] {
 }
 
 export async function runTreeGrow(o: TreeGrowOptions): Promise<TreeGrowResult> {
-  const runId = `grow-${o.mode}`;
+  const runId = `grow-${o.mode}-${o.shape ?? 'react'}-${o.nodes}`;
+  const make = nodeOf(o.shape);
   const m = mountTree(tree(o.mode, runId));
   await nextFrame();
   type Arrival = { at: number; push: () => HostPush };
@@ -108,15 +121,16 @@ export async function runTreeGrow(o: TreeGrowOptions): Promise<TreeGrowResult> {
   const deltaEvery = 1000 / o.deltaRate;
   for (let n = 0; n < o.nodes; n++) {
     const at = n * nodeEvery;
-    arrivals.push({ at, push: () => ({ v: 1, type: 'tree_update', runId, nodes: [reactNode(runId, n, false)] }) });
-    // A new turn ends the previous one: its llm node and its two tool calls complete.
-    if (n > 3 && (n - 1) % 3 === 0) arrivals.push({ at, push: () => ({ v: 1, type: 'tree_update', runId, nodes: [n - 3, n - 2, n - 1].map((j) => reactNode(runId, j, true)) }) });
+    arrivals.push({ at, push: () => ({ v: 1, type: 'tree_update', runId, nodes: [make(runId, n, false)] }) });
+    // A new turn ends the previous one: its llm node and its two tool calls complete (a chain's nodes stay open, nested).
+    if (o.shape !== 'chain' && n > 3 && (n - 1) % 3 === 0) arrivals.push({ at, push: () => ({ v: 1, type: 'tree_update', runId, nodes: [n - 3, n - 2, n - 1].map((j) => reactNode(runId, j, true)) }) });
   }
   // Text streams into the newest llm node throughout.
   for (let t = deltaEvery / 2; t < o.nodes * nodeEvery; t += deltaEvery) {
     const n = Math.floor(t / nodeEvery);
     if (n < 1) continue;
-    const id = reactNode(runId, 1 + 3 * Math.floor((n - 1) / 3), false).id;
+    // The newest llm node of a ReAct run, the newest node of a chain.
+    const id = o.shape === 'chain' ? chainNode(runId, n, false).id : reactNode(runId, 1 + 3 * Math.floor((n - 1) / 3), false).id;
     arrivals.push({ at: t, push: () => {
       const s = (seq.get(id) ?? 0) + 1;
       seq.set(id, s);
@@ -130,7 +144,7 @@ export async function runTreeGrow(o: TreeGrowOptions): Promise<TreeGrowResult> {
   for (let i = 0; i < 5; i++) await nextFrame();
   const durationMs = performance.now() - t0;
   const w = stop();
-  const newest = m.host.querySelector(`[data-node-id="${CSS.escape(reactNode(runId, o.nodes - 1, true).id)}"]`);
+  const newest = m.host.querySelector(`[data-node-id="${CSS.escape(make(runId, o.nodes - 1, true).id)}"]`);
   const viewport = scroller(m.host.querySelector('[role="tree"]')) ?? m.host;
   const followed = !!newest && isInView(newest, viewport);
   const mountedRows = rowCount(m.host);
@@ -140,10 +154,10 @@ export async function runTreeGrow(o: TreeGrowOptions): Promise<TreeGrowResult> {
     durationMs,
     frames: w.frames,
     frameP95: percentile(w.intervals, 95),
-    frameMax: Math.max(0, ...w.intervals),
+    frameMax: maxOf(w.intervals),
     rowFrames: w.rowUpdates.length,
     rowFramesOver1: w.rowUpdates.filter((c) => c > 1).length,
-    maxRowUpdatesPerFrame: Math.max(0, ...w.rowUpdates),
+    maxRowUpdatesPerFrame: maxOf(w.rowUpdates),
     longTasks: w.longTasks,
     followed,
     mountedRows,

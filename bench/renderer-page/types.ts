@@ -24,11 +24,16 @@ export interface RenderBenchResult {
 /** Which tree the tree-scale scenarios mount: the real (virtualised) one, or every row (baseline). */
 export type TreeMode = 'virtual' | 'all-rows';
 
-/** Fold a big finished ReAct tree (bench/renderer-page/tree-scale.tsx). */
+/** The tree's make-up: a ReAct run (turns of llm + 2 tools under the run node), or a chain (each node the only child of the one before: nested agents, one level per node). */
+export type TreeShape = 'react' | 'chain';
+
+/** Fold a big finished tree (bench/renderer-page/tree-scale.tsx). */
 export interface TreeFoldOptions {
   mode: TreeMode;
-  /** Nodes in the tree (a run node and turns of llm + 2 tools). */
+  /** Nodes in the tree. */
   nodes: number;
+  /** Default 'react'. */
+  shape?: TreeShape;
 }
 
 /** One step of the fold scenario: its work (ms, wall clock, from the action to the painted frame) and the treeitems in the DOM after it. */
@@ -37,10 +42,12 @@ export interface TreeFoldStep {
   rows: number;
 }
 
-/** Grow a ReAct tree live (bench/renderer-page/tree-scale.tsx). */
+/** Grow a tree live (bench/renderer-page/tree-scale.tsx). */
 export interface TreeGrowOptions {
   mode: TreeMode;
   nodes: number;
+  /** Default 'react'. */
+  shape?: TreeShape;
   /** Nodes arriving per second. */
   rate: number;
   /** Text deltas per second into the newest llm node. */

@@ -48,6 +48,11 @@ export interface StartRunParams {
    * batch's cases) instead of a fresh one. Not part of the host API: set by the host core only.
    */
   pool?: string;
+  /**
+   * Receives the run's record when it closes, instead of a journal and a run file in the home
+   * (RunJournal.detach; an evaluation batch's case). Set by the host core only.
+   */
+  onRecord?: (record: RunRecord) => void;
 }
 
 /** What {@link runRefOf} reads of a run: a run file, or a live run's `record()`. */
@@ -125,6 +130,7 @@ export class RunController {
     const turnOf = from ? undefined : await turnOfRun(this.deps.home, thread, p.mode, p.toolCallIds);
     if (bridge.liveRuns(p.threadId).length) throw new HostError('thread_running', `thread ${p.threadId} already has a run running`);
     const runId = randomUUID();
+    if (p.onRecord) this.deps.journal.detach(runId, p.onRecord);
     const spec: RunSpec = {
       runId,
       threadId: p.threadId,
@@ -154,6 +160,9 @@ export class RunController {
       ...(p.fromRun ? { fromRun: p.fromRun } : {}),
       ...(turnOf ? { turnOf } : {}),
     });
+    // Answered once the run is in its journal, so a host killed after the answer still lists it
+    // (interrupted). Written before the runner starts: nothing of the run can end meanwhile.
+    await this.deps.journal.opened(runId);
     try {
       this.deps.supervisor().start(spec, p.pool === undefined ? {} : { pool: p.pool });
     } catch (err) {

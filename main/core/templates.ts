@@ -3,7 +3,7 @@
  * before a run starts, reading included files itself (confined to the workspace), so the runner
  * gets the text to send and a template error stops the run before a runner or a model is
  * reached. The renders of the thread's latest run that has them are reused where still valid.
- * Texts render in a worker thread with a time budget (template-engine.ts), never on the host's
+ * Texts render in a template worker process with time and memory bounds (template-engine.ts), never on the host's
  * event loop.
  */
 import type { Thread } from '../../shared/thread/schema';

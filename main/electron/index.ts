@@ -21,6 +21,7 @@ import { createSecretBox, type SecretBox } from './secrets';
 import { createSecureWindow, hardenSession, hardenWebContents, type HardenedContentsLike, type SessionLike } from './security';
 import { seedDesktopMcpConfig } from './seed';
 import { UtilityProcessSpawner, type UtilityFork } from './utility-spawner';
+import { useSpawnerForTemplates } from '../core/template-engine';
 import { loadWindowState, MIN_SIZE, restoreBounds, trackWindowState } from './window-state';
 
 const log = (line: string) => process.stderr.write(`[stepwise] ${line}\n`);
@@ -81,6 +82,8 @@ async function start(): Promise<void> {
   const spawner = new UtilityProcessSpawner(utilityProcess.fork as unknown as UtilityFork, {
     messageChannel: () => new MessageChannelMain(),
   });
+  // Templates render in a utility process of their own with a bounded heap (docs/architecture.md#templates).
+  useSpawnerForTemplates(spawner);
   // Packaged, the app cannot run scripts as Node (runAsNode fuse off): the mcp-host refuses a
   // stdio server that would try, with a diagnosis, instead of starting a second copy of the app.
   // Declared before the core and the MCP service so provider keys and MCP servers' OAuth

@@ -79,7 +79,7 @@ export class UtilityProcessSpawner implements ProcessSpawner {
       stdio: 'pipe',
       env,
       ...(options.cwd ? { cwd: options.cwd } : {}),
-      ...(isTypeScriptEntry(entry) ? { execArgv: ['--import', tsxLoader()] } : {}),
+      ...(isTypeScriptEntry(entry) || options.execArgv?.length ? { execArgv: [...(isTypeScriptEntry(entry) ? ['--import', tsxLoader()] : []), ...(options.execArgv ?? [])] } : {}),
     });
     return new UtilityChildLink(child, this.options);
   }

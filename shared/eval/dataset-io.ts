@@ -8,11 +8,17 @@
  * array. Errors name the file line (1-based) and the field; at most MAX_LISTED_PROBLEMS are
  * listed, then a count of the rest. Nothing is half-read: a file with any error yields no
  * dataset. A leading UTF-8 byte-order mark is skipped in both formats.
+ *
+ * promptfoo's forms are read too (promptfoo.ts): a JSONL line with a key only promptfoo's test
+ * cases have (`assert`, `description`, `options`, `metadata`…) is a promptfoo test, and a CSV
+ * whose header has a `__` column (`__expected`, `__description`…) is promptfoo's CSV. A key of
+ * one form in a line of the other is refused by name, never taken as a variable.
  */
 import Papa from 'papaparse';
 import { DATASET_VERSION, DatasetSchema, EvalCaseSchema, type Dataset, type EvalCase } from './dataset';
 import { schemaProblems } from '../thread/validate';
 import { schemaProblem } from '../json/json-schema';
+import { caseOfPromptfooCsvRow, caseOfPromptfooTest, PROMPTFOO_ONLY_KEYS, readPromptfooDocument, unsupportedError, type PromptfooProblems } from './promptfoo';
 
 /** A dataset read, or every problem found, each naming where. */
 export type DatasetRead = { ok: true; dataset: Dataset } | { ok: false; errors: string[] };
@@ -128,10 +134,38 @@ function caseOf(rec: Record<string, unknown>, index: number, where: string, erro
   return c;
 }
 
-/** The dataset of the cases read, or the problems; `where[i]` names case i's line. */
-function finish(name: string, cases: EvalCase[], where: string[], errors: string[]): DatasetRead {
+/** The dataset of the cases read, or the problems (promptfoo assertion types Stepwise lacks first, in one line); `where[i]` names case i's line. */
+function finish(name: string, cases: EvalCase[], where: string[], errors: string[], unsupported?: PromptfooProblems['unsupported']): DatasetRead {
+  const types = unsupported && unsupportedError(unsupported);
+  if (types) errors.unshift(types);
   if (errors.length) return { ok: false, errors: capProblems(errors) };
   return checkDataset({ version: DATASET_VERSION, name, assertions: [], cases }, (i) => where[i] ?? `case ${i + 1}`);
+}
+
+/**
+ * Whether a parsed JSON document is promptfoo's rather than a Stepwise dataset file: a list (of
+ * tests), or an object with `tests` and no `version`.
+ */
+export function isPromptfooDocument(doc: unknown): boolean {
+  if (Array.isArray(doc)) return true;
+  return !!doc && typeof doc === 'object' && 'tests' in doc && !('version' in doc);
+}
+
+/**
+ * A parsed promptfoo YAML or JSON document (promptfoo.ts) as a dataset named `name`;
+ * `where(i)` names test i (0-based) in errors, e.g. with its line. `defaultTest.assert` becomes
+ * the dataset's assertions.
+ */
+export function parsePromptfoo(doc: unknown, name: string, where: (i: number) => string): DatasetRead {
+  const errors: string[] = [];
+  const pf: PromptfooProblems = { errors, unsupported: new Map() };
+  const read = readPromptfooDocument(doc, where, pf);
+  const types = unsupportedError(pf.unsupported);
+  if (types) errors.unshift(types);
+  if (errors.length || !read) return { ok: false, errors: capProblems(errors) };
+  const d: Dataset = { version: DATASET_VERSION, name, assertions: read.assertions, cases: read.cases };
+  if (read.description) d.description = read.description;
+  return checkDataset(d, (i) => where(i));
 }
 
 /** Strips a UTF-8 byte-order mark (editors on Windows write one). */
@@ -142,6 +176,7 @@ function withoutBom(text: string): string {
 /** Reads JSONL: one case object per line; blank lines and a leading byte-order mark are skipped. */
 export function parseJsonl(text: string, name: string): DatasetRead {
   const errors: string[] = [];
+  const pf: PromptfooProblems = { errors, unsupported: new Map() };
   const cases: EvalCase[] = [];
   const where: string[] = [];
   const lines = withoutBom(text).split(/\r?\n/);
@@ -158,13 +193,14 @@ export function parseJsonl(text: string, name: string): DatasetRead {
       errors.push(`line ${i + 1}: a case is a JSON object, not ${Array.isArray(rec) ? 'an array' : JSON.stringify(rec)}`);
       return;
     }
-    const c = caseOf(rec as Record<string, unknown>, cases.length, `line ${i + 1}`, errors);
+    const isPromptfoo = Object.keys(rec).some((k) => PROMPTFOO_ONLY_KEYS.has(k));
+    const c = isPromptfoo ? caseOfPromptfooTest(rec, cases.length, `line ${i + 1}`, pf) : caseOf(rec as Record<string, unknown>, cases.length, `line ${i + 1}`, errors);
     if (c) {
       cases.push(c);
       where.push(`line ${i + 1}`);
     }
   });
-  return finish(name, cases, where, errors);
+  return finish(name, cases, where, errors, pf.unsupported);
 }
 
 /**
@@ -240,15 +276,19 @@ export function parseCsv(text: string, name: string): DatasetRead {
   if (errors.length) return { ok: false, errors: capProblems(errors) };
   const cases: EvalCase[] = [];
   const where: string[] = [];
+  const pf: PromptfooProblems = { errors, unsupported: new Map() };
+  const isPromptfoo = header.some((h) => h.trim().startsWith('__'));
   for (const { cells, line: at } of records) {
     // fromEntries: a column called "__proto__" stays a column.
-    const c = caseOf(Object.fromEntries(header.map((h, j) => [h, cells[j]])), cases.length, `line ${at}`, errors);
+    const c = isPromptfoo
+      ? caseOfPromptfooCsvRow(header.map((h, j) => [h, cells[j] ?? '']), cases.length, `line ${at}`, pf)
+      : caseOf(Object.fromEntries(header.map((h, j) => [h, cells[j]])), cases.length, `line ${at}`, errors);
     if (c) {
       cases.push(c);
       where.push(`line ${at}`);
     }
   }
-  return finish(name, cases, where, errors);
+  return finish(name, cases, where, errors, pf.unsupported);
 }
 
 /** The cases as JSONL (`{id, vars, expected?, tags?, assertions?}` per line). */

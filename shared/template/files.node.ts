@@ -4,7 +4,8 @@
  * `..`, no symbolic link leading out), at most {@link MAX_TEMPLATE_FILE_BYTES} per file. Errors
  * name the relative path only.
  */
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
+import { readRegularFile, SpecialFileError } from '../regular-file.node.js';
 import { resolveInside } from '../workspace/paths.node.js';
 import { fsErrorPhrase, isFsError } from '../fs-errors';
 import { WorkspaceError } from '../workspace/workspace-error';
@@ -28,12 +29,15 @@ export function workspaceFileReader(workspaceDir: string): TemplateFileReader {
     }
     try {
       const s = await stat(abs);
-      if (!s.isFile()) return { kind: 'missing' }; // a folder: nothing to include, and exists() is false
+      if (s.isDirectory()) return { kind: 'missing' }; // a folder: nothing to include, and exists() is false
       if (s.size > MAX_TEMPLATE_FILE_BYTES) {
         return { kind: 'refused', message: `the file is ${s.size} bytes; templates read at most ${MAX_TEMPLATE_FILE_BYTES} bytes`, exists: true };
       }
-      return { kind: 'file', text: await readFile(abs, 'utf8') };
+      // Checked again on the open file: a FIFO, socket or device is refused, never read.
+      return { kind: 'file', text: await readRegularFile(abs, MAX_TEMPLATE_FILE_BYTES) };
     } catch (err) {
+      if (err instanceof SpecialFileError) return { kind: 'refused', message: err.message, exists: true };
+      if (err instanceof RangeError) return { kind: 'refused', message: `${err.message} (templates read at most ${MAX_TEMPLATE_FILE_BYTES} bytes)`, exists: true };
       if (isFsError(err) && (err.code === 'ENOENT' || err.code === 'ENOTDIR')) return { kind: 'missing' };
       return { kind: 'refused', message: isFsError(err) ? fsErrorPhrase(err) : 'it could not be read', exists: false };
     }

@@ -35,15 +35,25 @@ export interface ResolvedVariables {
 
 const pad = (n: number): string => String(n).padStart(2, '0');
 
+/** Made once: an Intl formatter costs far more to build than to use (a batch renders a date per case). */
+let weekday: Intl.DateTimeFormat | undefined;
+let zoneName: string | undefined;
+/** The last readable date made, by its day: a batch's cases on one day share it. */
+let lastReadable: { day: string; text: string } | undefined;
+
 /** `now` in one of LLM Space's `current_date` formats, in local time. */
 export function formatCurrentDate(format: CurrentDateFormat, now: Date): string {
   const date = `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
   if (format === 'iso-date') return date;
-  if (format === 'readable-date') return `${date}, ${new Intl.DateTimeFormat('en', { weekday: 'long' }).format(now)}`;
+  if (format === 'readable-date') {
+    if (lastReadable?.day !== date) lastReadable = { day: date, text: `${date}, ${(weekday ??= new Intl.DateTimeFormat('en', { weekday: 'long' })).format(now)}` };
+    return lastReadable.text;
+  }
   const time = `${pad(now.getHours())}:${pad(now.getMinutes())}:${pad(now.getSeconds())}`;
   const offset = -now.getTimezoneOffset();
   const zone = `GMT${offset >= 0 ? '+' : '-'}${pad(Math.floor(Math.abs(offset) / 60))}:${pad(Math.abs(offset) % 60)}`;
-  return `${date} ${time} ${zone} (${Intl.DateTimeFormat().resolvedOptions().timeZone || 'local'})`;
+  zoneName ??= Intl.DateTimeFormat().resolvedOptions().timeZone || 'local';
+  return `${date} ${time} ${zone} (${zoneName})`;
 }
 
 /** An unknown scenario name; the message lists the thread's scenarios. */

@@ -1,5 +1,7 @@
 /**
- * The worker template engine (the host's, and a runner's for agent tools): texts render in a worker thread, the same as in process; a
+ * The worker template engine (the host's, and a runner's for agent tools), here over its
+ * worker-thread fallback (a unit test starts no process; the worker process is tested in
+ * tests/integration/host/template-memory.test.ts): texts render in the worker, the same as in process; a
  * template that would hold the host (a loop too long, a range of a billion items, text without
  * end) fails with an error naming the place and the bound, while the host's event loop keeps
  * answering, and the next render works.
@@ -11,8 +13,9 @@ import type { Thread } from '../thread/schema';
 import { PlaceError, renderThread } from './thread-render';
 import type { FileLookup } from './render';
 import { WorkerTemplateEngine } from './worker-engine.node.js';
+import { threadTemplateWorker } from './worker-link.node.js';
 
-const engine = new WorkerTemplateEngine({ entry: fileURLToPath(new URL('./worker.node.ts', import.meta.url)) });
+const engine = new WorkerTemplateEngine({ entry: fileURLToPath(new URL('./worker.node.ts', import.meta.url)), start: threadTemplateWorker });
 afterAll(() => engine.close());
 
 const files: Record<string, string> = { 'parts/rules.md': 'Rule {{ n }}: {% if n > 1 %}many{% else %}one{% endif %}', 'nested.md': '[{{@include("parts/rules.md")}}]' };
@@ -77,7 +80,7 @@ describe('rendering in the worker thread', () => {
 
   it('renders in process, with the same text and bounds, when no worker can start', async () => {
     const said: string[] = [];
-    const broken = new WorkerTemplateEngine({ entry: '/nonexistent/template-worker.js', log: (m) => said.push(m) });
+    const broken = new WorkerTemplateEngine({ entry: '/nonexistent/template-worker.js', start: threadTemplateWorker, log: (m) => said.push(m) });
     const inBroken = (text: string) => renderThread(threadOf(text), { read, workingDirectory: '/ws', now: new Date(2026, 0, 5), engine: broken.engine }).then((r) => r.thread.context.systemPrompt);
     expect(await inBroken('{{@include("nested.md")}} {{ who }}')).toBe('[Rule 2: many] Ada');
     await expect(inBroken('{% for i in range(0, 1000000000) %}{% endfor %}')).rejects.toThrow(/has more than 1000000 items/);

@@ -1,25 +1,30 @@
 /**
- * A template engine rendering in a worker thread (docs/architecture.md#templates), used by the
+ * A template engine rendering in a template worker (docs/architecture.md#templates), used by the
  * host for every thread it renders and by a runner for the threads its agent tools run: every
- * text is rendered in one worker thread (worker.node.ts), one text at a time, so the process's
- * event loop never runs a template. A render that takes longer than the time budget ends the
- * worker (the next render starts a new one) and fails with a TemplateLimitError naming the
- * bound, as does a worker that runs out of its memory limit.
+ * text is rendered in one worker (worker.node.ts; a process of its own, worker-link.node.ts),
+ * one text at a time, so the process's event loop never runs a template and its memory is never
+ * at stake. A render that takes longer than the time budget ends the worker (the next render
+ * starts a new one) and fails with a TemplateLimitError naming the bound, as does a worker that
+ * runs out of its memory limit or crashes.
  */
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
 import { TemplateError, TemplateLimitError, TemplateRenderer, type RenderScope, type TemplateEngine, type TemplateSession } from './render';
 import { renderReply, type TemplateWorkerReply, type TemplateWorkerRequest } from './worker-protocol';
-
-/** True for a TypeScript entry (running from sources), which tsx loads. */
-const isTypeScriptEntry = (entry: string): boolean => /\.[cm]?tsx?$/.test(entry);
+import { forkTemplateWorker, threadTemplateWorker, type StartTemplateWorker, type TemplateWorkerLink } from './worker-link.node.js';
+import { TemplateWorkerToEngineSchema } from '../protocol/contract/template-channel';
+import { firstProblem } from '../protocol/contract/gate';
 
 /** Longest one text may take to render, in ms. */
 export const TEMPLATE_TIME_BUDGET_MS = 2000;
 
-/** The worker's heap limit, in MB. */
+/** The worker's old-generation heap limit, in MB. */
 export const TEMPLATE_WORKER_MEMORY_MB = 256;
+/** The worker's young-generation heap limit, in MB. */
+export const TEMPLATE_WORKER_YOUNG_MB = 48;
+/** A worker thread's stack, in MB. */
+export const TEMPLATE_WORKER_STACK_MB = 4;
+
+/** How this process starts its template worker by default: a process under Node, a thread under Electron (see worker-link.node.ts). */
+export const defaultTemplateWorker: StartTemplateWorker = process.versions.electron ? threadTemplateWorker : forkTemplateWorker;
 
 interface Pending {
   id: number;
@@ -28,9 +33,9 @@ interface Pending {
 
 /** Renders in a worker thread; see the module comment. */
 export class WorkerTemplateEngine {
-  private worker: Worker | undefined;
+  private worker: TemplateWorkerLink | undefined;
   /** The current worker once it is ready; undefined when there is none. */
-  private ready: Promise<Worker> | undefined;
+  private ready: Promise<TemplateWorkerLink> | undefined;
   /** Bumped for each new worker: a session opens again in a worker that has not seen it. */
   private generation = 0;
   private nextId = 1;
@@ -43,10 +48,11 @@ export class WorkerTemplateEngine {
 
   /**
    * `entry`: the worker's file (`out/main/template-worker.js` in the build, worker.node.ts from
-   * sources); `budgetMs` and `memoryMb` default to {@link TEMPLATE_TIME_BUDGET_MS} and
-   * {@link TEMPLATE_WORKER_MEMORY_MB}; `log` hears once when no worker can start.
+   * sources); `start`: how to start it (default {@link defaultTemplateWorker}); `budgetMs` and
+   * `memoryMb` default to {@link TEMPLATE_TIME_BUDGET_MS} and {@link TEMPLATE_WORKER_MEMORY_MB};
+   * `log` hears once when no worker can start.
    */
-  constructor(private readonly o: { entry: string; budgetMs?: number; memoryMb?: number; log?: (message: string) => void }) {}
+  constructor(private readonly o: { entry: string; start?: StartTemplateWorker; budgetMs?: number; memoryMb?: number; log?: (message: string) => void }) {}
 
   /** The engine to pass to renderThread. */
   readonly engine: TemplateEngine = (scope) => this.open(scope);
@@ -56,7 +62,7 @@ export class WorkerTemplateEngine {
     const w = this.worker;
     this.worker = undefined;
     this.ready = undefined;
-    await w?.terminate();
+    w?.kill();
   }
 
   private open(scope: RenderScope): TemplateSession {
@@ -84,14 +90,14 @@ export class WorkerTemplateEngine {
         this.tail = run.catch(() => undefined);
         return run.then((reply) => {
           for (const p of reply.wanted) scope.wanted.add(p);
-          if ('text' in reply) return reply.text;
-          if ('error' in reply) throw new TemplateError(reply.error.detail, reply.error.line, reply.error.column, reply.error.file);
-          if ('limit' in reply) throw new TemplateLimitError(reply.limit);
-          throw new Error(reply.failure);
+          if (reply.type === 'text') return reply.text;
+          if (reply.type === 'error') throw new TemplateError(reply.detail, reply.line, reply.column, reply.file);
+          if (reply.type === 'limit') throw new TemplateLimitError(reply.message);
+          throw new Error(reply.message);
         });
       },
       close: () => {
-        if (openIn === this.generation) this.worker?.postMessage({ type: 'close', session } satisfies TemplateWorkerRequest);
+        if (openIn === this.generation) this.worker?.post({ type: 'close', session } satisfies TemplateWorkerRequest);
       },
     };
   }
@@ -106,7 +112,7 @@ export class WorkerTemplateEngine {
     return undefined;
   }
 
-  private request(w: Worker, req: Extract<TemplateWorkerRequest, { type: 'render' }>): Promise<TemplateWorkerReply> {
+  private request(w: TemplateWorkerLink, req: Extract<TemplateWorkerRequest, { type: 'render' }>): Promise<TemplateWorkerReply> {
     const budget = this.o.budgetMs ?? TEMPLATE_TIME_BUDGET_MS;
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
@@ -117,11 +123,13 @@ export class WorkerTemplateEngine {
         settle: (r) => {
           clearTimeout(timer);
           this.pending = undefined;
+          if (this.worker === w) w.idle(true);
           if (r instanceof TemplateLimitError) reject(r);
           else resolve(r);
         },
       };
-      w.postMessage(req);
+      w.idle(false);
+      w.post(req);
     });
   }
 
@@ -132,55 +140,40 @@ export class WorkerTemplateEngine {
     this.worker = undefined;
     this.ready = undefined;
     this.generation++;
-    void w?.terminate();
+    w?.kill();
   }
 
   /** The worker, started and ready (its first message) when there is none. */
-  private spawned(): Promise<Worker> {
+  private spawned(): Promise<TemplateWorkerLink> {
     if (this.ready) return this.ready;
-    const entry = this.o.entry;
     const memoryMb = this.o.memoryMb ?? TEMPLATE_WORKER_MEMORY_MB;
-    const limits = { resourceLimits: { maxOldGenerationSizeMb: memoryMb }, stdout: false, stderr: false };
-    // From sources (development, tests) the entry is TypeScript: tsx loads it. `--import` of
-    // tsx's loader does not reach a worker's own module loading on Node 20, its `tsImport` does.
-    const w = isTypeScriptEntry(entry)
-      ? new Worker(`import(${JSON.stringify(tsxApi())}).then((api) => api.tsImport(${JSON.stringify(pathToFileURL(entry).href)}, ${JSON.stringify(import.meta.url)}))`, { ...limits, eval: true })
-      : new Worker(entry, limits);
+    const w = (this.o.start ?? defaultTemplateWorker)(this.o.entry, { memoryMb, youngMb: TEMPLATE_WORKER_YOUNG_MB, stackMb: TEMPLATE_WORKER_STACK_MB });
     this.worker = w;
     this.generation++;
-    const ready = new Promise<Worker>((resolve, reject) => {
-      w.once('message', () => resolve(w));
-      w.once('error', reject);
-      w.once('exit', () => reject(new Error('the template worker stopped before it was ready')));
+    let started = false;
+    const ready = new Promise<TemplateWorkerLink>((resolve, reject) => {
+      w.onMessage((m) => {
+        const problem = firstProblem(TemplateWorkerToEngineSchema, m);
+        if (problem !== undefined) {
+          if (this.worker === w) this.fail(new TemplateLimitError(`the template worker sent a malformed message (${problem})`));
+          return;
+        }
+        const reply = m as TemplateWorkerReply | { type: 'ready' };
+        if (reply.type === 'ready') {
+          started = true;
+          resolve(w);
+        } else if (this.pending?.id === reply.id) this.pending.settle(reply);
+      });
+      w.onEnd((end) => {
+        if (!started) reject(new Error(`the template worker stopped before it was ready (${end.detail})`));
+        if (this.worker !== w) return;
+        this.fail(new TemplateLimitError(end.oom ? `rendering used more than ${memoryMb} MB of memory and was stopped` : `the template worker stopped (${end.detail})`));
+      });
     });
-    w.on('message', (reply: TemplateWorkerReply | { ready: true }) => {
-      if ('id' in reply && this.pending?.id === reply.id) this.pending.settle(reply);
-    });
-    w.on('error', (err: Error & { code?: string }) => {
-      if (this.worker !== w) return;
-      const oom = err.code === 'ERR_WORKER_OUT_OF_MEMORY';
-      this.fail(new TemplateLimitError(oom ? `rendering used more than ${memoryMb} MB of memory and was stopped` : `the template worker failed: ${err.message}`));
-    });
-    w.on('exit', () => {
-      if (this.worker === w) this.fail(new TemplateLimitError('the template worker stopped'));
-    });
-    // Unref'd once ready (after its listeners: adding a 'message' listener refs it again), the
-    // idle worker never keeps a CLI process alive; a render in progress does, by its timer.
-    this.ready = ready.then((ok) => (ok.unref(), ok)).catch((err: Error) => {
+    // Idle once ready, the worker never keeps a CLI process alive; a render in progress does, by its timer.
+    this.ready = ready.then((ok) => (ok.idle(true), ok)).catch((err: Error) => {
       throw new TemplateLimitError(`the template worker could not start: ${err.message}`);
     });
     return this.ready;
-  }
-}
-
-/**
- * tsx's ES module API as a file URL, resolved from here so the worker finds it whatever the cwd
- * (`require.resolve` gives its CommonJS twin, `index.cjs`, beside `index.mjs`).
- */
-function tsxApi(): string {
-  try {
-    return pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
-  } catch {
-    return 'tsx/esm/api';
   }
 }

@@ -1,11 +1,12 @@
 /**
  * Reading what `stepwise eval` is given: the dataset file (by its extension: `.dataset.json`
- * or `.json`, `.jsonl`, `.csv`), assertions for the whole dataset (a file or inline JSON), the
+ * or `.json`, `.jsonl`, `.csv`, and promptfoo's `.yaml`/`.yml`; promptfoo's forms of JSON, JSONL
+ * and CSV are told apart by their keys), assertions for the whole dataset (a file or inline JSON), the
  * variants, and the folder of a batch to resume.
  * Every problem is collected and named with its file and place; the command exits 2 with them.
  */
 import path from 'node:path';
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { parseCsv, parseDatasetFile, parseJsonl, checkDataset } from '../../../shared/eval/dataset-io';
 import { AssertionSchema, type Assertion, type Dataset } from '../../../shared/eval/dataset';
 import { schemaProblems } from '../../../shared/thread/validate';
@@ -14,21 +15,23 @@ import { BATCH_FILE } from '../../core/eval/batch-files';
 import { parseVariant, type Variant } from '../../core/eval/variants';
 import { Type } from '@sinclair/typebox';
 import { fsErrorPhrase } from '../../../shared/fs-errors';
+import { readRegularFile } from '../../../shared/regular-file.node.js';
+import { isYamlFile, parsePromptfooJson, parsePromptfooYaml } from './promptfoo-file';
 
 /** Reads a dataset file; throws an Error listing every problem, each prefixed with the file. */
 export async function readDatasetFile(file: string): Promise<Dataset> {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = await readRegularFile(file);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     const why = code === 'ENOENT' ? 'no such file' : fsErrorPhrase(err);
     throw new Error(`${file}: cannot read the dataset: ${why}`, { cause: err });
   }
   const base = path.basename(file);
-  const name = base.replace(/(\.dataset)?\.(json|jsonl|csv)$/i, '') || base;
+  const name = base.replace(/(\.dataset)?\.(json|jsonl|csv|ya?ml)$/i, '') || base;
   const ext = path.extname(file).toLowerCase();
-  const read = ext === '.jsonl' ? parseJsonl(text, name) : ext === '.csv' ? parseCsv(text, name) : parseDatasetFile(text);
+  const read = ext === '.jsonl' ? parseJsonl(text, name) : ext === '.csv' ? parseCsv(text, name) : isYamlFile(file) ? parsePromptfooYaml(text, name) : (parsePromptfooJson(text, name) ?? parseDatasetFile(text));
   if (!read.ok) throw new Error(read.errors.map((e) => `${file}: ${e}`).join('\n'));
   return read.dataset;
 }
@@ -49,7 +52,7 @@ export async function readAssertionsArg(arg: string): Promise<AssertionsArg> {
   let text: string;
   let label = arg;
   try {
-    text = await readFile(arg, 'utf8');
+    text = await readRegularFile(arg);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     // No such file, but JSON text: an array or object (its syntax errors are named), or any

@@ -87,7 +87,7 @@ async function prepare(threadFile: string | undefined, o: EvalOptions, workspace
     return { spec, dir };
   }
   if (!threadFile) throw new BadInput('give the thread file to evaluate (or --resume <batch folder>)');
-  if (!o.dataset) throw new BadInput('--dataset <file> is required (a .dataset.json, .jsonl or .csv file)');
+  if (!o.dataset) throw new BadInput('--dataset <file> is required (a .dataset.json, .jsonl or .csv file, or a promptfoo tests file)');
   let thread;
   try {
     thread = await loadThreadFile(path.resolve(threadFile));
@@ -257,7 +257,7 @@ export function registerEval(program: Command): void {
     .command('eval')
     .description('Run a thread over a dataset: every case × variant in its own runner process, assertions checked. Exit 0 all passed, 1 an assertion failed, 2 bad input, 3 a case could not run or an assertion could not be checked, 130 cancelled (Ctrl-C; --resume runs the rest).')
     .argument('[thread]', 'thread file (.json)')
-    .option('--dataset <file>', 'cases: .dataset.json, .jsonl or .csv')
+    .option('--dataset <file>', 'cases: .dataset.json, .jsonl or .csv, or a promptfoo tests file (.yaml, .yml, .json; JSONL and CSV in promptfoo\'s form too)')
     .option('--variant <spec>', 'a variant, e.g. "name=mini model=openai/gpt-4o-mini temperature=0.2" (repeatable)', (v: string, prev: string[]) => [...prev, v], [] as string[])
     // No commander default: a resumed batch must tell "not given" (keep its own) from a given value.
     .option('--concurrency <n>', `cases at a time (default ${DEFAULT_CONCURRENCY}; with --resume, the batch's own unless given)`)

@@ -5,7 +5,7 @@
  * clear message for an unknown format (naming what was looked for) or anything it cannot convert.
  */
 import { Command, Option } from 'commander';
-import { readFile } from 'node:fs/promises';
+import { readRegularFile } from '../../../shared/regular-file.node.js';
 import { parseThreadText, saveThreadFile, serializeThread, ThreadFileError } from '../../core/threads/thread-file';
 import { FORMAT_NAMES, IMPORT_FORMATS, type ThreadFormat } from '../../../shared/thread/import';
 import { formatProblems } from './validate';
@@ -22,7 +22,7 @@ export function registerImport(program: Command): void {
     .action(async (file: string, opts: { output?: string; format?: ThreadFormat; title?: string }) => {
       let text: string;
       try {
-        text = await readFile(file, 'utf8');
+        text = await readRegularFile(file);
       } catch (err) {
         process.stderr.write(`stepwise import: cannot read ${file}: ${(err as Error).message}\n`);
         process.exitCode = 2;

@@ -13,6 +13,18 @@ import { mcpHostEntry } from '../../core/process/entries';
 export interface HomeOpts {
   home?: string;
   json?: boolean;
+  /** `--root <dir...>`: folders offered to the server as roots (answered on `roots/list`). */
+  root?: string[];
+}
+
+/**
+ * Makes the `--root` folders (absolute) the roots of each of `servers`, before anything connects,
+ * so a server that asks for roots as soon as it is initialized gets them; none given: no roots.
+ */
+export async function offerRoots(svc: McpService, servers: string[], o: HomeOpts): Promise<string[] | undefined> {
+  const roots = o.root?.map((r) => path.resolve(r));
+  if (roots?.length) for (const s of servers) await svc.setRoots(s, roots);
+  return roots;
 }
 
 /** The Stepwise home: `--home`, else $STEPWISE_HOME, else ~/.stepwise. */
@@ -71,6 +83,7 @@ export function onServer<O extends HomeOpts>(run: (svc: McpService, server: stri
   return (server, o) =>
     withService(o, async (svc, config) => {
       checkServer(config, server);
+      await offerRoots(svc, [server], o);
       return run(svc, server, o);
     });
 }

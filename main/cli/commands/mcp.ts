@@ -7,10 +7,9 @@
  * be read or parsed; `list` lists broken entries with their error and exits 2),
  * 3 connection failure.
  */
-import path from 'node:path';
 import type { Command } from 'commander';
 import { importMcpServers } from '../../core/mcp/import';
-import { checkServer, ExitError, homeOf, onServer, parseJsonObject, withService, type HomeOpts } from './mcp-common';
+import { checkServer, ExitError, homeOf, offerRoots, onServer, parseJsonObject, withService, type HomeOpts } from './mcp-common';
 import { registerMcpResources } from './mcp-resources';
 import type { ToolOutput } from '../../../shared/thread/messages';
 
@@ -31,17 +30,20 @@ const LIST_PROBE_MS = 5000;
 export function registerMcp(program: Command): void {
   const mcp = program.command('mcp').description('MCP servers from settings/mcp.json: list, tools, call, test, import, resources, read, templates, prompts, prompt.');
   const homeOpt = ['--home <dir>', 'Stepwise home (default $STEPWISE_HOME or ~/.stepwise)'] as const;
+  const rootOpt = ['--root <dir...>', 'folders offered to the server as roots (answered on roots/list; default none)'] as const;
 
   mcp
     .command('list')
     .description('List configured MCP servers with their state, connecting to each (exit 2 when an entry is broken; it is listed with its error).')
     .option(...homeOpt)
+    .option(...rootOpt)
     .option('--json', 'print JSON')
     .option('--timeout <ms>', 'how long to wait for the servers to connect; one still connecting then reads "connecting"', String(LIST_PROBE_MS))
     .action((o: HomeOpts & { timeout: string }) =>
       withService(o, async (svc, config) => {
         const timeoutMs = Number(o.timeout);
         if (!Number.isInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > 120_000) throw new ExitError(`--timeout must be a whole number of ms from 1 to 120000 (got ${JSON.stringify(o.timeout)})`, 2);
+        await offerRoots(svc, Object.keys(config.servers), o);
         const servers = await svc.servers({ timeoutMs });
         if (o.json) process.stdout.write(JSON.stringify(servers, null, 2) + '\n');
         else if (!servers.length) process.stdout.write(`No MCP servers configured in ${config.file}.\n`);
@@ -55,7 +57,7 @@ export function registerMcp(program: Command): void {
     );
 
   /** A subcommand on one configured `<server>`. */
-  const serverCommand = (name: string, description: string) => mcp.command(name).description(description).argument('<server>').option(...homeOpt);
+  const serverCommand = (name: string, description: string) => mcp.command(name).description(description).argument('<server>').option(...homeOpt).option(...rootOpt);
   registerMcpResources(serverCommand);
 
   serverCommand('tools', "List a server's tools (connects to it).")
@@ -84,7 +86,7 @@ export function registerMcp(program: Command): void {
     .argument('<server>')
     .argument('<tool>')
     .option('--args <json>', 'arguments as a JSON object', '{}')
-    .option('--root <dir...>', 'folders offered to the server as roots')
+    .option(...rootOpt)
     .option('--timeout <ms>', 'per-call timeout, reset on progress', (v) => Number(v))
     .option(...homeOpt)
     .option('--json', 'print the whole result as JSON (every content part, structuredContent, protocol log)')
@@ -93,9 +95,9 @@ export function registerMcp(program: Command): void {
         const args = parseJsonObject(o.args, 'args');
         if (o.timeout !== undefined && !(o.timeout > 0)) throw new ExitError('--timeout must be a positive number of milliseconds', 2);
         checkServer(config, server);
+        const roots = await offerRoots(svc, [server], o);
         const tools = await svc.tools(server); // connection failures surface here (exit 3)
         if (!tools.some((t) => t.name === tool)) throw new ExitError(`server "${server}" has no tool "${tool}" (it has: ${tools.map((t) => t.name).join(', ')})`, 2);
-        const roots = o.root?.map((r) => path.resolve(r));
         const r = await svc.callTool(server, tool, args, { roots, timeoutMs: o.timeout });
         if (o.json) process.stdout.write(JSON.stringify(r, null, 2) + '\n');
         else printOutput(r.output);

@@ -19,6 +19,10 @@ const WORDS: Record<string, string> = {
   interrupted: 'interrupted',
 };
 
+/** Levels of nesting shown by indentation; deeper ones are numbered instead. */
+export const MAX_INDENT_LEVELS = 40;
+
+/** Prints a run's tree line by line as its envelopes arrive (see the file comment). */
 export class LiveTreePrinter {
   private readonly consumer = new StreamConsumer();
   private readonly depth = new Map<string, number>();
@@ -30,8 +34,13 @@ export class LiveTreePrinter {
 
   constructor(private readonly write: (s: string) => void) {}
 
+  /**
+   * Two spaces a level up to {@link MAX_INDENT_LEVELS}; deeper, that indent and the level
+   * number (`[level 120] `). Without the cap a run nested 100,000 levels printed ~10¹⁰ spaces.
+   */
   private indent(nodeId: string): string {
-    return '  '.repeat(this.depth.get(nodeId) ?? 0);
+    const d = this.depth.get(nodeId) ?? 0;
+    return d <= MAX_INDENT_LEVELS ? '  '.repeat(d) : `${'  '.repeat(MAX_INDENT_LEVELS)}[level ${d}] `;
   }
 
   private breakLine(): void {

@@ -86,7 +86,9 @@ export async function workerCommand(o: WorkerOptions): Promise<number> {
       const job = { ...allowed.job, attempt: Math.max(1, j.attemptsStarted ?? 1) };
       const dir = path.join(cli.core.workspaceDir, 'evals', 'remote', safeStem(job.batchId));
       process.stdout.write(`${what}: started${job.attempt > 1 ? ` (attempt ${job.attempt})` : ''}\n`);
-      const out = await runCase(cli.core, job, dir, name, undefined, isolation);
+      // The case's thread and run go back to the batch, which keeps them: nothing of it is written here.
+      const out = await runCase(cli.core, job, dir, name, undefined, isolation, 'memory');
+      delete out.unsaved;
       process.stdout.write(`${what}: ${out.result.status}\n`);
       return out.thread ? { ...out, thread: answeredThread(out.thread, checked.job.thread) } : out;
     },

@@ -1,11 +1,12 @@
 /**
  * A batch's folder: `batch.json` (what was asked: the thread, the dataset, the variants, as
  * they were when the batch started, so a resumed batch runs the same cases) and
- * `results.jsonl` (one finished case per line, appended as each finishes, so an interrupted
- * batch keeps every finished case). Case threads sit beside them (case-run.ts).
+ * `results.jsonl` (one finished case per line, appended in groups as cases finish, so an
+ * interrupted batch keeps every finished case); `cases.jsonl` beside them holds each case's thread
+ * and run (case-store.ts).
  */
 import path from 'node:path';
-import { appendFile, mkdir, readFile, readdir } from 'node:fs/promises';
+import { mkdir, readFile, readdir } from 'node:fs/promises';
 import writeFileAtomic from 'write-file-atomic';
 import type { CaseResult } from '../../../shared/eval/results';
 import { parseJsonText } from '../../../shared/thread/json-text';
@@ -49,16 +50,11 @@ export async function readBatchSpec(dir: string): Promise<BatchSpec> {
   return checked.spec;
 }
 
-/** Appends one finished case (one line, one write). */
-export async function appendResult(dir: string, r: CaseResult): Promise<void> {
-  await appendFile(path.join(dir, RESULTS_FILE), `${JSON.stringify(r)}\n`);
-}
-
 /**
  * The finished cases of a batch. A line that does not parse (a host that died mid-write) is
  * skipped; `skipped` holds the 1-based numbers of those lines. For a case × variant written twice, the last line wins. `cutShort`: the
- * file does not end with a newline (a write cut off); {@link endResultsLine} ends it before more
- * results are appended, or the next one would join the broken line.
+ * file does not end with a newline (a write cut off); the case store's writer (case-store.ts)
+ * starts its next write on a new line then, or it would join the broken line.
  */
 export async function readResults(dir: string): Promise<{ results: CaseResult[]; skipped: number[]; cutShort: boolean }> {
   let text: string;
@@ -84,11 +80,6 @@ export async function readResults(dir: string): Promise<{ results: CaseResult[];
     }
   }
   return { results: [...byKey.values()], skipped, cutShort };
-}
-
-/** Ends the last line of a batch's results file that a cut-off write left open (see readResults). */
-export async function endResultsLine(dir: string): Promise<void> {
-  await appendFile(path.join(dir, RESULTS_FILE), '\n');
 }
 
 /** A batch folder: its checked batch file, or why it cannot be used. */

@@ -10,7 +10,8 @@ import type { Assertion } from '../../../shared/eval/dataset';
 import { caseThread } from './case-thread';
 import { caseFileName, type CaseJob, type CaseRunOutput } from './case-run';
 import type { CaseScheduler } from './scheduler';
-import { appendResult, endResultsLine, readResults, type BatchSpec } from './batch-files';
+import { readResults, type BatchSpec } from './batch-files';
+import { CaseStoreWriter } from './case-store';
 
 /** Where a batch is. `etaMs` is absent until a case has finished. */
 export interface BatchProgress {
@@ -40,90 +41,125 @@ export interface BatchOutcome {
   skippedLines: number[];
 }
 
-/** Every case × variant job of a batch, in dataset order, with unique file names. */
-export function planJobs(spec: BatchSpec): CaseJob[] {
+/** Where a job's case and variant are in its batch, and its case thread's unique file name. */
+interface PlannedJob {
+  caseIndex: number;
+  variantIndex: number;
+  file: string;
+}
+
+/** Every case × variant of a batch, in dataset order, with unique file names (the jobs are made as they run). */
+function planFiles(spec: BatchSpec): PlannedJob[] {
   const taken = new Set<string>();
-  const jobs: CaseJob[] = [];
-  for (const c of spec.dataset.cases) {
-    for (const v of spec.variants) {
+  const out: PlannedJob[] = [];
+  spec.dataset.cases.forEach((c, caseIndex) => {
+    spec.variants.forEach((v, variantIndex) => {
       let file = caseFileName(c.id, v.name);
       for (let n = 2; taken.has(file.toLowerCase()); n++) file = caseFileName(c.id, v.name, ` (${n})`);
       taken.add(file.toLowerCase());
-      const assertions: Assertion[] = [...spec.dataset.assertions, ...(c.assertions ?? [])];
-      const job: CaseJob = {
-        batchId: spec.id,
-        caseId: c.id,
-        variant: v.name,
-        thread: caseThread(spec.thread, c, v, spec.name),
-        assertions,
-        vars: c.vars,
-        maxTurns: spec.maxTurns,
-        attempt: 1,
-        file,
-      };
-      if (c.expected !== undefined) job.expected = c.expected;
-      jobs.push(job);
-    }
-  }
-  return jobs;
+      out.push({ caseIndex, variantIndex, file });
+    });
+  });
+  return out;
 }
 
-/** Runs (or resumes) a batch; resolves when every case finished or the batch was cancelled. */
+/** The job of a planned case × variant: its case thread made now (one at a time, not all at once). */
+function jobOf(spec: BatchSpec, p: PlannedJob): CaseJob {
+  const c = spec.dataset.cases[p.caseIndex]!;
+  const v = spec.variants[p.variantIndex]!;
+  const assertions: Assertion[] = [...spec.dataset.assertions, ...(c.assertions ?? [])];
+  const job: CaseJob = { batchId: spec.id, caseId: c.id, variant: v.name, thread: caseThread(spec.thread, c, v, spec.name), assertions, vars: c.vars, maxTurns: spec.maxTurns, attempt: 1, file: p.file };
+  if (c.expected !== undefined) job.expected = c.expected;
+  return job;
+}
+
+/** Every case × variant job of a batch, in dataset order, with unique file names. */
+export function planJobs(spec: BatchSpec): CaseJob[] {
+  return planFiles(spec).map((p) => jobOf(spec, p));
+}
+
+/**
+ * Runs (or resumes) a batch; resolves when every case finished or the batch was cancelled.
+ * Finished cases go to the batch's case store (case-store.ts) in groups; `onResult` and the
+ * progress count a case once its result is on disk.
+ */
 export async function runBatch(o: RunBatchOptions): Promise<BatchOutcome> {
   const { spec, dir, scheduler } = o;
   const earlier = await readResults(dir);
-  if (earlier.cutShort) await endResultsLine(dir);
   const results = [...earlier.results];
-  const finished = new Set(results.map((r) => `${r.caseId}\u0000${r.variant}`));
-  const jobs = planJobs(spec).filter((j) => !finished.has(`${j.caseId}\u0000${j.variant}`));
-  const total = results.length + jobs.length;
+  const key = (caseId: string, variant: string) => `${caseId}\u0000${variant}`;
+  const finished = new Set(results.map((r) => key(r.caseId, r.variant)));
+  const plans = planFiles(spec).filter((p) => !finished.has(key(spec.dataset.cases[p.caseIndex]!.id, spec.variants[p.variantIndex]!.name)));
+  finished.clear();
+  const total = results.length + plans.length;
   const controller = new AbortController();
   const abort = () => controller.abort();
   o.signal?.addEventListener('abort', abort, { once: true });
   if (o.signal?.aborted) controller.abort();
+  const store = new CaseStoreWriter(dir);
   let running = 0;
-  const durations: number[] = [];
+  let failed = results.filter((r) => r.status !== 'passed').length;
+  let durationSum = 0;
+  let durationCount = 0;
   const progress = () => {
-    const done = results.length;
-    const failed = results.filter((r) => r.status !== 'passed').length;
-    const p: BatchProgress = { total, done, running, failed };
-    if (durations.length) {
-      const mean = durations.reduce((a, b) => a + b, 0) / durations.length;
-      p.etaMs = Math.round((mean * (total - done)) / Math.max(1, spec.concurrency));
-    }
+    const p: BatchProgress = { total, done: results.length, running, failed };
+    if (durationCount) p.etaMs = Math.round((durationSum / durationCount) * (total - results.length) / Math.max(1, spec.concurrency));
     o.onProgress?.(p);
+  };
+  const record = (r: CaseResult) => {
+    results.push(r);
+    if (r.status !== 'passed') failed++;
   };
   progress();
   const queue = new PQueue({ concurrency: Math.max(1, spec.concurrency) });
-  for (const job of jobs) {
+  const acks = new Set<Promise<void>>();
+  let writeError: Error | undefined;
+  for (const plan of plans) {
     void queue.add(async () => {
       if (controller.signal.aborted) return;
+      const job = jobOf(spec, plan);
       running++;
       progress();
       const started = Date.now();
+      let out: CaseRunOutput;
       try {
-        let out: CaseRunOutput;
-        try {
-          out = await scheduler.run(job, dir, controller.signal);
-        } catch (err) {
-          // The scheduler itself failed (a queue that went away): the case could not run. It is
-          // not recorded as finished, so a resumed batch runs it again.
-          const now = Date.now();
-          results.push({ caseId: job.caseId, variant: job.variant, status: 'error', error: `could not run: ${(err as Error).message}`, assertions: [], startedAt: started, endedAt: now, attempts: job.attempt });
-          return;
-        }
-        if (controller.signal.aborted && out.result.status === 'error') return; // cancelled: a resume runs it again
-        results.push(out.result);
-        durations.push(Date.now() - started);
-        await appendResult(dir, out.result);
-        o.onResult?.(out.result, out);
-      } finally {
+        out = await scheduler.run(job, dir, controller.signal);
+      } catch (err) {
+        // The scheduler itself failed (a queue that went away): the case could not run. It is
+        // not recorded as finished, so a resumed batch runs it again.
         running--;
+        record({ caseId: job.caseId, variant: job.variant, status: 'error', error: `could not run: ${(err as Error).message}`, assertions: [], startedAt: started, endedAt: Date.now(), attempts: job.attempt });
         progress();
+        return;
       }
+      running--;
+      if (controller.signal.aborted && out.result.status === 'error') {
+        progress();
+        return; // cancelled: a resume runs it again
+      }
+      durationSum += Date.now() - started;
+      durationCount++;
+      const kept = out.unsaved && out.thread ? { file: job.file, thread: out.thread, ...(out.run ? { run: out.run } : {}) } : undefined;
+      // The slot is free for the next case now; this one is acknowledged once it is on disk.
+      const written = store.add(out.result, kept).then(
+        () => {
+          record(out.result);
+          o.onResult?.(out.result, out);
+          progress();
+        },
+        (err: unknown) => {
+          writeError ??= err as Error;
+          controller.abort();
+        },
+      );
+      acks.add(written);
+      void written.finally(() => acks.delete(written));
     });
   }
   await queue.onIdle();
+  await store.close();
+  await Promise.all([...acks]);
   o.signal?.removeEventListener('abort', abort);
+  if (writeError) throw new Error(`the batch's results could not be written in ${dir}: ${writeError.message}`);
   return { results, cancelled: controller.signal.aborted, skippedLines: earlier.skipped };
 }

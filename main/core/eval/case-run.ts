@@ -27,7 +27,7 @@ import { safeStem } from '../workspace/names';
  */
 export interface CaseHost {
   readonly home: string;
-  readonly threads: Pick<ThreadStore, 'open' | 'get' | 'has' | 'release' | 'idOfFile'>;
+  readonly threads: Pick<ThreadStore, 'open' | 'openInMemory' | 'get' | 'has' | 'release' | 'idOfFile'>;
   readonly runs: Pick<RunController, 'start'>;
   readonly supervisor: Pick<RunSupervisor, 'cancel' | 'get' | 'releasePool'>;
   connect(send: (push: HostPush) => void): { stream: { subscribe(threadId?: string): unknown }; close(): void };
@@ -56,6 +56,11 @@ export interface CaseRunOutput {
   /** The case thread after its run, and the run's record (absent when it never started). */
   thread?: Thread;
   run?: RunRecord;
+  /**
+   * The thread and run are in memory only (nothing of the case was written): the batch writes
+   * them into its case store (case-store.ts) with the result.
+   */
+  unsaved?: boolean;
 }
 
 /** A file name for a case's thread in the batch folder. */
@@ -89,20 +94,29 @@ export function batchPool(batchId: string): string {
 type Ran = { run: RunRecord; thread: Thread; crashed?: string } | { error: string; thread?: Thread };
 
 /**
+ * Where a case's thread and run are kept: `files`, the thread file at its path and the run file
+ * in the home, as any run; `memory`, neither (the batch's case store gets them).
+ */
+export type Keep = 'files' | 'memory';
+
+/**
  * Runs `thread` on `core`; in a pooled process when `pool` is given, and then once more in a
  * fresh process if that one crashed (a case run then counts two attempts).
  */
-async function runIsolated(core: CaseHost, file: string, thread: Thread, mode: 'react' | 'step', maxTurns: number, signal: AbortSignal | undefined, pool: string | undefined): Promise<Ran & { retried: boolean }> {
-  const first = await runOnce(core, file, thread, mode, maxTurns, signal, pool);
+async function runIsolated(core: CaseHost, file: string, thread: Thread, mode: 'react' | 'step', maxTurns: number, signal: AbortSignal | undefined, pool: string | undefined, keep: Keep): Promise<Ran & { retried: boolean }> {
+  const first = await runOnce(core, file, thread, mode, maxTurns, signal, pool, keep);
   if (pool === undefined || !('run' in first) || !first.crashed || signal?.aborted) return { ...first, retried: false };
-  return { ...(await runOnce(core, file, thread, mode, maxTurns, signal, undefined)), retried: true };
+  return { ...(await runOnce(core, file, thread, mode, maxTurns, signal, undefined, keep)), retried: true };
 }
 
 /** Runs `thread` once on `core` (opening it from `file`) and resolves with its run record, or the reason it could not run. */
-async function runOnce(core: CaseHost, file: string, thread: Thread, mode: 'react' | 'step', maxTurns: number, signal: AbortSignal | undefined, pool: string | undefined): Promise<Ran> {
+async function runOnce(core: CaseHost, file: string, thread: Thread, mode: 'react' | 'step', maxTurns: number, signal: AbortSignal | undefined, pool: string | undefined, keep: Keep): Promise<Ran> {
   if (signal?.aborted) return { error: 'the batch was cancelled' };
-  await mkdir(path.dirname(file), { recursive: true });
-  await writeFileAtomic(file, `${JSON.stringify(thread, null, 2)}\n`);
+  if (keep === 'files') {
+    await mkdir(path.dirname(file), { recursive: true });
+    await writeFileAtomic(file, `${JSON.stringify(thread, null, 2)}\n`);
+  }
+  let record: RunRecord | undefined;
   const ended = new Map<string, () => void>();
   const endedIds = new Set<string>();
   const conn = core.connect((push: HostPush) => {
@@ -112,9 +126,9 @@ async function runOnce(core: CaseHost, file: string, thread: Thread, mode: 'reac
   });
   let threadId: string | undefined;
   try {
-    threadId = (await core.threads.open(file)).thread.id;
+    threadId = (keep === 'memory' ? core.threads.openInMemory(file, thread) : await core.threads.open(file)).thread.id;
     conn.stream.subscribe(threadId); // run_ended goes to the thread's subscribers
-    const { runId } = await core.runs.start({ threadId, mode, maxTurns, ...(pool === undefined ? {} : { pool }) });
+    const { runId } = await core.runs.start({ threadId, mode, maxTurns, ...(pool === undefined ? {} : { pool }), ...(keep === 'memory' ? { onRecord: (r: RunRecord) => (record = r) } : {}) });
     const exited = core.supervisor.get(runId)?.exited;
     const cancel = () => core.supervisor.cancel(runId, 'the batch was cancelled');
     signal?.addEventListener('abort', cancel, { once: true });
@@ -126,7 +140,7 @@ async function runOnce(core: CaseHost, file: string, thread: Thread, mode: 'reac
     });
     signal?.removeEventListener('abort', cancel);
     const exit = await exited;
-    const run = await readRun(core.home, threadId, runId);
+    const run = record ?? (await readRun(core.home, threadId, runId));
     const crashed = exit?.abnormal && !exit.cancelRequested ? unexpectedStop(exit) : undefined;
     return { run, thread: core.threads.get(threadId).thread, ...(crashed ? { crashed } : {}) };
   } catch (err) {
@@ -139,9 +153,11 @@ async function runOnce(core: CaseHost, file: string, thread: Thread, mode: 'reac
 
 /**
  * Runs one case on `core`, its files under `dir` (the batch folder); `worker` names who ran it.
+ * `keep`: `files` writes the case thread and its run record as any run's; `memory` writes neither
+ * (the output says `unsaved`: the batch's case store keeps them). Judges' threads and runs are files.
  * Resolves with the case's result in every case (a failure to run is a result with status `error`).
  */
-export async function runCase(core: CaseHost, job: CaseJob, dir: string, worker = 'local', signal?: AbortSignal, isolation: CaseIsolation = 'fresh'): Promise<CaseRunOutput> {
+export async function runCase(core: CaseHost, job: CaseJob, dir: string, worker = 'local', signal?: AbortSignal, isolation: CaseIsolation = 'fresh', keep: Keep = 'files'): Promise<CaseRunOutput> {
   const pool = isolation === 'reuse' ? batchPool(job.batchId) : undefined;
   const startedAt = Date.now();
   const threadFile = job.file;
@@ -154,7 +170,7 @@ export async function runCase(core: CaseHost, job: CaseJob, dir: string, worker 
     threadFile,
     threadId: job.thread.id,
   };
-  const ran = await runIsolated(core, path.join(dir, threadFile), job.thread, 'react', job.maxTurns, signal, pool);
+  const ran = await runIsolated(core, path.join(dir, threadFile), job.thread, 'react', job.maxTurns, signal, pool, keep);
   if (ran.retried) base.attempts = job.attempt + 1;
   if ('error' in ran) {
     return { result: { ...base, status: 'error', error: ran.error, assertions: [], endedAt: Date.now() } };
@@ -167,7 +183,7 @@ export async function runCase(core: CaseHost, job: CaseJob, dir: string, worker 
       continue;
     }
     const jt = judgeThread(a, job.thread.model, outcome, job.vars, job.expected, `Judge · ${job.caseId} · ${job.variant} · ${i + 1}`);
-    const judged = await runIsolated(core, path.join(dir, 'judges', job.file.replace(/\.json$/, `.judge-${i + 1}.json`)), jt, 'step', 1, signal, pool);
+    const judged = await runIsolated(core, path.join(dir, 'judges', job.file.replace(/\.json$/, `.judge-${i + 1}.json`)), jt, 'step', 1, signal, pool, 'files');
     assertions.push(judgeResult(a, 'error' in judged ? judged : judgedText(judged.run)));
   }
   const result: CaseResult = {
@@ -181,7 +197,7 @@ export async function runCase(core: CaseHost, job: CaseJob, dir: string, worker 
   };
   const error = runError(outcome, ran.run.status, ran.crashed);
   if (error) result.error = error;
-  return { result, thread: ran.thread, run: ran.run };
+  return { result, thread: ran.thread, run: ran.run, ...(keep === 'memory' ? { unsaved: true } : {}) };
 }
 
 function judgedText(run: RunRecord): { text: string } | { error: string } {

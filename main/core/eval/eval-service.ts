@@ -7,7 +7,7 @@
  */
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, stat, writeFile } from 'node:fs/promises';
 import writeFileAtomic from 'write-file-atomic';
 import type { Thread } from '../../../shared/thread/schema';
 import type { HostPush } from '../../../shared/protocol/host-api';
@@ -18,6 +18,7 @@ import type { CaseResult } from '../../../shared/eval/results';
 import { DEFAULT_MAX_TURNS } from '../../../shared/thread/defaults';
 import { HostError } from '../errors';
 import { loadThreadFile } from '../threads/thread-file';
+import { readRegularFile, SpecialFileError, specialFileKind } from '../../../shared/regular-file.node.js';
 import { readRun } from '../journal/run-files';
 import { safeStem, uniqueName } from '../workspace/names';
 import { runBatch, type BatchProgress } from './batch';
@@ -79,8 +80,15 @@ export class EvalService {
         if (d.name.startsWith('.')) continue;
         const abs = path.join(dir, d.name);
         if (d.isDirectory()) await walk(abs, depth + 1);
-        else if (d.isFile() && d.name.toLowerCase().endsWith(DATASET_SUFFIX)) {
-          const read = parseDatasetFile(await readFile(abs, 'utf8').catch(() => ''));
+        else if (!d.isDirectory() && d.name.toLowerCase().endsWith(DATASET_SUFFIX)) {
+          // A FIFO, socket or device named like a dataset is listed with why it is skipped, never opened.
+          const special = d.isFile() ? undefined : await specialFileKind(abs);
+          if (!d.isFile() && !special) continue;
+          if (special) {
+            out.push({ path: this.rel(abs), name: d.name.slice(0, -DATASET_SUFFIX.length), cases: 0, error: new SpecialFileError(special).message });
+            continue;
+          }
+          const read = parseDatasetFile(await readRegularFile(abs).catch(() => ''));
           const base = d.name.slice(0, -DATASET_SUFFIX.length);
           out.push(read.ok ? { path: this.rel(abs), name: read.dataset.name, cases: read.dataset.cases.length } : { path: this.rel(abs), name: base, cases: 0, error: read.errors.slice(0, 3).join('; ') });
         }
@@ -99,9 +107,10 @@ export class EvalService {
     const abs = await this.datasetFile(rel);
     let text: string;
     try {
-      text = await readFile(abs, 'utf8');
+      text = await readRegularFile(abs);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new HostError('not_found', `no dataset ${rel}`);
+      if (err instanceof SpecialFileError) throw new HostError('invalid_dataset', `${rel}: ${err.message}`);
       throw err;
     }
     const read = parseDatasetFile(text);

@@ -10,7 +10,8 @@
 import path from 'node:path';
 import { createHash } from 'node:crypto';
 import type { EventEmitter } from 'node:events';
-import { mkdir, open, rm } from 'node:fs/promises';
+import { mkdir, open, readFile, rm } from 'node:fs/promises';
+import { isDeepStrictEqual } from 'node:util';
 import writeFileAtomic from 'write-file-atomic';
 import { Queue, QueueEvents } from 'bullmq';
 import type { CaseScheduler } from './scheduler';
@@ -98,6 +99,19 @@ async function writeNewFile(file: string, text: string): Promise<boolean> {
     await h.close().catch(() => {});
   }
   return true;
+}
+
+/**
+ * Whether the run file `file` already holds exactly `run`: a worker sharing the batch's home
+ * (one machine, both on the default ~/.stepwise) wrote it there itself, so there is nothing to
+ * write and nothing written over. Any other content, or a file that does not parse, is false.
+ */
+async function holdsRun(file: string, run: unknown): Promise<boolean> {
+  try {
+    return isDeepStrictEqual(JSON.parse(await readFile(file, 'utf8')), run);
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -230,7 +244,9 @@ export class RedisScheduler implements CaseScheduler {
     if (out.run) {
       const file = runFile(this.o.home, job.thread.id, out.run.runId);
       await mkdir(path.dirname(file), { recursive: true });
-      if (!(await writeNewFile(file, JSON.stringify(out.run)))) return fail(`the worker's run id ${JSON.stringify(out.run.runId)} names a run this home has already: not written over`);
+      if (!(await writeNewFile(file, JSON.stringify(out.run))) && !(await holdsRun(file, out.run))) {
+        return fail(`the worker's run id ${JSON.stringify(out.run.runId)} names a run this home has already: not written over`);
+      }
     }
     if (out.thread) {
       await mkdir(dir, { recursive: true });

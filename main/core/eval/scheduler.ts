@@ -19,7 +19,11 @@ export interface CaseScheduler {
   close(): Promise<void>;
 }
 
-/** Cases on this machine, through `core`, in runner processes reused across a batch's cases or fresh per case. */
+/**
+ * Cases on this machine, through `core`, in runner processes reused across a batch's cases or
+ * fresh per case; each case's thread and run stay in memory until the batch writes them into
+ * its case store (case-store.ts).
+ */
 export class LocalScheduler implements CaseScheduler {
   readonly name = 'local';
   private readonly batches = new Set<string>();
@@ -31,7 +35,7 @@ export class LocalScheduler implements CaseScheduler {
 
   run(job: CaseJob, dir: string, signal: AbortSignal): Promise<CaseRunOutput> {
     this.batches.add(job.batchId);
-    return runCase(this.core, job, dir, 'local', signal, this.isolation);
+    return runCase(this.core, job, dir, 'local', signal, this.isolation, 'memory');
   }
 
   /** Stops the batches' pooled runner processes. */

@@ -33,7 +33,7 @@ export const runHandlers: DomainHandlers<'run'> = {
   'run.delete': async (ctx, _client, { threadId, runId }) => {
     if (ctx.bridge.run(runId)) throw new HostError('run_running', `run ${runId} is still running`);
     await deleteRun(ctx.home, threadId, runId);
-    if (ctx.threads.has(threadId)) ctx.threads.removeRunRef(threadId, runId);
+    if (ctx.threads.has(threadId)) await ctx.threads.removeRunRef(threadId, runId); // answered once on disk
     return { ok: true };
   },
 };

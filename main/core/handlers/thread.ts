@@ -6,6 +6,7 @@ import { releaseIfUnheld } from '../store/thread-holders';
 import { renderForRun, TemplateHostError } from '../templates';
 import { runSkills } from '../skills/discover';
 import { branchThread } from '../branches';
+import { materializeCase } from '../eval/case-store';
 
 function relPath(ctx: HostContext, file: string): string {
   return path.relative(ctx.workspaceDir, file).split(path.sep).join('/');
@@ -17,6 +18,8 @@ const originOf = (clientId: number) => `client:${clientId}`;
 export const threadHandlers: DomainHandlers<'thread'> = {
   'thread.open': async (ctx, client, p) => {
     const file = await ctx.workspace.resolve(p.path);
+    // An evaluation case's thread is in its batch's case store until first opened (docs/architecture.md#evaluation).
+    await materializeCase(ctx.home, file);
     const { thread, version } = await ctx.threads.open(file);
     client.openThreads.add(thread.id);
     for (const message of ctx.threads.recoveryNotes(thread.id)) client.stream.push({ type: 'notice', level: 'error', message });

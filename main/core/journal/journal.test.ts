@@ -179,6 +179,23 @@ describe('run journal', () => {
     );
   });
 
+  it('a run of 100,000 open nodes that all streamed is compacted and replays to the run (no spread of its lines)', async () => {
+    const { h, journal, feed, root } = started({ compactBytes: 1 });
+    const N = 100_000;
+    // Nested: each node under the one before, the run a chain 100,000 levels deep.
+    const nodes: ExecNode[] = [];
+    for (let i = 0; i < N; i++) nodes.push(feed.node('agent', 'running', { parentId: nodes[i - 1]?.id ?? root.id }));
+    feed.tree(...nodes);
+    for (const n of nodes) {
+      feed.delta(n.id, 'text', `text of ${n.id}`);
+      feed.delta(n.id, 'thinking', 'hm');
+    }
+    await journal.flush();
+    const replayed = onDisk(h, feed.run)!;
+    expect(replayed.nodes.length).toBe(N + 1);
+    expect(replayed).toEqual(feed.run.record());
+  }, 120_000); // seconds on a loaded machine; the bound is not a timing target
+
   it('at close the run file replaces the journal; reads find the run either way', async () => {
     const { h, journal, feed, root } = started();
     feed.turn(1, root.id);

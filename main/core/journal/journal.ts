@@ -86,11 +86,15 @@ interface Journal {
   handle?: fs.FileHandle;
   /** A write failed: the next one starts on a new line, so a partial line stays alone. */
   broken: boolean;
+  /** Settles once the first checkpoint (the run's `run` line) is written, or failed and was logged. */
+  opened: Promise<void>;
 }
 
 /** Appends live runs' changes to their journals (throttled), and writes one run file at close. */
 export class RunJournal {
   private readonly journals = new Map<string, Journal>();
+  /** Runs whose record goes to a receiver at close instead of a journal and a run file. */
+  private readonly detached = new Map<string, (record: RunRecord) => void>();
 
   constructor(
     private readonly home: string,
@@ -102,13 +106,19 @@ export class RunJournal {
    * opened). Kept for the next checkpoint, written within the interval (the first one at once).
    */
   changed(run: LiveRun, msg?: RunnerToHost): void {
+    if (this.detached.has(run.runId)) return;
     let j = this.journals.get(run.runId);
     if (!j) {
       const info = { runId: run.runId, threadId: run.threadId, mode: run.mode, startedAt: run.startedAt, baseMessageIds: run.baseMessageIds, dryRun: run.dryRun || undefined, renders: run.renders, scenario: run.scenario, fromRun: run.fromRun, turnOf: run.turnOf };
       const file = journalFile(this.home, run.threadId, run.runId);
       const start: JournalLine = { k: 'run', info };
-      j = { run, start, file, lines: [start], streamed: new Set(), written: new Map(), seenAt: 0, bytes: 0, compactAt: this.opts.compactBytes ?? MIN_COMPACT, lastWrite: 0, chain: Promise.resolve(), broken: false };
+      j = { run, start, file, lines: [start], streamed: new Set(), written: new Map(), seenAt: 0, bytes: 0, compactAt: this.opts.compactBytes ?? MIN_COMPACT, lastWrite: 0, chain: Promise.resolve(), broken: false, opened: Promise.resolve() };
       this.journals.set(run.runId, j);
+      // The first checkpoint at once, so the run is on disk when run.start answers (opened).
+      if (!msg) {
+        j.opened = this.checkpoint(j, false);
+        return;
+      }
     }
     if (msg?.type === 'llm_delta') j.streamed.add(msg.nodeId);
     else if (msg && (msg.type === 'tree_update' || msg.type === 'node_update' || msg.type === 'llm_record' || msg.type === 'run_result')) j.lines.push({ k: 'msg', msg });
@@ -119,6 +129,15 @@ export class RunJournal {
       journal.timer = undefined;
       void this.checkpoint(journal, false);
     }, wait);
+  }
+
+  /**
+   * Resolves once run `runId`'s journal holds its first line, so a host killed after that
+   * finds the run at its next start (marked interrupted); at once for a run with no journal.
+   * A write that failed resolves too (it was logged; the run goes on without a journal).
+   */
+  opened(runId: string): Promise<void> {
+    return this.journals.get(runId)?.opened ?? Promise.resolve();
   }
 
   /** What each node streamed since the last checkpoint, as `text` lines. */
@@ -159,7 +178,10 @@ export class RunJournal {
     if (run.result) out.push({ k: 'msg', msg: run.result });
     j.written.clear();
     for (const n of nodes) j.streamed.add(n.id);
-    out.push(...this.streamedLines(j), { k: 'seen', at: (j.seenAt = run.lastEventAt) });
+    // Appended one by one: spread into push, a line per streamed node overflowed the call stack
+    // at ~100,000 nodes.
+    for (const line of this.streamedLines(j)) out.push(line);
+    out.push({ k: 'seen', at: (j.seenAt = run.lastEventAt) });
     return out;
   }
 
@@ -206,6 +228,12 @@ export class RunJournal {
    * Resolves when the run file is on disk.
    */
   async close(runId: string, record: RunRecord): Promise<void> {
+    const receive = this.detached.get(runId);
+    if (receive) {
+      this.detached.delete(runId);
+      receive(record);
+      return;
+    }
     const j = this.journals.get(runId);
     this.journals.delete(runId);
     if (j?.timer) clearTimeout(j.timer);
@@ -220,6 +248,16 @@ export class RunJournal {
       return; // the journal stays: the next start repairs the run from it
     }
     await fs.rm(journalFile(this.home, record.threadId, record.runId), { force: true }).catch(() => {});
+  }
+
+  /**
+   * Run `runId` (not started yet) has no journal and no run file: at close its record goes to
+   * `receive` (an evaluation case: its batch writes it into its case store, docs/architecture.md#evaluation).
+   * A host that dies meanwhile leaves nothing of it to repair: the case is not finished and a
+   * resumed batch runs it again.
+   */
+  detach(runId: string, receive: (record: RunRecord) => void): void {
+    this.detached.set(runId, receive);
   }
 
   /** Write every pending checkpoint now, flushed to disk (shutdown). */

@@ -30,7 +30,7 @@ export abstract class ChildLinkBase {
   protected emitFrame(m: unknown): void {
     if (!m || typeof m !== 'object') return;
     const frame = m as ChildFrame;
-    if (frame.ch !== 'run' && frame.ch !== 'mcp') return;
+    if (frame.ch !== 'run' && frame.ch !== 'mcp' && frame.ch !== 'template') return;
     for (const l of this.frameListeners) l(frame);
   }
 

@@ -23,7 +23,7 @@ export class NodeSpawner implements ProcessSpawner {
   spawn(entry: string, options: SpawnOptions): ChildLink {
     const child = fork(entry, [], {
       serialization: 'advanced',
-      execArgv: isTypeScriptEntry(entry) ? ['--import', tsxLoader()] : [],
+      execArgv: [...(isTypeScriptEntry(entry) ? ['--import', tsxLoader()] : []), ...(options.execArgv ?? [])],
       stdio: ['ignore', this.options.stdout ?? 'inherit', 'pipe', 'ipc'],
       env: { ...process.env, ...options.env, STEPWISE_PROCESS_NAME: options.name },
       cwd: options.cwd,

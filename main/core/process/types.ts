@@ -1,11 +1,11 @@
 /**
  * Child processes of the host (agent-runners, the mcp-host) behind one interface, so the
  * Electron shell can swap `utilityProcess.fork` in for `child_process.fork` (docs/architecture.md#processes-and-state).
- * Frames are `{ ch: 'run' | 'mcp', msg }` (see shared/process-port.node.ts); where the shell
+ * Frames are `{ ch: 'run' | 'mcp' | 'template', msg }` (see shared/process-port.node.ts); where the shell
  * can transfer ports (Electron), a frame may carry ports of a brokered channel.
  */
 export interface ChildFrame {
-  ch: 'run' | 'mcp';
+  ch: 'run' | 'mcp' | 'template';
   msg: unknown;
 }
 
@@ -54,6 +54,8 @@ export interface SpawnOptions {
   name: string;
   env?: Record<string, string | undefined>;
   cwd?: string;
+  /** Node options for the child, e.g. `--max-old-space-size=256` (the template worker's heap bound). */
+  execArgv?: string[];
 }
 
 /** Starts a child from a built entry file (out/main/*.js) or a TypeScript source (via tsx). */

@@ -23,6 +23,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Patch } from 'immer';
 import writeFileAtomic from 'write-file-atomic';
+import { writerStart } from './log-writer';
 
 /** First line of a log: which document the changes that follow apply to. */
 export interface BaseLine {
@@ -34,6 +35,8 @@ export interface BaseLine {
   file: string;
   /** Process id of the host writing the log. */
   pid: number;
+  /** When that process started (log-writer.ts `writerStart`; absent where it cannot be known): a pid reused by another process, or a zombie, is not the writer. */
+  start?: string;
   /** The open thread's version when the file had `stamp`. */
   version: number;
   /** The file's stamp (open-thread.ts `fileStamp`); null when it could not be read (never matches). */
@@ -242,7 +245,7 @@ export class EditLog {
   }
 
   private baseLine(): string {
-    return line({ kind: 'base', v: 1, threadId: this.threadId, file: this.threadFile, pid: process.pid, ...this.base! });
+    return line({ kind: 'base', v: 1, threadId: this.threadId, file: this.threadFile, pid: process.pid, start: writerStart(), ...this.base! });
   }
 
   private write(text: string, create: boolean): Promise<void> {

@@ -16,6 +16,7 @@ import { validateThread } from '../../../shared/thread/validate';
 import type { ThreadIO } from './thread-store-options';
 import { docHash, logInUse, logName, type BaseLine, type EditLine, type LogLine } from './edit-log';
 import { fileStamp } from './open-thread';
+import { writerRuns } from './log-writer';
 
 /** What recovering one log did. `edits`: how many acknowledged edits it held after the file's state. */
 export type Recovery =
@@ -34,7 +35,9 @@ function checkLine(v: unknown): LogLine | undefined {
   const num = (x: unknown) => Number.isInteger(x) && (x as number) >= 0;
   switch (v.kind) {
     case 'base':
-      return v.v === 1 && typeof v.threadId === 'string' && typeof v.file === 'string' && num(v.version) && (v.stamp === null || typeof v.stamp === 'string') ? (v as unknown as BaseLine) : undefined;
+      return v.v === 1 && typeof v.threadId === 'string' && typeof v.file === 'string' && num(v.version) && (v.stamp === null || typeof v.stamp === 'string') && (v.start === undefined || typeof v.start === 'string')
+        ? (v as unknown as BaseLine)
+        : undefined;
     case 'edit':
       return num(v.version) && Array.isArray(v.patches) && typeof v.origin === 'string' && (v.editId === undefined || typeof v.editId === 'string') && (v.editIds === undefined || (Array.isArray(v.editIds) && v.editIds.every((x) => typeof x === 'string')))
         ? (v as unknown as EditLine)
@@ -124,21 +127,26 @@ export function replayEdits(doc: Thread, lines: LogLine[], stamp: string | undef
   return { doc: next, edits: todo, skipped: all.filter((e) => e.version <= from) };
 }
 
-/** Whether process `pid` runs (and is not this one). */
-function otherLive(pid: number): boolean {
-  if (pid === process.pid) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** The pid in a log's name `<name>-<pid>.jsonl`, or undefined for another file. */
 function pidOf(name: string): number | undefined {
   const m = /^[0-9a-f]{32}-(\d+)\.jsonl$/.exec(name);
   return m ? Number(m[1]) : undefined;
+}
+
+/** The writer's start a log's base line records (undefined when absent or unreadable: the pid alone is checked). */
+async function writerStartOf(log: string): Promise<string | undefined> {
+  let first: string;
+  try {
+    first = (await fs.readFile(log, 'utf8')).split('\n', 1)[0];
+  } catch {
+    return undefined;
+  }
+  try {
+    const base: unknown = JSON.parse(first);
+    return isRecord(base) && base.kind === 'base' && typeof base.start === 'string' ? base.start : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Move `log` into `<dir>/aside/`; returns its new path relative to the folder above `dir` (the home). */
@@ -208,7 +216,7 @@ async function recoverable(dir: string, threadId?: string): Promise<{ mine: stri
     const pid = pidOf(name);
     if (pid === undefined || (stem && !name.startsWith(stem))) continue;
     const file = path.join(dir, name);
-    (otherLive(pid) || logInUse(file) ? busy : mine).push(file);
+    (logInUse(file) || (await writerRuns(pid, await writerStartOf(file))) ? busy : mine).push(file);
   }
   return { mine, busy };
 }

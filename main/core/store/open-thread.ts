@@ -33,6 +33,13 @@ export interface OpenThread {
   saveError?: string;
   /** The host is renaming or moving the file (ThreadStore.relocate): a move seen meanwhile is its own. */
   relocating?: boolean;
+  /** Repeated ids the thread got from its file (repeat-guard.ts): an edit may bring these back (an Undo of their repair), no others. */
+  knownRepeats: Set<string>;
+  /**
+   * Held in memory only (ThreadStore.openInMemory: an evaluation case's thread, which its batch
+   * writes into its case store): never read from, written to or watched on disk.
+   */
+  memory?: boolean;
 }
 
 /** mtime, size and inode of `file`, or undefined when it cannot be stat'ed. */

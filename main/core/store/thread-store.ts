@@ -19,6 +19,7 @@ import { applyPatches, enablePatches, produceWithPatches, type Patch } from 'imm
 import type { Thread, RunRef } from '../../../shared/thread/schema';
 import type { RunResult, ThreadPatch } from '../../../shared/protocol/envelopes';
 import { describeDuplicates, duplicateIds, validateThread } from '../../../shared/thread/validate';
+import { createdRepeats, repeatKeys } from './repeat-guard';
 import { HostError } from '../errors';
 import { applyPatchesStrictly, PatchPathError } from './strict-patches';
 import { docHash, type EditLog } from './edit-log';
@@ -80,11 +81,28 @@ export class ThreadStore {
     return this.open(abs);
   }
 
+  /**
+   * Holds `thread` as open at `file` without touching the disk: no read, no save (edits and a
+   * run's result stay in memory), no watch, no edit log; {@link release} forgets it. For an
+   * evaluation case's thread, which its batch keeps in its case store (docs/architecture.md#evaluation).
+   * Throws `duplicate_thread_id` when a thread with its id is open, and when `file` is open.
+   */
+  openInMemory(file: string, thread: Thread): { thread: Thread; version: number; file: string } {
+    const abs = path.resolve(file);
+    const other = this.byId.get(thread.id) ?? (this.byFile.has(abs) ? this.byId.get(this.byFile.get(abs)!) : undefined);
+    if (other) throw new HostError('duplicate_thread_id', `${abs}: thread ${thread.id} is open already (${other.file})`);
+    const t: OpenThread = { file: abs, doc: thread, version: 0, dirty: false, saving: Promise.resolve(), opens: 1, disk: thread, edits: new Map(), savedVersion: 0, ready: Promise.resolve(), memory: true, knownRepeats: new Set(repeatKeys(thread)) };
+    this.byId.set(thread.id, t);
+    this.byFile.set(abs, thread.id);
+    return { thread: t.doc, version: 0, file: abs };
+  }
+
   private async load(abs: string): Promise<void> {
     let stamp = await fileStamp(abs); // before reading: a change after it is seen as a change
     let doc = await this.opts.io.load(abs);
     const other = this.byId.get(doc.id);
     if (other) throw new HostError('duplicate_thread_id', `${abs} has the same thread id as ${other.file} (${doc.id}); duplicate one of them to give it a new id`);
+    const knownRepeats = repeatKeys(doc); // as the file has them, before its edit log is replayed
     const edits: OpenThread['edits'] = new Map();
     let log: EditLog | undefined;
     if (this.logs) {
@@ -92,7 +110,7 @@ export class ThreadStore {
       ({ doc, log, stamp } = r);
       for (const id of r.editIds) edits.set(id, { version: 0, durable: Promise.resolve() }); // in the file now
     }
-    const t: OpenThread = { file: abs, doc, version: 0, dirty: false, saving: Promise.resolve(), opens: 0, disk: doc, stamp, edits, log, savedVersion: 0, ready: Promise.resolve() };
+    const t: OpenThread = { file: abs, doc, version: 0, dirty: false, saving: Promise.resolve(), opens: 0, disk: doc, stamp, edits, log, savedVersion: 0, ready: Promise.resolve(), knownRepeats: new Set([...knownRepeats, ...repeatKeys(doc)]) };
     this.byId.set(doc.id, t);
     this.byFile.set(abs, doc.id);
     this.outside.start(t);
@@ -204,6 +222,10 @@ export class ThreadStore {
       if (repeated.length && duplicateIds(next).length) {
         throw new HostError('duplicate_ids', `thread ${t.doc.id} repeats ids (${describeDuplicates(repeated)}); it is read-only until they get new ids (Give duplicates new ids, in the playground)`);
       }
+      const created = createdRepeats(t.doc, next, t.knownRepeats);
+      if (created.length) throw new HostError('duplicate_ids', `the edit would repeat ${describeDuplicates(created)} in thread ${t.doc.id}; ids must be unique in a thread, so nothing was changed`);
+    } else {
+      for (const k of repeatKeys(next)) t.knownRepeats.add(k);
     }
     t.doc = next;
     t.version++;
@@ -253,15 +275,19 @@ export class ThreadStore {
     return { version: r.version };
   }
 
-  /** Drop a run's `runRefs` entry (the run was deleted), origin `host`. No-op when absent. */
-  removeRunRef(threadId: string, runId: string): void {
+  /**
+   * Drop a run's `runRefs` entry (the run was deleted), origin `host`; resolves when that is on
+   * disk (as {@link edit}: edit log, or else a save; `not_saved` when neither). No-op when absent.
+   */
+  async removeRunRef(threadId: string, runId: string): Promise<void> {
     const t = this.entry(threadId);
     const i = t.doc.runRefs.findIndex((r) => r.id === runId);
     if (i < 0) return;
-    this.commit(t, [{ op: 'remove', path: ['runRefs', i] }], 'host').logged.catch(() => {}); // saved with the thread
+    await this.onDisk(t, this.commit(t, [{ op: 'remove', path: ['runRefs', i] }], 'host'));
   }
 
   private scheduleSave(t: OpenThread): void {
+    if (t.memory) return;
     t.dirty = true;
     if (t.timer) clearTimeout(t.timer);
     t.timer = setTimeout(() => {
@@ -277,9 +303,17 @@ export class ThreadStore {
    * memory until it loads again).
    */
   private save(t: OpenThread): Promise<void> {
+    if (t.memory) t.dirty = false;
     if (!t.dirty) return t.saving;
+    t.saving = t.saving.then(() => this.write(t));
+    return t.saving;
+  }
+
+  /** The body of a save ({@link save}), run in turn on `t.saving`: writes the open copy when it has changes not saved. Never rejects. */
+  private write(t: OpenThread): Promise<void> {
+    if (!t.dirty) return Promise.resolve();
     t.dirty = false;
-    t.saving = t.saving
+    return Promise.resolve()
       .then(async () => {
         if (t.watch && (t.broken || !t.stamp || (await fileStamp(t.file)) !== t.stamp)) await this.outside.reconcile(t, true);
         if (t.broken) {
@@ -303,7 +337,6 @@ export class ThreadStore {
         t.saveError = (err as NodeJS.ErrnoException).code ?? (err as Error).name; // told to clients: no path
         this.opts.log?.(`could not save ${t.file}: ${(err as Error).message}`);
       });
-    return t.saving;
   }
 
   /** Save every pending edit now (shutdown, close). */
@@ -344,8 +377,10 @@ export class ThreadStore {
   /**
    * Rename or move an open thread's file as the host (workspace rename/move): `move` does it and
    * returns the new path (`file`) with what the caller wants back (`value`). It runs after the
-   * save under way and before any later one (edits not saved yet stay so, and are saved under
-   * the new name), with the file not watched: the old name going away is not a file gone, and
+   * save under way, and saves edits not saved yet first: a rename rewrites the file (its title),
+   * and a host killed before the edit log follows would leave a log that no longer matches the
+   * file (put aside at the next start, the acknowledged edits not applied). `move` runs with the
+   * file not watched: the old name going away is not a file gone, and
    * what `move` wrote (the title of a renamed thread) is read back as the host's change, origin
    * `host`, not as a change made outside. Throws what `move` throws (nothing moved then).
    */
@@ -353,6 +388,9 @@ export class ThreadStore {
     const t = this.entry(threadId);
     const watched = !!t.watch;
     const moving = t.saving.then(async () => {
+      if (t.timer) clearTimeout(t.timer);
+      t.timer = undefined;
+      await this.write(t);
       this.outside.stop(t);
       t.relocating = true;
       let moved: { file: string; value: T };

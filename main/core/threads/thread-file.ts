@@ -7,9 +7,9 @@
  * the app opens it read-only and offers new ids (nothing in the file is lost), `stepwise
  * validate` fails on them.
  */
-import { readFile } from 'node:fs/promises';
 import writeFileAtomic from 'write-file-atomic';
 import { fsErrorPhrase } from '../../../shared/fs-errors';
+import { readRegularFile } from '../../../shared/regular-file.node.js';
 import type { Thread } from '../../../shared/thread/schema';
 import { validateThread } from '../../../shared/thread/validate';
 import { parseThreadText, ThreadFileError, type LoadedThreadFile, type LoadOptions } from '../../../shared/thread/thread-text';
@@ -25,7 +25,7 @@ export async function loadThreadFile(path: string, opts: LoadOptions = {}): Prom
 export async function loadThreadFileDetailed(path: string, opts: LoadOptions = {}): Promise<LoadedThreadFile> {
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = await readRegularFile(path); // a FIFO, socket or device is refused, never read
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
     const why = e.code === 'ENOENT' ? 'no such file' : e.code === 'EISDIR' ? 'is a folder, not a thread file' : fsErrorPhrase(e);

@@ -12,6 +12,7 @@ import type { WorkspaceEntry } from '../../../shared/protocol/host-api';
 import { THREAD_VERSION, type Thread } from '../../../shared/thread/schema';
 import { newId } from '../../../shared/thread/ids';
 import { loadThreadFile, saveThreadFile, ThreadFileError } from '../threads/thread-file';
+import { SpecialFileError, specialKind } from '../../../shared/regular-file.node.js';
 import { resolveInside, relativeSegments } from '../../../shared/workspace/paths.node.js';
 import { folderName, safeStem, THREAD_EXT as EXT, uniqueName } from './names';
 import { DATASET_SUFFIX } from '../../../shared/eval/dataset';
@@ -19,6 +20,9 @@ import { DATASET_SUFFIX } from '../../../shared/eval/dataset';
 /** The examples' folder of run records (the example batch's case runs), not copied into the workspace. */
 export const EXAMPLE_RUNS_DIR = '.runs';
 import { WorkspaceError, quoted, workspaceFailure } from '../../../shared/workspace/workspace-error';
+
+/** A file name the workspace lists as a thread: `*.json`, except datasets (`*.dataset.json`, listed by the Evaluate view). */
+const isThreadName = (name: string): boolean => name.toLowerCase().endsWith(EXT) && !name.toLowerCase().endsWith(DATASET_SUFFIX);
 
 export { WorkspaceError } from '../../../shared/workspace/workspace-error';
 
@@ -71,6 +75,7 @@ export class WorkspaceStore {
       const childRel = rel ? `${rel}/${d.name}` : d.name;
       let isDir = d.isDirectory();
       let isFile = d.isFile();
+      let special = specialKind(d);
       if (d.isSymbolicLink()) {
         // Follow links only when they stay inside the workspace.
         try {
@@ -78,14 +83,20 @@ export class WorkspaceStore {
           const st = await stat(abs);
           isDir = st.isDirectory();
           isFile = st.isFile();
+          special = specialKind(st);
         } catch {
           continue;
         }
       }
+      if (special && isThreadName(d.name)) {
+        // A FIFO, socket or device named like a thread: listed with why it is skipped, never opened.
+        out.push({ path: childRel, kind: 'thread', title: d.name.slice(0, -EXT.length), error: `${childRel}: ${new SpecialFileError(special).message}` });
+        continue;
+      }
       if (isDir) {
         out.push({ path: childRel, kind: 'folder', title: d.name });
         await this.walk(childRel, out);
-      } else if (isFile && d.name.toLowerCase().endsWith(EXT) && !d.name.toLowerCase().endsWith(DATASET_SUFFIX)) {
+      } else if (isFile && isThreadName(d.name)) {
         // Datasets (*.dataset.json) are not threads: the Evaluate view lists them.
         const entry = await this.entryOf(childRel).catch((err: unknown) => {
           // Gone since the folder was read: not listed.

@@ -4,7 +4,9 @@
  * run streams costs O(1), not a rebuild of the whole tree: a new node is appended to its
  * parent's children and to {@link RunStructure.order}. Only a node that moves (its parent
  * changes) or the arrival of a parent that earlier nodes were waiting for rebuilds it, and
- * {@link RunStructure.rebuilds} says so, so incremental readers start over.
+ * {@link RunStructure.rebuilds} says so, so incremental readers start over. A batch of nodes
+ * ({@link RunStructure.noteAll}) rebuilds at most once, however many of its nodes need it: a
+ * chain whose children came before their parents rebuilt once per parent (O(n²)).
  */
 import type { NodeKind } from '../../../shared/protocol/nodes';
 
@@ -41,6 +43,23 @@ export class RunStructure {
 
   constructor(readonly runId: string) {}
 
+  /** Set while {@link noteAll} runs: a rebuild is owed, done once at the end of the batch. */
+  private deferred: boolean | undefined;
+
+  /** Records a batch of nodes (one `tree_update`'s, in order), rebuilding at most once; true when the tree changed. */
+  noteAll(nodes: Iterable<NodeMeta>): boolean {
+    this.deferred = false;
+    let changed = false;
+    try {
+      for (const n of nodes) if (this.note(n)) changed = true;
+    } finally {
+      const owed = this.deferred;
+      this.deferred = undefined;
+      if (owed) this.rebuild();
+    }
+    return changed;
+  }
+
   /** Records a node; true when the tree changed (a new node, a move, a new name or kind). */
   note(n: NodeMeta): boolean {
     const old = this.metas.get(n.id);
@@ -58,6 +77,7 @@ export class RunStructure {
       this.rebuild();
       return true;
     }
+    if (this.deferred) return true; // the rebuild owed at the batch's end attaches it
     const parent = this.parentOf(n.id);
     if (n.parentId && parent === undefined) this.waiting.add(n.parentId);
     this.attach(n.id, parent);
@@ -126,6 +146,11 @@ export class RunStructure {
 
   /** Recomputes children, roots and positions from every node's parent, in arrival order. */
   private rebuild(): void {
+    if (this.deferred !== undefined) {
+      // Inside a batch: later nodes of it only need the metas (attach is skipped once owed).
+      this.deferred = true;
+      return;
+    }
     this.rebuilds++;
     this.kids.clear();
     this.pos.clear();

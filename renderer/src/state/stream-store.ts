@@ -224,9 +224,7 @@ export class StreamStore {
     for (const [runId, nodes] of this.pendingTrees) {
       let t = this.trees.get(runId);
       if (!t) this.trees.set(runId, (t = new RunStructure(runId)));
-      let changed = false;
-      for (const n of nodes) if (t.note(n)) changed = true;
-      if (changed) this.store.set(this.runTreeAtom(runId), { runId, version: (this.store.get(this.runTreeAtom(runId))?.version ?? 0) + 1, structure: t });
+      if (t.noteAll(nodes)) this.store.set(this.runTreeAtom(runId), { runId, version: (this.store.get(this.runTreeAtom(runId))?.version ?? 0) + 1, structure: t });
     }
     this.pendingTrees.clear();
     for (const nodeId of this.dirty) {

@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
+import { storedCase } from '../../../main/core/eval/case-store';
 import path from 'node:path';
 import { tempFolder } from '../../support/temp-folder';
 import { echoTool, reactThread } from '../../support/threads';
@@ -111,8 +112,8 @@ describe('stepwise eval: runner processes', () => {
     expect(r.code).toBe(0);
     const batchDir = /^results: (.+)$/m.exec(r.stdout)![1];
     for (const id of ['a', 'b', 'c']) {
-      const saved = JSON.parse(await readFile(path.join(batchDir, `${id}.json`), 'utf8'));
-      const outputs = saved.context.messages.flatMap((m: { toolCalls?: { output?: { content: { text: string }[] } }[] }) => (m.toolCalls ?? []).map((c) => c.output?.content[0]?.text));
+      const saved = (await storedCase(path.join(batchDir, `${id}.json`)))!.thread;
+      const outputs = saved.context.messages.flatMap((m) => (m.role === 'assistant' ? (m.toolCalls ?? []) : []).map((c) => (c.output?.content[0] as { text?: string } | undefined)?.text));
       expect(outputs).toEqual(['Echo: turn 1', 'Echo: turn 2']);
     }
   }, 180_000);

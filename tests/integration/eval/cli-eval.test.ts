@@ -11,6 +11,7 @@ import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { tempFolder } from '../../support/temp-folder';
+import { storedCase } from '../../../main/core/eval/case-store';
 import { evalCli as runEval, evalFiles, evalThread, type Ran } from '../../support/eval-cli';
 
 const ROOT = path.resolve(__dirname, '../../..');
@@ -38,11 +39,11 @@ describe('stepwise eval', () => {
     const times = Object.fromEntries([...junit.matchAll(/<testcase [^>]*name="([^"]+)" time="([^"]+)"/g)].map((m) => [m[1], m[2]]));
     const own = Object.fromEntries(json.results.map((x: { caseId: string; startedAt: number; endedAt: number }) => [x.caseId, ((x.endedAt - x.startedAt) / 1000).toFixed(3)]));
     expect(times).toEqual(own);
-    // Each case's run is a normal run: its thread file holds the answer and the run's ref.
+    // Each case's run is a normal run: its thread (in the batch's case store until opened) holds the answer and the run's ref.
     const batchDir = /^results: (.+)$/m.exec(r.stdout)![1];
-    const q1 = JSON.parse(await readFile(path.join(batchDir, 'q1.json'), 'utf8'));
+    const q1 = (await storedCase(path.join(batchDir, 'q1.json')))!.thread as unknown as { context: { variables: unknown; messages: { content: { text: string }[] }[] }; runRefs: unknown[] };
     expect(q1.context.variables).toEqual({ question: '2+2' });
-    expect(q1.context.messages.at(-1).content[0].text).toBe('The answer is 4.');
+    expect(q1.context.messages.at(-1)!.content[0]!.text).toBe('The answer is 4.');
     expect(q1.runRefs).toHaveLength(1);
   }, 120_000);
 

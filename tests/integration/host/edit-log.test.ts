@@ -16,6 +16,7 @@ import { describe, expect, it } from 'vitest';
 import { ThreadStore, type ThreadIO } from '../../../main/core/store/thread-store';
 import { parseEditLog, replayEdits } from '../../../main/core/store/edit-recovery';
 import { fileStamp } from '../../../main/core/store/open-thread';
+import { processStart } from '../../../main/core/store/log-writer';
 import { createHostCore } from '../../../main/core/host-core';
 import { loadThreadFile, saveThreadFile } from '../../../main/core/threads/thread-file';
 import type { Thread } from '../../../shared/thread/schema';
@@ -149,12 +150,27 @@ describe('edit log', () => {
     const [log] = s.logs();
     expect(await s.store().recover()).toEqual([expect.objectContaining({ kind: 'waiting', log })]);
     await a.unwatchAll();
-    // The same log, as if written by a live process of another host (here: the test runner's parent).
+    // The same log, as if written by a live process of another host (here: the test runner's parent, its pid and start).
     const other = log.replace(/-\d+\.jsonl$/, `-${process.ppid}.jsonl`);
-    fs.renameSync(log, other);
+    const [base, ...rest] = fs.readFileSync(log, 'utf8').split('\n');
+    fs.writeFileSync(other, [JSON.stringify({ ...JSON.parse(base), pid: process.ppid, start: processStart(process.ppid) }), ...rest].join('\n'));
+    fs.rmSync(log);
     expect(await s.store().recover()).toEqual([expect.objectContaining({ kind: 'waiting', log: other, reason: expect.stringMatching(/another running Stepwise host/) })]);
     expect(fs.existsSync(other)).toBe(true);
     expect(readThread(s.home, 't.json').context.systemPrompt).toBe(s.thread.context.systemPrompt);
+  });
+
+  it.runIf(processStart('self') !== undefined)('replays the log of a stopped host whose pid now belongs to another process (a reboot, a pid wrap)', async () => {
+    const s = setup();
+    const a = s.store();
+    await a.open(s.file);
+    await a.edit(s.thread.id, 0, prompt('typed before the crash'), 'client:1');
+    await a.unwatchAll();
+    // The log names a pid that runs (the test runner's parent), but it was written by a process that started at another time.
+    const [log] = s.logs();
+    fs.renameSync(log, log.replace(/-\d+\.jsonl$/, `-${process.ppid}.jsonl`));
+    expect(await s.store().recover()).toEqual([expect.objectContaining({ kind: 'applied', edits: 1 })]);
+    expect(readThread(s.home, 't.json').context.systemPrompt).toBe('typed before the crash');
   });
 
   it('edits typed after a rename are replayed onto the renamed file', async () => {

@@ -3,7 +3,8 @@
  * (`remove`/`replace` of a missing message index or key, `add` past the end) is refused with
  * an error naming the path, and the version stays; a thread that repeats message or tool call
  * ids opens read-only (edits and runs refused, naming the ids) until one edit gives the repeats
- * new ids, and that edit can be undone. Real thread files, the real host core and runner.
+ * new ids, and that edit can be undone; an edit that would create a repeated id is refused,
+ * naming the id and where it would be used. Real thread files, the real host core and runner.
  */
 import { describe, expect, it } from 'vitest';
 import { enablePatches, produceWithPatches, type Patch } from 'immer';
@@ -67,6 +68,33 @@ describe('thread.edit refuses a patch whose path does not exist', () => {
   });
 });
 
+describe('thread.edit refuses a patch that would create a repeated id', () => {
+  it('a message id, a tool call id, an id renamed onto another: refused naming the id and pointers, nothing changed', async () => {
+    const call = (id: string) => ({ id, name: 'f', arguments: {} });
+    const thread = scriptedThread([], { messages: [userMessage('one', 'm1'), { id: 'a1', role: 'assistant', content: [], toolCalls: [call('call_1')] }] });
+    const { home, core, edit, patchesSeen } = await openCore(thread);
+    const cases: [Patch[], string][] = [
+      [[{ op: 'add', path: ['context', 'messages', 2], value: userMessage('pasted', 'm1') }], 'message id "m1" at /context/messages/0/id and /context/messages/2/id'],
+      [[{ op: 'replace', path: ['context', 'messages', 1, 'id'], value: 'm1' }], 'message id "m1" at /context/messages/0/id and /context/messages/1/id'],
+      [[{ op: 'add', path: ['context', 'messages', 1, 'toolCalls', 1], value: call('call_1') }], 'tool call id "call_1" at /context/messages/1/toolCalls/0/id and /context/messages/1/toolCalls/1/id'],
+      [
+        [{ op: 'add', path: ['context', 'messages', 2], value: { id: 'a2', role: 'assistant', content: [], toolCalls: [call('call_1')] } }],
+        'tool call id "call_1" at /context/messages/1/toolCalls/0/id and /context/messages/2/toolCalls/0/id',
+      ],
+    ];
+    for (const [patches, named] of cases) {
+      const err = await rejection(edit(0, patches));
+      expect(err.code).toBe('duplicate_ids');
+      expect(err.message).toBe(`the edit would repeat ${named} in thread ${thread.id}; ids must be unique in a thread, so nothing was changed`);
+    }
+    expect(patchesSeen()).toBe(0);
+    // The version did not move: an edit at version 0 still applies, and a fresh id is fine.
+    expect(await edit(0, [{ op: 'add', path: ['context', 'messages', 2], value: userMessage('pasted', 'm2') }])).toEqual({ version: 1 });
+    await core.threads.flush();
+    expect(readThread(home, 't.json').context.messages.map((m) => m.id)).toEqual(['m1', 'a1', 'm2']);
+  });
+});
+
 describe('a thread that repeats ids', () => {
   /** m1 twice; call_0 twice, each with its result (what a copy-paste or an id-reusing server leaves). The script's first two replies stand for the two assistant messages. */
   function repeating(): Thread {
@@ -100,7 +128,10 @@ describe('a thread that repeats ids', () => {
     expect(fixed.context.messages[4]).toMatchObject({ toolCalls: [{ id: 'call_0-2', arguments: { n: 2 }, output: { content: [{ text: 'TWO' }] } }] });
     expect(fixed.context.messages[2]).toMatchObject({ toolCalls: [{ id: 'call_0', arguments: { n: 1 }, output: { content: [{ text: 'ONE' }] } }] });
 
-    // Undo is an ordinary edit too: the repeats come back, and with them the read-only state.
+    // A repeat the file did not have is refused even now.
+    const other = await rejection(edit(1, [{ op: 'replace', path: ['context', 'messages', 3, 'id'], value: 'a1' }]));
+    expect(other.message).toBe(`the edit would repeat message id "a1" at /context/messages/2/id and /context/messages/3/id in thread ${thread.id}; ids must be unique in a thread, so nothing was changed`);
+    // Undo is an ordinary edit too: the repeats the file had come back, and with them the read-only state.
     expect(await edit(1, inverse)).toEqual({ version: 2 });
     expect((await rejection(edit(2, [{ op: 'replace', path: ['title'], value: 'x' }]))).code).toBe('duplicate_ids');
     expect(await edit(2, forward)).toEqual({ version: 3 }); // redo

@@ -6,6 +6,7 @@
  * whole tree. Only a rebuilt structure (a node moved) or a large burst of arrivals re-walks it.
  */
 import type { RunStructure } from '../../state/run-structure';
+import { walkDepthFirst } from '../../../../shared/depth-first';
 
 /** Above this many unseen arrivals one walk of the tree is cheaper than splicing each in. */
 const REWALK_FROM = 512;
@@ -143,10 +144,17 @@ export class VisibleRows {
    */
   private afterSubtree(id: string): number {
     const s = this.structure!;
-    for (let a: string | undefined = id; a !== undefined; a = s.parentOf(a)) {
-      const sibs = s.siblings(a);
+    // Most arrivals land at the end (a run grows at its newest node): when the last row is `id`
+    // or below it, its subtree ends the rows. Found by walking up from the last row only as far
+    // as `id`'s depth, so a chain growing at its tip costs O(1) a node, not O(depth).
+    const d = s.depth(id);
+    let a: string | undefined = this.ids[this.ids.length - 1];
+    while (a !== undefined && a !== id && s.depth(a) > d) a = s.parentOf(a);
+    if (a === id) return this.ids.length;
+    for (let up: string | undefined = id; up !== undefined; up = s.parentOf(up)) {
+      const sibs = s.siblings(up);
       // Its siblings are visible (it is), so the first one already in the rows is the next row.
-      for (let k = s.position(a) + 1; k < sibs.length; k++) if (s.arrival(sibs[k]) < this.seen) return this.ids.indexOf(sibs[k]);
+      for (let k = s.position(up) + 1; k < sibs.length; k++) if (s.arrival(sibs[k]) < this.seen) return this.ids.indexOf(sibs[k]);
     }
     return this.ids.length;
   }
@@ -165,18 +173,9 @@ export class VisibleRows {
   /** Appends `ids` and their expanded descendants, depth first, to `out` (iterative: any depth). */
   private walk(ids: readonly string[], level: number, out: string[], outLevels: number[]): void {
     const s = this.structure!;
-    const stack: { ids: readonly string[]; i: number; level: number }[] = [{ ids, i: 0, level }];
-    while (stack.length) {
-      const top = stack[stack.length - 1];
-      if (top.i >= top.ids.length) {
-        stack.pop();
-        continue;
-      }
-      const id = top.ids[top.i++];
+    walkDepthFirst(ids, (id) => (this.collapsed.has(id) ? undefined : s.children(id)), (id, l) => {
       out.push(id);
-      outLevels.push(top.level);
-      const kids = s.children(id);
-      if (kids.length && !this.collapsed.has(id)) stack.push({ ids: kids, i: 0, level: top.level + 1 });
-    }
+      outLevels.push(level + l - 1);
+    });
   }
 }

@@ -31,6 +31,19 @@ describe('run comparison', () => {
     expect(longer.map((r) => r.same)).toEqual([true, true, false]);
     expect(longer[2].b).toBeUndefined();
   });
+
+  it('summarizes a run nested 100,000 levels (agent within agent) in tree order, and one of 100,000 siblings', () => {
+    const N = 100_000;
+    const node = (i: number, parentId: string | undefined): ExecNode => ({ id: `n${i}`, runId: 'deep', ...(parentId && { parentId }), kind: i ? 'agent' : 'run', name: 'a', status: 'completed', startedAt: i, endedAt: N + 1, output: { text: `level ${i}` } });
+    const base = record('deep', 5, 'Five.');
+    const deep = summarizeRun({ ...base, nodes: Array.from({ length: N }, (_, i) => node(i, i ? `n${i - 1}` : undefined)) });
+    expect(deep.steps.length).toBe(N - 1);
+    expect(deep.steps[0].text).toBe('level 1');
+    expect(deep.steps[N - 2].text).toBe(`level ${N - 1}`);
+    const wide = summarizeRun({ ...base, nodes: Array.from({ length: N }, (_, i) => node(N - 1 - i, N - 1 - i ? 'n0' : undefined)) });
+    expect(wide.steps.map((x) => x.text).slice(0, 2)).toEqual(['level 1', 'level 2']);
+    expect(wide.steps.length).toBe(N - 1);
+  });
 });
 
 describe('run comparison column labels', () => {

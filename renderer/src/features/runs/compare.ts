@@ -3,6 +3,7 @@
  * replies and the tool calls' arguments and results, in order — paired step by step with
  * the differences marked, plus totals (tokens, calls, duration).
  */
+import { walkDepthFirst } from '../../../../shared/depth-first';
 import type { RunRecord } from '../../../../shared/protocol/host-api';
 import type { ExecNode } from '../../../../shared/protocol/nodes';
 import { nodeDurationMs, runDurationMs } from '../../../../shared/protocol/duration';
@@ -55,13 +56,9 @@ function ordered(nodes: ExecNode[]): ExecNode[] {
   }
   for (const list of kids.values()) list.sort((a, b) => a.startedAt - b.startedAt || a.id.localeCompare(b.id));
   const out: ExecNode[] = [];
-  const walk = (parent: string | undefined) => {
-    for (const n of kids.get(parent) ?? []) {
-      if (n.kind !== 'run') out.push(n);
-      walk(n.id);
-    }
-  };
-  walk(undefined);
+  walkDepthFirst(kids.get(undefined) ?? [], (n) => kids.get(n.id), (n) => {
+    if (n.kind !== 'run') out.push(n);
+  });
   return out;
 }
 
