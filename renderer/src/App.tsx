@@ -82,7 +82,7 @@ function Shell() {
   const paused = !app.host.presentational && !canEdit(connection);
   return (
     <Box style={{ height: '100vh', display: 'flex', flexDirection: 'column' }}>
-      <Group h={38} px="sm" gap="sm" wrap="nowrap" style={{ borderBottom: '1px solid var(--mantine-color-default-border)', flexShrink: 0 }}>
+      <Group component="header" h={38} px="sm" gap="sm" wrap="nowrap" style={{ borderBottom: '1px solid var(--mantine-color-default-border)', flexShrink: 0 }}>
         <Text fw={700} size="sm">Stepwise</Text>
         <Text size="xs" c="dimmed">build and debug agents step by step</Text>
         {app.host.presentational && <Text size="xs" c="orange">read-only viewer</Text>}

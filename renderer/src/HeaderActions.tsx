@@ -32,8 +32,9 @@ export function HeaderActions({ layoutChoice, onLayout, scheme, onTheme, onPalet
           Side-by-side
         </Button>
       </Tooltip>
-      <Button size="compact-sm" variant="subtle" color="gray" onClick={onTheme} aria-label={`Switch to ${scheme === 'dark' ? 'light' : 'dark'} theme`}>
-        {scheme === 'dark' ? 'Light theme' : 'Dark theme'}
+      {/* A toggle with one name in both themes (pressed while dark), not a label that flips. */}
+      <Button size="compact-sm" variant={scheme === 'dark' ? 'light' : 'subtle'} color={scheme === 'dark' ? undefined : 'gray'} aria-pressed={scheme === 'dark'} onClick={onTheme}>
+        Dark theme
       </Button>
       {onSettings && (
         <Button size="compact-sm" variant="subtle" color="gray" onClick={onSettings}>

@@ -82,7 +82,8 @@ const setReadOnly = StateEffect.define<boolean>();
 const readOnlyField = StateField.define<boolean>({
   create: () => false,
   update: (v, tr) => tr.effects.reduce((ro, e) => (e.is(setReadOnly) ? e.value : ro), v),
-  provide: (f) => [EditorView.editable.from(f, (ro) => !ro), EditorState.readOnly.from(f)],
+  // Read-only content stays in the tab order, so its scroll area is reachable from the keyboard.
+  provide: (f) => [EditorView.editable.from(f, (ro) => !ro), EditorState.readOnly.from(f), EditorView.contentAttributes.from(f, (ro): Record<string, string> => (ro ? { tabindex: '0' } : {}))],
 });
 
 /**
