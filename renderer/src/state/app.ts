@@ -304,7 +304,8 @@ export class AppState {
     if (!s) return undefined;
     try {
       const rec = await this.host.call('run.get', { threadId: s.id, runId });
-      this.records.set(runId, rec);
+      // A live run's record is a snapshot: read again once it has ended.
+      if (rec.status !== 'running') this.records.set(runId, rec);
       return rec;
     } catch {
       return undefined;
