@@ -28,7 +28,7 @@ test('verdict, note and rubric on two compared runs, stored with the thread', as
     }),
   );
   await page.goto(serve.url);
-  await page.getByRole('treeitem', { name: 'thread Capital' }).click();
+  await page.getByRole('treeitem', { name: 'thread Capital', exact: true }).click();
   await page.getByRole('button', { name: 'Run', exact: true }).click();
   await expect(page.getByRole('treeitem', { name: 'run step, completed' })).toBeVisible();
   // A second question, a second run (the script's next answer).
