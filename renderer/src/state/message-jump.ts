@@ -14,6 +14,11 @@ export interface MessageJump {
    * editor (a message just added), or nowhere (just scroll).
    */
   focus: 'card' | 'text' | false;
+  /**
+   * A run's first new message: the message before it (the question it answers) stays in view
+   * above it when there is room for both, instead of being scrolled out (docs/ui.md#after-run).
+   */
+  withPrevious?: boolean;
   seq: number;
 }
 
@@ -23,6 +28,6 @@ export const messageJumpAtom = atom<MessageJump | null>(null);
 let seq = 0;
 
 /** A new request for `messageId` (by default the focus goes to its card). */
-export function jumpTo(messageId: string, focus: MessageJump['focus'] = 'card'): MessageJump {
-  return { messageId, focus, seq: ++seq };
+export function jumpTo(messageId: string, focus: MessageJump['focus'] = 'card', withPrevious = false): MessageJump {
+  return { messageId, focus, withPrevious, seq: ++seq };
 }

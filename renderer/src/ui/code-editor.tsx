@@ -11,6 +11,7 @@ import { useEffect, useLayoutEffect, useRef, type CSSProperties } from 'react';
 import { Annotation, Compartment, EditorState, StateEffect, StateField, type Extension } from '@codemirror/state';
 import { EditorView } from '@codemirror/view';
 import { getDefaultExtensions, type BasicSetupOptions } from '@uiw/react-codemirror';
+import { darkSyntaxContrast } from './editor-contrast';
 import { splice } from '../text/text-patch';
 import type { FocusRequest } from './editor-mount';
 
@@ -64,6 +65,7 @@ function sizeTheme(minHeight: string | undefined, maxHeight: string | undefined)
 export function configure(p: Omit<CodeEditorProps, 'value' | 'readOnly'>): Extension[] {
   return [
     ...getDefaultExtensions({ theme: p.theme, basicSetup: p.basicSetup, placeholder: p.placeholder ?? '', indentWithTab: false }),
+    p.theme === 'dark' ? darkSyntaxContrast : [],
     sizeTheme(p.minHeight, p.maxHeight),
     ...p.extensions,
   ];

@@ -178,6 +178,15 @@ export function MessageList({ thread, readOnly, scrollRef, find, queue }: Messag
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
+  // A run's reply keeps its question above it when the question takes at most a third of the
+  // scroll area (docs/ui.md#after-run); a longer one would push the reply down, so the reply
+  // goes to the top instead.
+  const jumpTarget = (i: number, withPrevious: boolean, text: boolean): number => {
+    if (!withPrevious || text || i === 0) return i;
+    const before = virtualizer.measurementsCache[i - 1];
+    const room = scrollerOf()?.clientHeight ?? window.innerHeight;
+    return before && before.size <= room / 3 ? i - 1 : i;
+  };
   // A jump from elsewhere in the window (the execution tree, the detail panel).
   const jump = useAtomValue(messageJumpAtom, { store: app.store });
   useEffect(() => {
@@ -187,7 +196,7 @@ export function MessageList({ thread, readOnly, scrollRef, find, queue }: Messag
     const text = jump.focus === 'text';
     // A message just added comes into view by the shortest scroll, without the outline: the
     // person asked for it where they are. A jump from elsewhere puts the message at the top.
-    virtualizer.scrollToIndex(i, { align: text ? 'auto' : 'start' });
+    virtualizer.scrollToIndex(jumpTarget(i, jump.withPrevious === true, text), { align: text ? 'auto' : 'start' });
     if (!text) setFlash(keys[i]);
     if (jump.focus) {
       // The row mounts once the scroll reaches it, its card in turn (MessageRow.tsx). Focusing

@@ -167,7 +167,7 @@ export function Playground() {
     if (Date.now() - endedAt > RESULT_WAIT_MS) return void (lastBeforeRun.current = null);
     lastBeforeRun.current = null;
     const first = messages[Math.min(before.count, messages.length - 1)];
-    if (first) app.store.set(messageJumpAtom, jumpTo(first.id, false));
+    if (first) app.store.set(messageJumpAtom, jumpTo(first.id, false, true));
   }, [runningNow, threadId, lastId, messages, app]);
   const browse = useCallback(() => setBrowsing(true), []);
   // The editors' code runs once, first in the queue (at start, before a thread is open): the
