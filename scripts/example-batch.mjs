@@ -16,6 +16,7 @@ import { cpSync, mkdtempSync, mkdirSync, readFileSync, readdirSync, rmSync, writ
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { register as tsxRegister } from 'tsx/esm/api';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const examples = path.join(root, 'resources/examples');
@@ -40,6 +41,15 @@ try {
   spec.threadFile = path.relative(ws, spec.threadFile).split(path.sep).join('/');
   spec.datasetFile = path.relative(ws, spec.datasetFile).split(path.sep).join('/');
   writeFileSync(path.join(made, batch, '.batch.json'), `${JSON.stringify(spec, null, 2)}\n`);
+
+  // The CLI keeps the cases in the batch's case store (cases.jsonl); each is written out as the
+  // app does when a case is first opened — its thread file in the batch folder and its run
+  // record in the home — so the example opens with no store to read.
+  const results0 = readFileSync(path.join(made, batch, 'results.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  tsxRegister();
+  const { materializeCase, CASES_FILE } = await import('../main/core/eval/case-store.ts');
+  for (const r of results0) await materializeCase(home, path.join(made, batch, r.threadFile));
+  rmSync(path.join(made, batch, CASES_FILE), { force: true });
 
   rmSync(path.join(examples, 'evals/capitals'), { recursive: true, force: true });
   rmSync(path.join(examples, '.runs'), { recursive: true, force: true });
