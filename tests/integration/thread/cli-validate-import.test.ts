@@ -55,15 +55,23 @@ describe('stepwise validate', () => {
     for (const line of lines) expect(line.startsWith(`${file}: `), line).toBe(true);
   });
 
-  it('exits 2 naming a repeated message id and tool call id with both places (the app still opens such a file)', async () => {
+  /** The valid fixture changed by `change`, written as `name` and validated: exit 2, nothing on stdout. */
+  async function validateChanged(name: string, change: (t: any) => void) {
     const t = JSON.parse(await readFile(path.join(FIX, 'stepwise-valid.json'), 'utf8'));
-    t.context.messages[2].id = 'm1';
-    t.context.messages[2].toolCalls = [{ id: 'call_1', name: 'get_weather', arguments: { city: 'Lyon' } }];
-    const file = dir('repeated-ids.json');
+    change(t);
+    const file = dir(name);
     await writeFile(file, JSON.stringify(t, null, 2));
     const r = await cli('validate', file);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
+    return { t, file, r };
+  }
+
+  it('exits 2 naming a repeated message id and tool call id with both places (the app still opens such a file)', async () => {
+    const { t, file, r } = await validateChanged('repeated-ids.json', (t) => {
+      t.context.messages[2].id = 'm1';
+      t.context.messages[2].toolCalls = [{ id: 'call_1', name: 'get_weather', arguments: { city: 'Lyon' } }];
+    });
     expect(r.stderr.trim().split('\n')).toEqual([
       `${file}:/context/messages/2/id: message id "m1" is also used at /context/messages/0/id; ids must be unique in a thread`,
       `${file}:/context/messages/2/toolCalls/0/id: tool call id "call_1" is also used at /context/messages/1/toolCalls/0/id; ids must be unique in a thread`,
@@ -72,14 +80,10 @@ describe('stepwise validate', () => {
   });
 
   it('exits 2 naming the pointer of image data that is not base64, in a message and in a tool result', async () => {
-    const t = JSON.parse(await readFile(path.join(FIX, 'stepwise-valid.json'), 'utf8'));
-    t.context.messages[0].content.push({ type: 'image', mimeType: 'image/png', data: 'iVBORw0K GgoAAAANSUhEUg==' }, { type: 'image', mimeType: 'image/png', data: 'iVBORw0KGgo=' });
-    t.context.messages[1].toolCalls[0].output = { isError: false, content: [{ type: 'image', mimeType: 'image/png', data: 'data:image/png;base64,iVBORw0KGgo=' }] };
-    const file = dir('bad-base64.json');
-    await writeFile(file, JSON.stringify(t, null, 2));
-    const r = await cli('validate', file);
-    expect(r.code).toBe(2);
-    expect(r.stdout).toBe('');
+    const { t, file, r } = await validateChanged('bad-base64.json', (t) => {
+      t.context.messages[0].content.push({ type: 'image', mimeType: 'image/png', data: 'iVBORw0K GgoAAAANSUhEUg==' }, { type: 'image', mimeType: 'image/png', data: 'iVBORw0KGgo=' });
+      t.context.messages[1].toolCalls[0].output = { isError: false, content: [{ type: 'image', mimeType: 'image/png', data: 'data:image/png;base64,iVBORw0KGgo=' }] };
+    });
     expect(r.stderr.trim().split('\n')).toEqual([
       `${file}:/context/messages/0/content/1/data: is not valid base64 (RFC 4648 §4): " " at character 9 is not in the alphabet A–Z a–z 0–9 + /`,
       `${file}:/context/messages/1/toolCalls/0/output/content/0/data: is a data: URL, not base64: keep only what follows "base64," (the media type goes in mimeType)`,
