@@ -6,6 +6,7 @@ import { Command, CommanderError } from 'commander';
 import { watchWrapper } from './parent-watch';
 import { registerValidate } from './commands/validate';
 import { registerImport } from './commands/import';
+import { registerExport } from './commands/export';
 import { registerRun } from './commands/run';
 import { registerRender } from './commands/render';
 import { registerServe } from './commands/serve';
@@ -22,6 +23,7 @@ const program = new Command('stepwise')
 
 registerValidate(program);
 registerImport(program);
+registerExport(program);
 registerRun(program);
 registerRender(program);
 registerServe(program);

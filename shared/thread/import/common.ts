@@ -12,7 +12,7 @@ import { validateThread, type ThreadProblem } from '../validate';
 import type { RunRecord } from '../../protocol/host-api';
 
 /** The formats `detectFormat` tells apart. */
-export type ThreadFormat = 'stepwise' | 'llmspace' | 'openai-chat' | 'openai-responses' | 'anthropic-messages' | 'unknown';
+export type ThreadFormat = 'stepwise' | 'llmspace' | 'openai-chat' | 'openai-responses' | 'anthropic-messages' | 'otlp-genai' | 'unknown';
 
 /** Human names of the formats, for messages. */
 export const FORMAT_NAMES: Record<ThreadFormat, string> = {
@@ -21,6 +21,7 @@ export const FORMAT_NAMES: Record<ThreadFormat, string> = {
   'openai-chat': 'OpenAI Chat Completions request',
   'openai-responses': 'OpenAI Responses request',
   'anthropic-messages': 'Anthropic Messages request',
+  'otlp-genai': 'OpenTelemetry trace with GenAI spans (OTLP/JSON)',
   unknown: 'unknown format',
 };
 

@@ -8,13 +8,15 @@ import { isObj, type Obj, type ThreadFormat } from './common';
 export const FORMAT_HINTS =
   'looked for a Stepwise thread (version, context, runRefs), an LLM Space thread file (context.messages, blobs), ' +
   'an OpenAI Chat Completions request (messages with system/tool roles, tool_calls, image_url parts), ' +
-  'an OpenAI Responses request (input, instructions), and an Anthropic Messages request (messages with content blocks, system, max_tokens)';
+  'an OpenAI Responses request (input, instructions), an Anthropic Messages request (messages with content blocks, system, max_tokens), ' +
+  'and an OpenTelemetry trace (OTLP/JSON resourceSpans)';
 
 const LLMSPACE_KEYS = ['blobs', 'runHistory', 'evaluations', 'evaluationRubrics', 'modelName'];
 
 /** The format of `json`; 'unknown' when none fits. */
 export function detectFormat(json: unknown): ThreadFormat {
   if (!isObj(json)) return 'unknown';
+  if (Array.isArray(json.resourceSpans)) return 'otlp-genai';
   if (typeof json.version === 'number' || Array.isArray(json.runRefs)) return 'stepwise';
   if (Array.isArray(json.messages)) return chatOrAnthropic(json);
   if (typeof json.input === 'string' || Array.isArray(json.input) || (typeof json.instructions === 'string' && json.context === undefined)) {

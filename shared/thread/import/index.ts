@@ -12,13 +12,14 @@ import { importOpenAIChat } from './openai-chat';
 import { importOpenAIResponses } from './openai-responses';
 import { importAnthropicMessages } from './anthropic-messages';
 import { importLlmSpace, importLlmSpaceDocument } from './llmspace';
+import { importOtlpGenAi } from './otlp-genai';
 
-export { detectFormat, FORMAT_HINTS, ImportError, importOpenAIChat, importOpenAIResponses, importAnthropicMessages, importLlmSpace };
+export { detectFormat, FORMAT_HINTS, ImportError, importOpenAIChat, importOpenAIResponses, importAnthropicMessages, importLlmSpace, importOtlpGenAi };
 export { FORMAT_NAMES, type ImportOptions, type ImportResult, type ThreadFormat } from './common';
 export { importLlmSpaceDocument };
 
 /** Formats a caller may name explicitly (`stepwise import --format`). */
-export const IMPORT_FORMATS = ['stepwise', 'llmspace', 'openai-chat', 'openai-responses', 'anthropic-messages'] as const;
+export const IMPORT_FORMATS = ['stepwise', 'llmspace', 'openai-chat', 'openai-responses', 'anthropic-messages', 'otlp-genai'] as const;
 
 /**
  * Converts any supported document to a current Thread: detects the format (or uses `format`),
@@ -40,6 +41,8 @@ export function importThread(json: unknown, opts: ImportOptions & { format?: Thr
       return importOpenAIResponses(json, opts);
     case 'anthropic-messages':
       return importAnthropicMessages(json, opts);
+    case 'otlp-genai':
+      return importOtlpGenAi(json, opts).thread;
     default:
       throw new ImportError('unknown', [{ pointer: '', message: `unrecognised format: ${FORMAT_HINTS}` }]);
   }
@@ -53,6 +56,7 @@ export function importThread(json: unknown, opts: ImportOptions & { format?: Thr
 export function importDocument(json: unknown, opts: ImportOptions & { format?: ThreadFormat } = {}): ImportResult {
   const format = opts.format ?? detectFormat(json);
   if (format === 'llmspace') return importLlmSpaceDocument(json, opts);
+  if (format === 'otlp-genai') return importOtlpGenAi(json, opts);
   const notes: ImportResult['notes'] = [];
   return { format, thread: importThread(json, { ...opts, format, notes }), runs: [], notes };
 }
