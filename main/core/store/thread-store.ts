@@ -20,6 +20,7 @@ import type { Thread, RunRef } from '../../../shared/thread/schema';
 import type { RunResult, ThreadPatch } from '../../../shared/protocol/envelopes';
 import { describeDuplicates, duplicateIds, validateThread } from '../../../shared/thread/validate';
 import { createdRepeats, repeatKeys } from './repeat-guard';
+import { checkEditData } from './data-guard';
 import { HostError } from '../errors';
 import { applyPatchesStrictly, PatchPathError } from './strict-patches';
 import { docHash, type EditLog } from './edit-log';
@@ -149,7 +150,8 @@ export class ThreadStore {
    * (naming the JSON pointer) or a patch's path does not exist (`remove`/`replace` of a missing
    * index or key, `add` past an array's end: strict-patches.ts), `duplicate_ids` when the thread
    * repeats a message or tool call id and the edit does not end that (such a thread is read-only
-   * until the repeats get new ids). Nothing changes on error, the version included. An `editId`
+   * until the repeats get new ids), `invalid_data` when the thread holds image, audio or document
+   * data that is not base64 (read-only, naming the pointer: data-guard.ts). Nothing changes on error, the version included. An `editId`
    * seen before (a resend after a lost connection) answers its first version, applying nothing.
    * The edit is applied (and broadcast) at once; the promise resolves when it is on disk (edit
    * log appended, or else the thread saved), and rejects `not_saved` when neither could be written.
@@ -207,7 +209,8 @@ export class ThreadStore {
    * become the next version, checked, logged and saved as an edit by patches is, and the promise
    * resolves once they are on disk. Refused — and reverted in every window by a host
    * transaction — while a run runs (`read_only`), when the thread would be invalid or repeat
-   * ids (`invalid_edit`, `duplicate_ids`), or for bytes that are not an update of the document
+   * ids (`invalid_edit`, `duplicate_ids`), on a thread holding data that is not base64
+   * (`invalid_data`), or for bytes that are not an update of the document
    * (`invalid_edit`); `stale_doc` when it was made on another document (the host restarted, the
    * thread was closed and opened again): the window syncs afresh.
    */
@@ -266,6 +269,7 @@ export class ThreadStore {
       }
       const created = createdRepeats(t.doc, next, t.knownRepeats);
       if (created.length) throw new HostError('duplicate_ids', `the edit would repeat ${describeDuplicates(created)} in thread ${t.doc.id}; ids must be unique in a thread, so nothing was changed`);
+      checkEditData(t.doc, next);
     } else {
       for (const k of repeatKeys(next)) t.knownRepeats.add(k);
     }
