@@ -429,8 +429,12 @@ export class ThreadStore {
    * the new name), with the file not watched: the old name going away is not a file gone, and
    * what `move` wrote (the title of a renamed thread) is read back as the host's change, origin
    * `host`, not as a change made outside. Throws what `move` throws (nothing moved then).
+   * `rewrite`: how `move` changes the document the file holds (a rename: its title). The edit
+   * log records the document the file will then hold before `move` runs (EditLog.rewriting), so
+   * a host killed between the rewrite and the log's update still replays the edits not saved
+   * yet onto the renamed file, their edit ids with them (a resend is answered, not applied twice).
    */
-  async relocate<T>(threadId: string, move: () => Promise<{ file: string; value: T }>): Promise<T> {
+  async relocate<T>(threadId: string, move: () => Promise<{ file: string; value: T }>, rewrite?: (onDisk: Thread) => Thread): Promise<T> {
     const t = this.entry(threadId);
     const watched = !!t.watch;
     const moving = t.saving.then(async () => {
@@ -438,6 +442,7 @@ export class ThreadStore {
       t.relocating = true;
       let moved: { file: string; value: T };
       try {
+        if (rewrite && t.log) await t.log.rewriting(() => docHash(rewrite(t.disk))).catch(() => {});
         moved = await move();
         this.repoint(t, moved.file);
       } finally {
