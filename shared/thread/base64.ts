@@ -39,6 +39,12 @@ export function base64Problem(text: string): string | undefined {
   return 'is not valid base64 (RFC 4648 §4): the last character has bits set past the end of the data';
 }
 
+/** Verdicts by part object (a WeakMap fits): a problem, null for valid data, undefined for not known yet. */
+export interface VerdictCache {
+  get(part: object, text: string): string | null | undefined;
+  set(part: object, verdict: string | null): void;
+}
+
 /** One part of a message or tool result, as far as its binary data goes. */
 type DataPart = { type: string; data?: unknown; source?: { type: string; data?: unknown }; resource?: { blob?: unknown } };
 
@@ -54,15 +60,16 @@ function dataField(part: DataPart): [string, string] | undefined {
  * Every image, audio, PDF document and resource blob of `thread` whose data is not base64: one
  * problem each, at its JSON pointer (`/context/messages/3/content/1/data`), at most `max`.
  * `cache` keeps each part's verdict by the part object (a window re-checks only the parts an
- * edit replaced: Immer keeps the others).
+ * edit replaced: Immer keeps the others); its `get` is given the part's base64 text too, and
+ * may answer for a part not checked yet (the renderer's deferred check of large data).
  */
-export function dataProblems(thread: Pick<Thread, 'context'>, max = 50, cache?: WeakMap<object, string | null>): ThreadProblem[] {
+export function dataProblems(thread: Pick<Thread, 'context'>, max = 50, cache?: VerdictCache): ThreadProblem[] {
   const out: ThreadProblem[] = [];
   const check = (parts: readonly DataPart[], at: string) => {
     parts.forEach((part, j) => {
       const field = dataField(part);
       if (!field) return;
-      let problem = cache?.get(part);
+      let problem = cache?.get(part, field[0]);
       if (problem === undefined) {
         problem = base64Problem(field[0]) ?? null;
         cache?.set(part, problem);

@@ -2,6 +2,7 @@
 import type { AssistantMessage, ToolCall } from './messages';
 import type { Thread } from './schema';
 import { describeDuplicates, duplicateIds } from './validate';
+import { dataProblems } from './base64';
 
 /** The last assistant message's tool calls that have no output yet; undefined when there are none. */
 export function pendingToolCalls(thread: Thread): { message: AssistantMessage; calls: ToolCall[] } | undefined {
@@ -40,13 +41,14 @@ export function toolStepProblem(thread: Thread, toolCallIds?: string[]): string 
 
 /** Why a run cannot start, with a stable code, or undefined when it can. */
 export interface RunProblem {
-  code: 'no_pending_tool_calls' | 'pending_tool_calls' | 'no_messages' | 'duplicate_ids';
+  code: 'no_pending_tool_calls' | 'pending_tool_calls' | 'no_messages' | 'duplicate_ids' | 'invalid_data';
   message: string;
 }
 
 /**
  * The checks before a run of `mode` (the runner makes them too): no message or tool call id may
  * repeat (a run's results find their message and call by id, and would land on the wrong one);
+ * image, audio and document data must be base64 (base64.ts: broken data is not sent on);
  * a tool step needs pending tool calls (`toolStepProblem`); an LLM step or a ReAct loop needs
  * messages and no tool call waiting for its result.
  */
@@ -56,6 +58,13 @@ export function runProblem(thread: Thread, mode: 'step' | 'react' | 'tool', tool
     return {
       code: 'duplicate_ids',
       message: `The thread repeats ids (${describeDuplicates(repeated)}). Give the repeats new ids first (Give duplicates new ids, in the playground).`,
+    };
+  }
+  const [bad] = dataProblems(thread, 1);
+  if (bad) {
+    return {
+      code: 'invalid_data',
+      message: `The data at ${bad.pointer} ${bad.message}. Fix the thread file first: broken data is not sent to a model.`,
     };
   }
   if (mode === 'tool') {

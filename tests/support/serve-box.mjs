@@ -4,7 +4,9 @@
 // inherits, so a killed CLI stays a zombie with its pid. Commands are JSON lines on stdin:
 // {"cmd":"start","args":[…]} answers {"url"} once serve prints its URL; {"cmd":"kill"} answers
 // {"killed":true,"zombies":[pids]} once the wrapper is gone and every other process of the group
-// is a zombie (or gone). Everything serve prints goes to stderr.
+// is a zombie (or gone); {"cmd":"killWhenReplaced","path","ino"} answers {"armed":true}, then kills
+// the group the moment `path` is replaced (another inode) and answers as kill does, with
+// `replaced`. Everything serve prints goes to stderr.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -39,6 +41,13 @@ async function settled(pgrp) {
   }
 }
 
+/** SIGKILL to serve's group; answers once every process of it is a zombie or gone. */
+function kill(replaced) {
+  const { child, exited } = serve;
+  process.kill(-child.pid, 'SIGKILL');
+  void exited.then(() => settled(child.pid)).then((zombies) => say({ killed: true, zombies, ...(replaced === undefined ? {} : { replaced }) }));
+}
+
 readline.createInterface({ input: process.stdin }).on('line', (text) => {
   const msg = JSON.parse(text);
   if (msg.cmd === 'start') {
@@ -59,9 +68,20 @@ readline.createInterface({ input: process.stdin }).on('line', (text) => {
     child.stderr.on('data', seen);
     serve = { child, exited };
   } else if (msg.cmd === 'kill') {
-    const { child, exited } = serve;
-    process.kill(-child.pid, 'SIGKILL');
-    void exited.then(() => settled(child.pid)).then((zombies) => say({ killed: true, zombies }));
+    kill();
+  } else if (msg.cmd === 'killWhenReplaced') {
+    // Armed: then spin (nothing else runs here meanwhile) until `path` is a file other than
+    // inode `ino` — the host's atomic write of it landed — and kill at once, before the host's
+    // next step. Gives up after `ms`, and kills then too.
+    say({ armed: true });
+    const until = Date.now() + (msg.ms ?? 30_000);
+    let replaced = false;
+    while (!replaced && Date.now() < until) {
+      try {
+        replaced = fs.statSync(msg.path).ino !== msg.ino;
+      } catch {}
+    }
+    kill(replaced);
   }
 });
 process.stdin.on('end', () => {

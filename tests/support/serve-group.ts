@@ -36,6 +36,12 @@ export interface ServeBox {
   serve(home: string): Promise<Served>;
   /** SIGKILL to the serve's whole process group; resolves with the zombies left (pids in the box) once its wrapper is gone. */
   kill(): Promise<number[]>;
+  /**
+   * Arms a kill of the serve's group for the moment `file` is replaced by another inode than
+   * `ino` (the host's atomic write of it landed), then calls `act` (which makes the host write
+   * it). Resolves with the zombies and whether the file was replaced (else the kill came after 30 s).
+   */
+  killWhenReplaced(file: string, ino: number, act: () => void): Promise<{ zombies: number[]; replaced: boolean }>;
   /** Everything serve printed so far (both streams, every start). */
   output(): string;
   close(): void;
@@ -76,6 +82,15 @@ export function startServeBox(): ServeBox {
       const r = await ask({ cmd: 'kill' }, 'the kill', 20_000);
       for (const c of clients.splice(0)) c.close();
       return r.zombies as number[];
+    },
+    killWhenReplaced: async (file, ino, act) => {
+      const armed = ask({ cmd: 'killWhenReplaced', path: file, ino }, 'arming the kill', 20_000);
+      const killed = new Promise<Record<string, unknown>>((resolve) => answers.push(resolve)); // the line after `armed`
+      await armed;
+      act();
+      const r = await killed;
+      for (const c of clients.splice(0)) c.close();
+      return { zombies: r.zombies as number[], replaced: r.replaced === true };
     },
     output: () => output,
     close: () => {

@@ -24,10 +24,12 @@ async function relocate(ctx: HostContext, from: string, how: { title: string } |
     throw new HostError('thread_running', `"${from}" cannot be renamed while one of its runs is running; stop it or wait for it to end`);
   }
   const go = () => (rename ? ws.rename(from, how.title) : ws.move(from, how.toFolder));
+  // A rename writes the new title into the file (WorkspaceStore.rename); a move leaves it as it is.
+  const rewrite = rename ? (onDisk: Thread): Thread => ({ ...onDisk, title: String(how.title).normalize('NFC') }) : undefined;
   const entry = id ? await ctx.threads.relocate(id, async () => {
     const moved = await go();
     return { file: await ws.resolve(moved.path), value: moved };
-  }) : await go();
+  }, rewrite) : await go();
   if (id && entry.kind === 'thread') {
     const open = ctx.threads.get(id);
     if (open.thread.title !== entry.title) await ctx.threads.edit(id, open.version, [{ op: 'replace', path: ['title'], value: entry.title }], 'host');

@@ -228,6 +228,18 @@ export class EditLog {
     });
   }
 
+  /**
+   * The host is about to rewrite the thread file itself, at the version it holds, as the
+   * document of hash `hash` (a rename writes the new title into it: ThreadStore.relocate).
+   * Recorded as a `saving` marker of the log's base version, so a replay after a crash between
+   * that write and the log's update still finds where its edits start, and does not put them
+   * aside as if the file had been changed outside. On disk when this resolves; no-op without a log.
+   */
+  rewriting(hash: () => string): Promise<void> {
+    if (!this.base || this.failed) return Promise.resolve();
+    return this.write(line({ kind: 'saving', version: this.base.version, hash: hash() }), false);
+  }
+
   /** The thread file moved to `file` (absolute): recorded in the log when there is one. */
   moved(file: string): Promise<void> {
     this.threadFile = file;

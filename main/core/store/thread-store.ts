@@ -20,6 +20,7 @@ import type { Thread, RunRef } from '../../../shared/thread/schema';
 import type { RunResult, ThreadPatch } from '../../../shared/protocol/envelopes';
 import { describeDuplicates, duplicateIds, validateThread } from '../../../shared/thread/validate';
 import { createdRepeats, repeatKeys } from './repeat-guard';
+import { checkEditData } from './data-guard';
 import { HostError } from '../errors';
 import { applyPatchesStrictly, PatchPathError } from './strict-patches';
 import { docHash, type EditLog } from './edit-log';
@@ -149,7 +150,8 @@ export class ThreadStore {
    * (naming the JSON pointer) or a patch's path does not exist (`remove`/`replace` of a missing
    * index or key, `add` past an array's end: strict-patches.ts), `duplicate_ids` when the thread
    * repeats a message or tool call id and the edit does not end that (such a thread is read-only
-   * until the repeats get new ids). Nothing changes on error, the version included. An `editId`
+   * until the repeats get new ids), `invalid_data` when the thread holds image, audio or document
+   * data that is not base64 (read-only, naming the pointer: data-guard.ts). Nothing changes on error, the version included. An `editId`
    * seen before (a resend after a lost connection) answers its first version, applying nothing.
    * The edit is applied (and broadcast) at once; the promise resolves when it is on disk (edit
    * log appended, or else the thread saved), and rejects `not_saved` when neither could be written.
@@ -207,7 +209,8 @@ export class ThreadStore {
    * become the next version, checked, logged and saved as an edit by patches is, and the promise
    * resolves once they are on disk. Refused — and reverted in every window by a host
    * transaction — while a run runs (`read_only`), when the thread would be invalid or repeat
-   * ids (`invalid_edit`, `duplicate_ids`), or for bytes that are not an update of the document
+   * ids (`invalid_edit`, `duplicate_ids`), on a thread holding data that is not base64
+   * (`invalid_data`), or for bytes that are not an update of the document
    * (`invalid_edit`); `stale_doc` when it was made on another document (the host restarted, the
    * thread was closed and opened again): the window syncs afresh.
    */
@@ -266,6 +269,7 @@ export class ThreadStore {
       }
       const created = createdRepeats(t.doc, next, t.knownRepeats);
       if (created.length) throw new HostError('duplicate_ids', `the edit would repeat ${describeDuplicates(created)} in thread ${t.doc.id}; ids must be unique in a thread, so nothing was changed`);
+      checkEditData(t.doc, next);
     } else {
       for (const k of repeatKeys(next)) t.knownRepeats.add(k);
     }
@@ -425,8 +429,12 @@ export class ThreadStore {
    * the new name), with the file not watched: the old name going away is not a file gone, and
    * what `move` wrote (the title of a renamed thread) is read back as the host's change, origin
    * `host`, not as a change made outside. Throws what `move` throws (nothing moved then).
+   * `rewrite`: how `move` changes the document the file holds (a rename: its title). The edit
+   * log records the document the file will then hold before `move` runs (EditLog.rewriting), so
+   * a host killed between the rewrite and the log's update still replays the edits not saved
+   * yet onto the renamed file, their edit ids with them (a resend is answered, not applied twice).
    */
-  async relocate<T>(threadId: string, move: () => Promise<{ file: string; value: T }>): Promise<T> {
+  async relocate<T>(threadId: string, move: () => Promise<{ file: string; value: T }>, rewrite?: (onDisk: Thread) => Thread): Promise<T> {
     const t = this.entry(threadId);
     const watched = !!t.watch;
     const moving = t.saving.then(async () => {
@@ -434,6 +442,7 @@ export class ThreadStore {
       t.relocating = true;
       let moved: { file: string; value: T };
       try {
+        if (rewrite && t.log) await t.log.rewriting(() => docHash(rewrite(t.disk))).catch(() => {});
         moved = await move();
         this.repoint(t, moved.file);
       } finally {

@@ -45,6 +45,8 @@ export function runStartHint(err: unknown): string | undefined {
       return 'Add a user message, then Run.';
     case 'duplicate_ids':
       return 'Press Give duplicates new ids above the thread, then run again.';
+    case 'invalid_data':
+      return 'Fix the data at the pointer named in the thread file (an image, audio or document whose data is not base64), then open the thread again.';
     case 'thread_running':
       return 'A run of this thread is still running: wait for it to end or press Stop, then try again.';
     case 'bad_settings':

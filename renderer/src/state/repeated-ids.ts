@@ -3,8 +3,10 @@
  * and edit: computed once per document (Immer gives each version a new object).
  */
 import type { Thread } from '../../../shared/thread/schema';
-import { duplicateIds, type Duplicate, type ThreadProblem } from '../../../shared/thread/validate';
-import { dataProblems } from '../../../shared/thread/base64';
+import { duplicateIds, type Duplicate } from '../../../shared/thread/validate';
+import { badData } from './data-check';
+
+export { badData, useBadData } from './data-check';
 
 const memo = new WeakMap<Thread, Duplicate[]>();
 
@@ -18,23 +20,6 @@ export function repeatedIds(thread: Thread): Duplicate[] {
   if (!found) {
     found = duplicateIds(thread);
     memo.set(thread, found);
-  }
-  return found;
-}
-
-const badMemo = new WeakMap<Thread, ThreadProblem[]>();
-const partVerdicts = new WeakMap<object, string | null>();
-
-/**
- * The images, audio, PDFs and resource blobs of `thread` whose data is not base64 (base64.ts):
- * such a thread is read-only too, naming each pointer, so nothing in its file is lost or sent
- * broken to a provider. Computed once per document, each part once.
- */
-export function badData(thread: Thread): ThreadProblem[] {
-  let found = badMemo.get(thread);
-  if (!found) {
-    found = dataProblems(thread, 50, partVerdicts);
-    badMemo.set(thread, found);
   }
   return found;
 }

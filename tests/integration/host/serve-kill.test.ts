@@ -107,3 +107,43 @@ describe('serve killed with SIGKILL to its process group', () => {
     expect(texts(now.thread)).toEqual(['hello there', 'second']);
   }, 120_000);
 });
+
+describe('serve killed with SIGKILL in the middle of renaming a thread with edits not saved yet', () => {
+  it('replays the edits onto the renamed file (nothing put aside), and a resend of the last one is answered, applied once', async () => {
+    const home = makeHome();
+    const draft = threadWith({ systemPrompt: 'sys', messages: [userMessage('hello', 'm1')] }, { title: 'draft' });
+    writeThread(home, 'draft.json', draft);
+    const b = box();
+
+    const first = await b.serve(home);
+    const opened = await first.client.call<Opened>('thread.open', { path: 'draft.json' });
+    // Acknowledged edits, in the edit log only: the rename comes before the debounced save.
+    const version = await type(first.client, draft.id, opened.version, '', 'Fr');
+    const add = { threadId: draft.id, baseVersion: version, patches: [{ op: 'add', path: ['context', 'messages', 1], value: userMessage('second', 'm2') }], editId: 'add-second' };
+    const added = await first.client.call<{ version: number }>('thread.edit', add);
+    const renamedFile = path.join(home, 'workspace', 'Draft renamed.json');
+    // The rename moves the file (same inode), then writes the new title into it (a new inode):
+    // the group is killed the moment that write lands, before the edit log follows it.
+    const ino = fs.statSync(path.join(home, 'workspace', 'draft.json')).ino;
+    const { replaced } = await b.killWhenReplaced(renamedFile, ino, () => {
+      first.client.call('workspace.rename', { path: 'draft.json', title: 'Draft renamed' }).catch(() => {}); // never answered: killed first
+    });
+    expect(added.version).toBe(3);
+    expect(replaced).toBe(true);
+    const killedAt = readThread(home, 'Draft renamed.json');
+    expect([killedAt.title, killedAt.context.systemPrompt, texts(killedAt)]).toEqual(['Draft renamed', 'sys', ['hello']]); // the edits were not saved
+
+    const second = await b.serve(home);
+    const reopened = await second.client.call<Opened>('thread.open', { path: 'Draft renamed.json' });
+    expect([reopened.thread.id, reopened.thread.title, reopened.thread.context.systemPrompt, texts(reopened.thread)]).toEqual([draft.id, 'Draft renamed', 'Fr', ['hello', 'second']]);
+    const onDisk = readThread(home, 'Draft renamed.json');
+    expect([onDisk.title, onDisk.context.systemPrompt, texts(onDisk)]).toEqual(['Draft renamed', 'Fr', ['hello', 'second']]);
+    expect(fs.existsSync(path.join(home, 'edits', 'aside'))).toBe(false);
+    expect(fs.readdirSync(path.join(home, 'edits')).filter((n) => n.endsWith('.jsonl'))).toEqual([]);
+
+    // The page never got the answer to the last edit (say) and sends it again: answered, not applied twice.
+    await second.client.call('thread.edit', add);
+    const now = await second.client.call<Opened>('thread.open', { path: 'Draft renamed.json' });
+    expect(texts(now.thread)).toEqual(['hello', 'second']);
+  }, 120_000);
+});

@@ -24,7 +24,7 @@ import { EditorRegionContext, type EditorRegion } from '../../ui/editor-mount';
 import { RunBar } from './RunBar';
 import { useSectionsShown } from './sections-shown';
 import { applyTyping } from '../../state/text-merge';
-import { badData, repeatedIds } from '../../state/repeated-ids';
+import { useBadData, repeatedIds } from '../../state/repeated-ids';
 import { DuplicateIdsNotice } from './DuplicateIdsNotice';
 import { FileGoneNotice } from '../workspace/FileGoneNotice';
 import { BranchLinks } from './BranchLinks';
@@ -182,12 +182,13 @@ export function Playground() {
     // eslint-disable-next-line react-hooks/exhaustive-deps -- exactly what templateVariables reads
     [ctx?.variables, ctx?.variableTypes, ctx?.scenario, ctx?.scenarios, thread?.title, thread?.settings],
   );
+  // Image, audio or document data that is not base64: read-only too, each place named (data-check.ts).
+  const bad = useBadData(thread);
   if (!session || !thread || !meta) return <StartPanel />;
   const editable = !app.host.presentational && !meta.runningRunId;
   // Repeated message or tool call ids: read-only until they get new ids (DuplicateIdsNotice).
   const repeats = repeatedIds(thread).length > 0;
   // Image, audio or document data that is not base64: read-only too, each place named.
-  const bad = badData(thread);
   const readOnly = !editable || repeats || bad.length > 0;
   // Side by side the messages have their own panel: the settings stay beside them.
   const folded = layout !== 'side-by-side' && !!foldedBy[thread.id];

@@ -14,7 +14,7 @@ import { useSession, useThreadMeta } from '../../state/hooks';
 import { modKey } from '../../ui/format';
 import { BarTooltip } from '../../ui/BarTooltip';
 import { runOffer } from './run-state';
-import { badData, repeatedIds } from '../../state/repeated-ids';
+import { useBadData, repeatedIds } from '../../state/repeated-ids';
 import { stopNote } from '../../../../shared/protocol/stop-reason';
 
 /** The action bar of the playground. */
@@ -24,7 +24,9 @@ export function RunBar({ thread }: { thread: Thread }) {
   const meta = useThreadMeta()!;
   const running = !!meta.runningRunId;
   // The thread's settings are read-only too while it repeats ids (Playground, DuplicateIdsNotice).
-  const frozen = running || repeatedIds(thread).length > 0 || badData(thread).length > 0;
+  // (useBadData: a large image's check comes a task after the first render, and re-renders the bar if it fails.)
+  const bad = useBadData(thread).length > 0;
+  const frozen = running || repeatedIds(thread).length > 0 || bad;
   const viewer = app.host.presentational;
   const invalidFields = useAtomValue(app.invalidFieldsAtom);
   const invalid = invalidFields.size > 0;
