@@ -15,6 +15,7 @@
  * own writes are told apart by content (what the store last wrote or read).
  */
 import path from 'node:path';
+import * as Y from 'yjs';
 import { applyPatches, enablePatches, produceWithPatches, type Patch } from 'immer';
 import type { Thread, RunRef } from '../../../shared/thread/schema';
 import type { RunResult, ThreadPatch } from '../../../shared/protocol/envelopes';
@@ -189,10 +190,10 @@ export class ThreadStore {
    * Join the Yjs document of an open thread (made on first use): the update a document at
    * state vector `sv` (empty: none) lacks, the document's id and the thread's version.
    */
-  sync(threadId: string, sv: Uint8Array): { update: Uint8Array; docId: string; version: number } {
+  sync(threadId: string, sv: Uint8Array): { update: Uint8Array; stateVector: Uint8Array; docId: string; version: number } {
     const t = this.entry(threadId);
     const y = this.ydoc(t);
-    return { update: y.state(sv), docId: y.id, version: t.version };
+    return { update: y.state(sv), stateVector: Y.encodeStateVector(y.doc), docId: y.id, version: t.version };
   }
 
   private ydoc(t: OpenThread): HostYDoc {
@@ -269,9 +270,10 @@ export class ThreadStore {
     } else {
       for (const k of repeatKeys(next)) t.knownRepeats.add(k);
     }
+    const before = t.doc;
     t.doc = next;
     t.version++;
-    if (!fromY) t.y?.mirror(patches, origin, next);
+    if (!fromY) t.y?.mirror(patches, origin, next, before);
     let logged = Promise.resolve();
     if (save) {
       this.scheduleSave(t);

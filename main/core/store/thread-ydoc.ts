@@ -74,9 +74,9 @@ export class HostYDoc {
    * document lacks (it should not happen: the JSON and the document agree) makes the document
    * take `after` whole, field by field, its texts diffed.
    */
-  mirror(patches: readonly Patch[], by: string, after: Thread): void {
+  mirror(patches: readonly Patch[], by: string, after: Thread, before?: Thread): void {
     try {
-      this.doc.transact(() => applyPatchesToY(this.doc, patches), new HostChange(by));
+      this.doc.transact(() => applyPatchesToY(this.doc, patches, before, after), new HostChange(by));
     } catch {
       const whole: Patch[] = Object.entries(after).map(([k, value]) => ({ op: 'replace', path: [k], value }));
       this.doc.transact(() => applyPatchesToY(this.doc, whole), new HostChange(by));

@@ -11,7 +11,7 @@ import { useEffect, useLayoutEffect, useRef, type CSSProperties } from 'react';
 import { Annotation, Compartment, EditorState, StateEffect, StateField, type Extension } from '@codemirror/state';
 import { EditorView } from '@codemirror/view';
 import { getDefaultExtensions, type BasicSetupOptions } from '@uiw/react-codemirror';
-import { splice } from '../text/text-patch';
+import { splice } from '../../../shared/thread/text-splice';
 import type { FocusRequest } from './editor-mount';
 
 /** Marks a transaction that applies the value prop, so it is not reported back as an edit. */
