@@ -148,6 +148,7 @@ export async function createHostCore(options: HostCoreOptions = {}): Promise<Hos
     watch: options.watchThreadFiles ?? true,
     onOpened: options.applyRepairedRuns === false ? undefined : (threadId) => late.runs.settlePending(threadId),
     editLogDir: path.join(home, 'edits'),
+    yStateDir: path.join(home, 'runs'),
     onFileProblem: ({ threadId, file, problem }) => {
       // Name the file as the workspace does (relative) when it is in the workspace.
       const rel = path.relative(workspaceDir, file);

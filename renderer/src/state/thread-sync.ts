@@ -130,7 +130,10 @@ export class ThreadSync {
 
   /**
    * The connection came back: updates pushed meanwhile may be lost, so join again (what this
-   * window lacks comes in, what the host lacks goes out).
+   * window lacks comes in, what the host lacks goes out). A host that restarted has the thread
+   * no longer open for this window: it is opened again, and when the host kept its document
+   * (its saved state matched the file: docs/architecture.md#multi-window-editing, step 3) the
+   * window's unsent edits are merged the same way; otherwise the thread is loaded again.
    */
   async resync(): Promise<void> {
     if (this.host.presentational || !this.docId) return;
@@ -138,12 +141,41 @@ export class ThreadSync {
     try {
       const r = await this.host.call('thread.sync', { threadId: this.session.id(), stateVector: toBase64(Y.encodeStateVector(doc)) });
       if (r.docId !== this.docId) return void (await this.reload());
-      Y.applyUpdate(doc, fromBase64(r.update), REMOTE);
-      const missing = Y.encodeStateAsUpdate(doc, fromBase64(r.stateVector));
-      if (missing.length > EMPTY_UPDATE_BYTES) this.send(missing);
+      this.merge(r);
     } catch (err) {
-      if (err instanceof HostCallError && (err.code === 'stale_doc' || err.code === 'not_open')) await this.reload();
+      if (!(err instanceof HostCallError)) return;
+      if (err.code === 'not_open') await this.reopen();
+      else if (err.code === 'stale_doc') await this.reload();
     }
+  }
+
+  /** Apply what the host sent and send what it lacks (by its state vector). */
+  private merge(r: { update: string; stateVector: string }): void {
+    const doc = this.session.doc();
+    Y.applyUpdate(doc, fromBase64(r.update), REMOTE);
+    const missing = Y.encodeStateAsUpdate(doc, fromBase64(r.stateVector));
+    if (missing.length > EMPTY_UPDATE_BYTES) this.send(missing);
+  }
+
+  /** Open the thread again on a host that forgot it: merged when it is the same document, else a new session document. */
+  private async reopen(): Promise<void> {
+    let r: OpenedThread;
+    try {
+      r = await this.host.call('thread.open', { path: this.session.path(), yjs: true });
+    } catch (err) {
+      this.session.setMeta({ error: { message: `Could not reload ${this.session.path()}: ${(err as Error).message}`, details: (err as Error).stack } });
+      return;
+    }
+    if (!r.yjs || r.yjs.docId !== this.docId || r.thread.id !== this.session.id()) {
+      this.docId = r.yjs?.docId ?? '';
+      this.version = r.version;
+      this.session.restart(r);
+      this.session.setMeta({ path: r.path, runningRunId: r.running, error: undefined });
+      return;
+    }
+    this.version = Math.max(this.version, r.version);
+    this.merge(r.yjs);
+    this.session.setMeta({ path: r.path, runningRunId: r.running, error: undefined });
   }
 
   /** Take the session up again from the host's copy `opened`: true when it is the same host document. */
