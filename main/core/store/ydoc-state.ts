@@ -50,7 +50,7 @@ export function decodeYState(bytes: Uint8Array): SavedYState {
   try {
     head = JSON.parse(buf.subarray(MAGIC.length, end).toString('utf8'));
   } catch (err) {
-    throw new Error(`its header is not JSON (${(err as Error).message})`);
+    throw new Error(`its header is not JSON (${(err as Error).message})`, { cause: err });
   }
   const { docId, hash } = (head ?? {}) as { docId?: unknown; hash?: unknown };
   if (typeof docId !== 'string' || !docId || typeof hash !== 'string' || !/^[0-9a-f]{64}$/.test(hash)) throw new Error('its header lacks the document id or the hash');
