@@ -17,7 +17,7 @@ import { randomBytes } from 'node:crypto';
 import { applyPatches, enablePatches, produce, produceWithPatches } from 'immer';
 import type { Message } from '../shared/thread/messages';
 import type { Thread } from '../shared/thread/schema';
-import { UndoHistory } from '../renderer/src/state/undo';
+import { UndoHistory } from './multi-window/json-path/undo';
 import { benchThread, envNum, gc, percentile, rng, type Figure } from './lib';
 
 enablePatches();

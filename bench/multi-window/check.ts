@@ -7,7 +7,7 @@
  * otherwise), one nobody deleted stays ("lost"), and two characters any window ever showed in
  * one order keep that order ("reordered").
  */
-import { splice } from '../../renderer/src/text/text-patch';
+import { splice } from '../../shared/thread/text-splice';
 import type { Model } from './model';
 
 /** Window `w`'s `k`-th typed character: a block of code points per window, all in the BMP. */

@@ -72,6 +72,8 @@ export interface ClientState {
   stream: BridgeClient;
   /** Ids of the threads this client has open (it receives their `thread_patch` pushes). */
   openThreads: Set<string>;
+  /** Of those, the threads whose Yjs document it joined (it gets their `thread_update`s instead of `thread_patch`es). */
+  yjsThreads: Set<string>;
 }
 
 /** The host core's services, shared by every request handler. */

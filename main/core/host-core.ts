@@ -139,7 +139,7 @@ export async function createHostCore(options: HostCoreOptions = {}): Promise<Hos
     debounceMs: options.saveDebounceMs,
     isRunning: (threadId) => bridge.liveRuns(threadId).length > 0,
     onPatch: (patch) => {
-      for (const c of clients.values()) if (c.openThreads.has(patch.threadId)) c.stream.push(patch);
+      for (const c of clients.values()) if (c.openThreads.has(patch.threadId) && !c.yjsThreads.has(patch.threadId)) c.stream.push(patch);
     },
     onUpdate: (update, except) => {
       for (const c of clients.values()) if (c.openThreads.has(update.threadId) && clientOrigin(c.id) !== except) c.stream.push(update);
@@ -148,6 +148,7 @@ export async function createHostCore(options: HostCoreOptions = {}): Promise<Hos
     watch: options.watchThreadFiles ?? true,
     onOpened: options.applyRepairedRuns === false ? undefined : (threadId) => late.runs.settlePending(threadId),
     editLogDir: path.join(home, 'edits'),
+    yStateDir: path.join(home, 'runs'),
     onFileProblem: ({ threadId, file, problem }) => {
       // Name the file as the workspace does (relative) when it is in the workspace.
       const rel = path.relative(workspaceDir, file);
@@ -217,7 +218,7 @@ export async function createHostCore(options: HostCoreOptions = {}): Promise<Hos
     recovered,
     connect: (send, opts) => {
       const stream = bridge.addClient(send, opts);
-      const state: ClientState = { id: stream.id, stream, openThreads: new Set() };
+      const state: ClientState = { id: stream.id, stream, openThreads: new Set(), yjsThreads: new Set() };
       clients.set(state.id, state);
       return {
         id: state.id,

@@ -8,6 +8,7 @@
 import * as Y from 'yjs';
 import { applyPatches, type Patch } from 'immer';
 import { diffChars } from 'diff';
+import { splice } from './text-splice';
 import { CONTEXT_TYPES, childKind, plain, threadTypes, toY, type Kind, type ThreadTypes } from './y-thread';
 
 /** Past this many characters on both sides of a changed middle, a text is replaced in one splice (no character diff). */
@@ -20,13 +21,7 @@ const DIFF_LIMIT = 10_000;
 export function diffIntoText(text: Y.Text, next: string): void {
   const old = text.toString();
   if (old === next) return;
-  let start = 0;
-  const max = Math.min(old.length, next.length);
-  while (start < max && old.charCodeAt(start) === next.charCodeAt(start)) start++;
-  let end = 0;
-  while (end < max - start && old.charCodeAt(old.length - 1 - end) === next.charCodeAt(next.length - 1 - end)) end++;
-  const a = old.slice(start, old.length - end);
-  const b = next.slice(start, next.length - end);
+  const { at: start, remove: a, insert: b } = splice(old, next);
   if (!a || !b || a.length + b.length > DIFF_LIMIT) {
     if (a) text.delete(start, a.length);
     if (b) text.insert(start, b);
@@ -172,14 +167,91 @@ function applyContext(y: ThreadTypes, p: Patch): void {
   applyAt(arrayOf(y, field), field === 'tools' ? 'plain' : 'messages', p, 2);
 }
 
+/** The shared array at JSON path `path` of the document, with its kind; undefined when that place is not a `Y.Array`. */
+function yArrayAt(y: ThreadTypes, path: readonly (string | number)[]): { arr: Y.Array<unknown>; kind: Kind } | undefined {
+  if (path[0] !== 'context' || (path[1] !== 'messages' && path[1] !== 'tools')) return undefined;
+  let cur: unknown = path[1] === 'messages' ? y.messages : y.tools;
+  let kind: Kind = path[1] === 'messages' ? 'messages' : 'plain';
+  for (const key of path.slice(2)) {
+    if (cur instanceof Y.Array && typeof key === 'number') {
+      const next = cur.get(key);
+      if (!(next instanceof Y.AbstractType)) return undefined;
+      kind = childKind(kind, key, shape(next as Y.Map<unknown>));
+      cur = next;
+    } else if (cur instanceof Y.Map) {
+      const next = cur.get(String(key));
+      if (!(next instanceof Y.Map || next instanceof Y.Array)) return undefined;
+      kind = childKind(kind, String(key), shape(next));
+      cur = next;
+    } else return undefined;
+  }
+  return cur instanceof Y.Array ? { arr: cur, kind } : undefined;
+}
+
+function valueAt(root: unknown, path: readonly (string | number)[]): unknown {
+  let v = root;
+  for (const k of path) v = v === null || typeof v !== 'object' ? undefined : (v as Record<string | number, unknown>)[k];
+  return v;
+}
+
+/**
+ * Make shared array `arr` (kind `kind`), which holds `before`, hold `after`: the items both
+ * ends keep (the same object, or the same id) stay — changed ones merged field by field — and
+ * only the middle is deleted and inserted. Immer describes removing the first of 1,000
+ * messages as 999 replaces and a remove; this is one Yjs delete, so what another window types
+ * meanwhile into a later message stays in it. A moved item is a delete and an insert of a copy.
+ */
+function reconcileArray(arr: Y.Array<unknown>, kind: Kind, before: unknown[], after: unknown[]): void {
+  if (arr.length !== before.length) return mergeArray(arr, kind, after);
+  const keyed = kind === 'messages' || kind === 'calls';
+  const match = (b: unknown, a: unknown) => b === a || (keyed && isRecord(b) && isRecord(a) && b.id !== undefined && b.id === a.id);
+  const min = Math.min(before.length, after.length);
+  let p = 0;
+  while (p < min && match(before[p], after[p])) p++;
+  let q = 0;
+  while (q < min - p && match(before[before.length - 1 - q], after[after.length - 1 - q])) q++;
+  const kept = (i: number, j: number) => {
+    if (before[i] === after[j]) return;
+    const item = arr.get(i);
+    const k = childKind(kind, j, after[j]);
+    if (item instanceof Y.Map && isRecord(after[j]) && k !== 'plain') mergeMap(item, k, after[j]);
+    else if (!same(plain(item), after[j])) {
+      arr.delete(i, 1);
+      arr.insert(i, [toY(k, after[j])]);
+    }
+  };
+  for (let i = 0; i < q; i++) kept(before.length - 1 - i, after.length - 1 - i);
+  const removed = before.length - q - p;
+  if (removed > 0) arr.delete(p, removed);
+  const added = after.slice(p, after.length - q);
+  if (added.length) arr.insert(p, added.map((v, i) => toY(childKind(kind, p + i, v), v)));
+  for (let i = 0; i < p; i++) kept(i, i);
+}
+
 /**
  * Apply Immer patches (made on the thread the document holds) to the document, inside the
- * caller's transaction. Throws {@link YPatchError} when a path does not exist; the caller, who
- * applied the same patches to the JSON first, treats that as a bug and rebuilds the document.
+ * caller's transaction. With the thread `before` and `after` them (Immer's structural sharing
+ * intact), a shared array whose items the patches add, remove or replace is reconciled whole
+ * ({@link reconcileArray}) instead of patch by patch. Throws {@link YPatchError} when a path
+ * does not exist; the caller, who applied the same patches to the JSON first, treats that as a
+ * bug and rebuilds the document.
  */
-export function applyPatchesToY(doc: Y.Doc, patches: readonly Patch[]): void {
+export function applyPatchesToY(doc: Y.Doc, patches: readonly Patch[], before?: unknown, after?: unknown): void {
   const y = threadTypes(doc);
+  const arrays: (string | number)[][] = [];
+  if (before !== undefined && after !== undefined) {
+    for (const p of patches) {
+      const at = p.path.slice(0, -1);
+      const last = p.path[p.path.length - 1];
+      if ((typeof last !== 'number' && last !== 'length') || !Array.isArray(valueAt(after, at)) || !Array.isArray(valueAt(before, at))) continue;
+      if (arrays.some((a) => a.length <= at.length && a.every((k, i) => k === at[i]))) continue;
+      for (let i = arrays.length - 1; i >= 0; i--) if (arrays[i].length > at.length && at.every((k, j) => k === arrays[i][j])) arrays.splice(i, 1);
+      if (yArrayAt(y, at)) arrays.push(at);
+    }
+  }
+  const under = (path: readonly (string | number)[]) => arrays.some((a) => a.length <= path.length && a.every((k, i) => k === path[i]));
   for (const p of patches) {
+    if (arrays.length && under(p.path)) continue;
     const [top, second] = p.path;
     if (top === undefined) throw new YPatchError('a patch of the whole thread');
     if (top !== 'context') {
@@ -192,5 +264,9 @@ export function applyPatchesToY(doc: Y.Doc, patches: readonly Patch[]): void {
       for (const k of [...y.context.keys()]) if (ctx[k] === undefined) y.context.delete(k);
     } else if (CONTEXT_TYPES.has(String(second))) applyContext(y, p);
     else applyAt(y.context, 'plain', p, 1);
+  }
+  for (const at of arrays) {
+    const found = yArrayAt(y, at)!;
+    reconcileArray(found.arr, found.kind, valueAt(before, at) as unknown[], valueAt(after, at) as unknown[]);
   }
 }

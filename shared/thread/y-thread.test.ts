@@ -12,7 +12,7 @@ import type { Message } from './messages';
 import { findText, newThreadDoc, threadTypes, yToThread } from './y-thread';
 import { applyPatchesToY, diffIntoText } from './y-patches';
 import { observePatches } from './y-events';
-import { sumTool, threadWith } from '../../tests/support/threads';
+import { sumTool, threadWith, userMessage } from '../../tests/support/threads';
 
 enablePatches();
 
@@ -76,9 +76,9 @@ describe('thread ↔ Yjs', () => {
       }), { numRuns: 200 });
   });
 
-  it('Immer patches carried into the document give the thread the patches give, here and on a peer that reads its events', () => {
+  it('Immer patches carried into the document (patch by patch, or arrays reconciled whole) give the thread the patches give, here and on a peer that reads its events', () => {
     fc.assert(
-      fc.property(thread, fc.array(edit, { minLength: 1, maxLength: 6 }), (t, recipes) => {
+      fc.property(thread, fc.array(edit, { minLength: 1, maxLength: 6 }), fc.boolean(), (t, recipes, whole) => {
         const doc = newThreadDoc(t);
         const peer = new Y.Doc();
         Y.applyUpdate(peer, Y.encodeStateAsUpdate(doc));
@@ -88,8 +88,9 @@ describe('thread ↔ Yjs', () => {
         let json = t;
         for (const recipe of recipes) {
           const [next, patches] = produceWithPatches(json, recipe);
+          const prev = json;
           json = next;
-          doc.transact(() => applyPatchesToY(doc, patches));
+          doc.transact(() => applyPatchesToY(doc, patches, whole ? prev : undefined, whole ? json : undefined));
           expect(yToThread(doc)).toEqual(json);
           expect(peerJson).toEqual(json);
         }
@@ -148,6 +149,18 @@ describe('thread ↔ Yjs', () => {
       }),
       { numRuns: 150 },
     );
+  });
+
+  it("removing an earlier message (Immer: replaces and a remove) is one Yjs delete: a peer's typing in a later message stays", () => {
+    const t = threadWith({ messages: [userMessage('first', 'm0'), userMessage('typed in', 'm1'), userMessage('last', 'm2')] });
+    const host = newThreadDoc(t);
+    const peer = new Y.Doc();
+    Y.applyUpdate(peer, Y.encodeStateAsUpdate(host));
+    const [next, patches] = produceWithPatches(t, (d) => void d.context.messages.splice(0, 1));
+    host.transact(() => applyPatchesToY(host, patches, t, next));
+    findText(threadTypes(peer).messages, 'm1')!.insert(8, ' here');
+    Y.applyUpdate(host, Y.encodeStateAsUpdate(peer));
+    expect(yToThread(host).context.messages.map((m) => (m.content[0] as { text: string }).text)).toEqual(['typed in here', 'last']);
   });
 
   it('a patch whose path is not in the document is refused, naming it', () => {

@@ -34,7 +34,7 @@ describe('import boundaries', () => {
     // The upward imports #14 removed: a provider reaching into the agent loop, a ui part into state.
     ['agent-runner/providers/scripted.ts', "import { messageText } from '../loop/messages';\nexport const r = messageText;\n", /providers\/ is below the agent loop/],
     ['agent-runner/providers/x.ts', "import type { RunEmitter } from '../emit/emitter';\nexport type R = RunEmitter;\n", /providers\/ is below the agent loop/],
-    ['renderer/src/ui/code-editor.tsx', "import { splice } from '../state/text-patch';\nexport const r = splice;\n", /ui\/ and text\/ are below state\/ and features\//],
+    ['renderer/src/ui/code-editor.tsx', "import { keepsRepeats } from '../state/repeated-ids';\nexport const r = keepsRepeats;\n", /ui\/ and text\/ are below state\/ and features\//],
     ['renderer/src/ui/x.tsx', "import { node } from 'node:fs';\nexport const r = node;\n", /renderer is sandboxed/],
     ['renderer/src/text/x.ts', "import { useApp } from '../state/context';\nexport const r = useApp;\n", /ui\/ and text\/ are below state\/ and features\//],
   ])('%s: refuses %j', async (file, code, message) => {
@@ -52,8 +52,8 @@ describe('import boundaries', () => {
     ['mcp-host/x.ts', "import { spawn } from 'node:child_process';\nimport { channelPort } from '../shared/process-port.node.js';\nimport type { McpHostToHost } from '../shared/protocol/mcp';\nexport const r: [unknown, unknown, McpHostToHost?] = [spawn, channelPort];\n"],
     ['preload/x.ts', "import { contextBridge } from 'electron';\nimport type { HostPush } from '../shared/protocol/host-api';\nexport const r: [unknown, HostPush?] = [contextBridge];\n"],
     ['agent-runner/providers/x.ts', "import { partText } from './content';\nimport type { Message } from '../../shared/thread/schema';\nexport const r: [unknown, Message?] = [partText];\n"],
-    ['renderer/src/ui/x.tsx', "import { splice } from '../text/text-patch';\nexport const r = splice;\n"],
-    ['renderer/src/state/x.ts', "import { splice } from '../text/text-patch';\nimport { StatusBadge } from '../ui/status';\nexport const r = [splice, StatusBadge];\n"],
+    ['renderer/src/ui/x.tsx', "import { base64Bytes } from './base64-bytes';\nexport const r = base64Bytes;\n"],
+    ['renderer/src/state/x.ts', "import { base64Bytes } from '../ui/base64-bytes';\nimport { StatusBadge } from '../ui/status';\nexport const r = [base64Bytes, StatusBadge];\n"],
   ])('%s: allows a legal import', async (file, code) => {
     expect(await boundaryErrors(file, code)).toEqual([]);
   });

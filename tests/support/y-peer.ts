@@ -25,7 +25,7 @@ export class YPeer {
   /** Updates made while paused (as if the connection were slow), sent by {@link resume}. */
   private held: Uint8Array[] | null = null;
 
-  constructor(readonly client: WsClient) {
+  constructor(public client: WsClient) {
     client.ws.on('message', () => this.takePushes());
   }
 
@@ -77,6 +77,29 @@ export class YPeer {
       const p = pushes[this.seen] as ThreadUpdate;
       if (p.type === 'thread_update' && p.threadId === this.threadId && p.docId === this.docId) Y.applyUpdate(this.doc, unb64(p.update), REMOTE);
     }
+  }
+
+  /**
+   * The window reconnects over `client` (the host may have restarted) and joins again as the
+   * renderer does: opens `path`, then `thread.sync` with its state vector; on the same document
+   * (same id) it applies what it lacks and sends what the host lacks, its updates kept back
+   * included. Resolves with the document id the host answered and, when it sent any, the
+   * answer to its missing update.
+   */
+  async rejoin(client: WsClient, path: string): Promise<{ docId: string; sent?: { version: number } }> {
+    this.client = client;
+    this.seen = 0;
+    this.held = null;
+    client.ws.on('message', () => this.takePushes());
+    await client.call('thread.open', { path });
+    const sv = b64(Y.encodeStateVector(this.doc));
+    const r = await client.call<{ update: string; stateVector: string; docId: string }>('thread.sync', { threadId: this.threadId, stateVector: sv });
+    if (r.docId !== this.docId) return { docId: r.docId };
+    Y.applyUpdate(this.doc, unb64(r.update), REMOTE);
+    const missing = Y.encodeStateAsUpdate(this.doc, unb64(r.stateVector));
+    if (missing.length <= 2) return { docId: r.docId };
+    const sent = await this.send(missing);
+    return { docId: r.docId, sent };
   }
 
   /** The thread this peer's document holds. */

@@ -19,6 +19,14 @@ function owned(client: ClientState, threadId: string): void {
 }
 
 const fromBase64 = (s: string) => new Uint8Array(Buffer.from(s, 'base64'));
+const toBase64 = (u: Uint8Array) => Buffer.from(u).toString('base64');
+
+/** `client` joins the thread's Yjs document (it gets `thread_update`s, no more `thread_patch`es): what state vector `sv` lacks. */
+function joined(ctx: HostContext, client: ClientState, threadId: string, sv: string) {
+  const r = ctx.threads.sync(threadId, fromBase64(sv));
+  client.yjsThreads.add(threadId);
+  return { update: toBase64(r.update), stateVector: toBase64(r.stateVector), docId: r.docId, version: r.version };
+}
 
 const originOf = clientOrigin;
 
@@ -32,7 +40,8 @@ export const threadHandlers: DomainHandlers<'thread'> = {
     for (const message of ctx.threads.recoveryNotes(thread.id)) client.stream.push({ type: 'notice', level: 'error', message });
     const running = ctx.bridge.liveRuns(thread.id)[0]?.runId;
     const origin = originOf(client.id);
-    return running ? { thread, version, path: relPath(ctx, file), running, origin } : { thread, version, path: relPath(ctx, file), origin };
+    const r = running ? { thread, version, path: relPath(ctx, file), running, origin } : { thread, version, path: relPath(ctx, file), origin };
+    return p.yjs ? { ...r, yjs: joined(ctx, client, thread.id, '') } : r;
   },
   'thread.branch': async (ctx, _client, p) => {
     const entry = await branchThread(ctx, p);
@@ -41,6 +50,7 @@ export const threadHandlers: DomainHandlers<'thread'> = {
   },
   'thread.close': async (ctx, client, p) => {
     client.openThreads.delete(p.threadId);
+    client.yjsThreads.delete(p.threadId);
     await releaseIfUnheld(ctx.threads, p.threadId, { clients: ctx.clients, runs: ctx.bridge });
     return { ok: true };
   },
@@ -64,8 +74,7 @@ export const threadHandlers: DomainHandlers<'thread'> = {
   // window joins or changes only a thread it has open (docs/architecture.md#multi-window-editing).
   'thread.sync': async (ctx, client, p) => {
     owned(client, p.threadId);
-    const r = ctx.threads.sync(p.threadId, fromBase64(p.stateVector));
-    return { update: Buffer.from(r.update).toString('base64'), docId: r.docId, version: r.version };
+    return joined(ctx, client, p.threadId, p.stateVector);
   },
   'thread.update': async (ctx, client, p) => {
     owned(client, p.threadId);

@@ -46,4 +46,10 @@ export interface ThreadStoreOptions {
    * after the debounced save, not when `edit` resolves.
    */
   editLogDir?: string;
+  /**
+   * Folder of the threads' run folders (`$STEPWISE_HOME/runs`): each save writes the thread's
+   * Yjs state there too (thread.ydoc, ydoc-state.ts), read at the next open. Without it the
+   * document is made anew at each open.
+   */
+  yStateDir?: string;
 }

@@ -28,7 +28,7 @@ import type { Recovery } from './edit-recovery';
 import { EditLogs } from './edit-logs';
 import { fileStamp, type OpenThread } from './open-thread';
 import { OutsideChanges } from './outside-changes';
-import { HostYDoc } from './thread-ydoc';
+import { ThreadYjs } from './thread-yjs';
 import type { ThreadStoreOptions } from './thread-store-options';
 
 export type { ThreadIO, ThreadStoreOptions } from './thread-store-options';
@@ -48,8 +48,10 @@ export class ThreadStore {
   private readonly logs?: EditLogs;
 
   private readonly outside: OutsideChanges;
+  private readonly yjs: ThreadYjs;
 
   constructor(private readonly opts: ThreadStoreOptions) {
+    this.yjs = new ThreadYjs(opts, { commit: (t, patches, origin) => this.commit(t, patches, origin, true, true, undefined, true), onDisk: (t, r) => this.onDisk(t, r) });
     if (opts.editLogDir) this.logs = new EditLogs(opts.editLogDir, opts.io, opts.log);
     this.outside = new OutsideChanges(opts, { commit: (t, patches, origin) => void this.commit(t, patches, origin, false), scheduleSave: (t) => this.scheduleSave(t) });
   }
@@ -113,6 +115,7 @@ export class ThreadStore {
       for (const id of r.editIds) edits.set(id, { version: 0, durable: Promise.resolve() }); // in the file now
     }
     const t: OpenThread = { file: abs, doc, version: 0, dirty: false, saving: Promise.resolve(), opens: 0, disk: doc, stamp, edits, log, savedVersion: 0, ready: Promise.resolve(), knownRepeats: new Set([...knownRepeats, ...repeatKeys(doc)]) };
+    await this.yjs.load(t);
     this.byId.set(doc.id, t);
     this.byFile.set(abs, doc.id);
     this.outside.start(t);
@@ -188,20 +191,12 @@ export class ThreadStore {
   }
 
   /**
-   * Join the Yjs document of an open thread (made on first use): the update a document at
-   * state vector `sv` (empty: none) lacks, the document's id and the thread's version.
+   * Join the Yjs document of an open thread (thread-yjs.ts; made on first use): the update a
+   * document at state vector `sv` (empty: none) lacks, the host's state vector, the document's
+   * id and the thread's version.
    */
-  sync(threadId: string, sv: Uint8Array): { update: Uint8Array; docId: string; version: number } {
-    const t = this.entry(threadId);
-    const y = this.ydoc(t);
-    return { update: y.state(sv), docId: y.id, version: t.version };
-  }
-
-  private ydoc(t: OpenThread): HostYDoc {
-    t.y ??= new HostYDoc(t.doc, (update, origin, except) =>
-      this.opts.onUpdate?.({ v: 1, type: 'thread_update', threadId: t.doc.id, docId: t.y!.id, update: Buffer.from(update).toString('base64'), origin }, except),
-    );
-    return t.y;
+  sync(threadId: string, sv: Uint8Array): { update: Uint8Array; stateVector: Uint8Array; docId: string; version: number } {
+    return this.yjs.sync(this.entry(threadId), sv);
   }
 
   /**
@@ -214,19 +209,8 @@ export class ThreadStore {
    * (`invalid_edit`); `stale_doc` when it was made on another document (the host restarted, the
    * thread was closed and opened again): the window syncs afresh.
    */
-  async update(threadId: string, docId: string, bytes: Uint8Array, origin: string): Promise<{ version: number }> {
-    const t = this.entry(threadId);
-    if (!t.y || t.y.id !== docId) throw new HostError('stale_doc', `thread ${threadId}'s document is not the one the update was made on; sync again`);
-    let r: { version: number; logged: Promise<void> } | undefined;
-    t.y.receive(bytes, origin, (patches) => {
-      if (this.opts.isRunning?.(threadId)) throw new HostError('read_only', `thread ${threadId} is read-only while its run is running; the change was undone`);
-      const locked = patches.find((p) => p.path.length === 1 && LOCKED.has(String(p.path[0])));
-      if (locked) throw new HostError('invalid_edit', `the update changes /${locked.path[0]}, which cannot be edited; the change was undone`);
-      if (patches.length) r = this.commit(t, patches, origin, true, true, undefined, true);
-    });
-    if (!r) return { version: t.version };
-    await this.onDisk(t, r);
-    return { version: r.version };
+  update(threadId: string, docId: string, bytes: Uint8Array, origin: string): Promise<{ version: number }> {
+    return this.yjs.update(this.entry(threadId), docId, bytes, origin);
   }
 
   /** Resolves when version `r.version` is on disk: its log append flushed, or else a save of it done. */
@@ -273,9 +257,10 @@ export class ThreadStore {
     } else {
       for (const k of repeatKeys(next)) t.knownRepeats.add(k);
     }
+    const before = t.doc;
     t.doc = next;
     t.version++;
-    if (!fromY) t.y?.mirror(patches, origin, next);
+    if (!fromY) t.y?.mirror(patches, origin, next, before);
     let logged = Promise.resolve();
     if (save) {
       this.scheduleSave(t);
@@ -370,6 +355,7 @@ export class ThreadStore {
         }
         const doc = t.doc;
         const version = t.version;
+        const yState = this.yjs.snapshot(t, doc);
         // A marker first: a crash after the save but before the log is updated must not replay it twice.
         await t.log?.saving(version, () => docHash(doc)).catch(() => {});
         await this.opts.io.save(t.file, doc);
@@ -377,6 +363,7 @@ export class ThreadStore {
         t.savedVersion = version;
         t.saveError = undefined;
         t.stamp = await fileStamp(t.file);
+        await yState?.();
         await t.log?.saved(version, t.stamp).catch((err: Error) => this.opts.log?.(`could not trim the edit log of ${t.file}: ${err.message}`));
       })
       .catch((err: unknown) => {

@@ -41,8 +41,15 @@ export class HostYDoc {
   private patches: Patch[] = [];
   private readonly stop: () => void;
 
-  constructor(thread: Thread, private readonly relay: Relay) {
-    this.doc = newThreadDoc(thread, new HostChange('host'));
+  /**
+   * The document of `thread`, or, given `saved` (its state saved with this JSON: ydoc-state.ts),
+   * that document again, with its id, so windows that were its peers stay peers.
+   */
+  constructor(thread: Thread, private readonly relay: Relay, saved?: { docId: string; update: Uint8Array }) {
+    if (saved) {
+      this.doc = new Y.Doc({ guid: saved.docId });
+      Y.applyUpdate(this.doc, saved.update, new HostChange('host'));
+    } else this.doc = newThreadDoc(thread, new HostChange('host'));
     this.roots = new Set(rootList(threadTypes(this.doc)));
     this.checker = new Y.UndoManager([...this.roots], { trackedOrigins: new Set([Incoming]), captureTimeout: 0 });
     this.stop = observePatches(this.doc, (patches, tr) => {
@@ -74,9 +81,9 @@ export class HostYDoc {
    * document lacks (it should not happen: the JSON and the document agree) makes the document
    * take `after` whole, field by field, its texts diffed.
    */
-  mirror(patches: readonly Patch[], by: string, after: Thread): void {
+  mirror(patches: readonly Patch[], by: string, after: Thread, before?: Thread): void {
     try {
-      this.doc.transact(() => applyPatchesToY(this.doc, patches), new HostChange(by));
+      this.doc.transact(() => applyPatchesToY(this.doc, patches, before, after), new HostChange(by));
     } catch {
       const whole: Patch[] = Object.entries(after).map(([k, value]) => ({ op: 'replace', path: [k], value }));
       this.doc.transact(() => applyPatchesToY(this.doc, whole), new HostChange(by));

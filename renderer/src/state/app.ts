@@ -163,7 +163,7 @@ export class AppState {
     this.stream.apply(push);
     const session = this.session;
     switch (push.type) {
-      case 'thread_patch':
+      case 'thread_update':
         session?.applyRemote(push);
         return;
       case 'tree_update':
@@ -231,7 +231,7 @@ export class AppState {
   async openThread(path: string): Promise<void> {
     const prev = this.session;
     try {
-      const opened = await this.host.call('thread.open', { path });
+      const opened = await this.host.call('thread.open', { path, yjs: true });
       // A run of the thread left behind did not start: that is no news about this one.
       if (prev?.id !== opened.thread.id) this.clearFailure(RUN_NOT_STARTED);
       if (prev && prev.id !== opened.thread.id) void this.host.call('thread.close', { threadId: prev.id }).catch(() => {});

@@ -5,7 +5,7 @@
  * both insert at the same offset, the other window's text comes first (it reached the host
  * first). When their regions overlap, this window's text wins over the overlapped region only.
  */
-import { splice } from '../text/text-patch';
+import { splice } from '../../../shared/thread/text-splice';
 
 /**
  * Merge `mine` and `theirs`, both derived from `base`. Returns `theirs` when this window

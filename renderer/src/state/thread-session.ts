@@ -1,18 +1,24 @@
 /**
- * One open thread in the renderer (docs/architecture.md#edits-and-undo): the thread atom and its
- * meta, edits as Immer patches, undo and redo through {@link UndoHistory}. Every change is sent
- * to the host, and patches from others and from runs are taken in, by the session's
- * {@link ThreadSync}.
+ * One open thread in the renderer (docs/architecture.md#edits-and-undo,
+ * docs/architecture.md#multi-window-editing): the window's `Y.Doc` of the thread, a peer of the
+ * host's, and beside it the immutable thread React renders (the thread atom), kept up to date
+ * from the document's events as Immer patches (shared/thread/y-events.ts). An edit is an Immer
+ * recipe, carried into the document as Yjs operations (shared/thread/y-patches.ts) and sent by
+ * the session's {@link ThreadSync}; undo and redo are a `Y.UndoManager` of this window's own
+ * changes and of runs' results ({@link UndoHistory}).
  */
 import { startTransition } from 'react';
+import * as Y from 'yjs';
 import { atom, type PrimitiveAtom } from 'jotai';
-import { applyPatches, enablePatches, produceWithPatches, type Draft, type Patch } from 'immer';
+import { applyPatches, enablePatches, produceWithPatches, type Draft } from 'immer';
 import type { Thread } from '../../../shared/thread/schema';
-import type { ThreadPatch } from '../../../shared/protocol/envelopes';
+import type { ThreadUpdate } from '../../../shared/protocol/envelopes';
+import { newThreadDoc, threadTypes, type ThreadTypes } from '../../../shared/thread/y-thread';
+import { applyPatchesToY } from '../../../shared/thread/y-patches';
+import { observePatches } from '../../../shared/thread/y-events';
 import type { HostServices } from '../host/types';
-import { UndoHistory, type UndoDirection, type UndoOptions } from './undo';
-import { valueAt } from './rebase';
-import { ThreadSync, type OpenedThread } from './thread-sync';
+import { RunOrigin, UndoHistory, type UndoOptions } from './undo';
+import { fromBase64, REMOTE, ThreadSync, type OpenedThread } from './thread-sync';
 import type { ThreadMeta } from './thread-meta';
 import { keepsRepeats } from './repeated-ids';
 import type { AtomStore } from './stream-store';
@@ -45,6 +51,7 @@ function freezeWhenIdle(doc: Thread): void {
 }
 
 export type { ThreadMeta } from './thread-meta';
+export type { OpenedThread } from './thread-sync';
 
 enablePatches();
 
@@ -52,18 +59,21 @@ enablePatches();
 export class ThreadSession {
   readonly threadAtom: PrimitiveAtom<Thread>;
   readonly metaAtom: PrimitiveAtom<ThreadMeta>;
-  readonly history: UndoHistory;
   private readonly sync: ThreadSync;
+  /** The origin of this window's own transactions. */
+  private readonly local = { window: true };
+  private ydoc!: Y.Doc;
+  private types!: ThreadTypes;
+  private undoHistory!: UndoHistory;
+  private stopObserving = () => {};
 
   constructor(
     private readonly store: AtomStore,
     private readonly host: HostServices,
     opened: OpenedThread,
-    undo: UndoOptions = {},
+    private readonly undoOptions: UndoOptions = {},
   ) {
-    this.history = new UndoHistory(undo);
     this.threadAtom = atom(opened.thread);
-    freezeWhenIdle(opened.thread);
     this.metaAtom = atom<ThreadMeta>({
       path: opened.path,
       version: opened.version,
@@ -75,16 +85,61 @@ export class ThreadSession {
     this.sync = new ThreadSync(host, {
       id: () => this.id,
       path: () => this.meta.path,
-      shown: () => this.thread,
-      show: (doc) => {
-        this.store.set(this.threadAtom, doc);
-        freezeWhenIdle(doc);
-      },
+      doc: () => this.ydoc,
       setMeta: (patch) => this.setMeta(patch),
-      followTexts: (before, after, patches) => this.followTexts(before, after, patches),
-      recordRun: (forward, inverse, runId, current) => this.history.record(forward, inverse, { origin: 'run', runId, current }),
-      clearHistory: () => this.history.clear(),
+      restart: (o) => this.start(o),
     }, opened);
+    this.start(opened);
+  }
+
+  /** Make the window's document from the host's (or, in the viewer, from the thread itself). */
+  private start(opened: OpenedThread): void {
+    this.stopObserving();
+    this.undoHistory?.destroy();
+    this.ydoc?.destroy();
+    if (opened.yjs) {
+      this.ydoc = new Y.Doc();
+      Y.applyUpdate(this.ydoc, fromBase64(opened.yjs.update), REMOTE);
+    } else this.ydoc = newThreadDoc(opened.thread, REMOTE);
+    this.types = threadTypes(this.ydoc);
+    this.undoHistory = new UndoHistory(this.types, this.local, this.undoOptions);
+    const stop = observePatches(this.ydoc, (patches, tr) => this.took(patches, tr.origin));
+    const onUpdate = (update: Uint8Array, origin: unknown) => {
+      if (origin !== REMOTE && !(origin instanceof RunOrigin)) this.sync.send(update);
+    };
+    // A run's result is a step of its own: it never merges with the typing before or after it.
+    const seal = (tr: Y.Transaction) => {
+      if (tr.origin instanceof RunOrigin) this.undoHistory.seal();
+    };
+    this.ydoc.on('update', onUpdate);
+    this.ydoc.on('beforeTransaction', seal);
+    this.ydoc.on('afterTransaction', seal);
+    this.stopObserving = () => {
+      stop();
+      this.ydoc.off('update', onUpdate);
+      this.ydoc.off('beforeTransaction', seal);
+      this.ydoc.off('afterTransaction', seal);
+    };
+    this.store.set(this.threadAtom, opened.thread);
+    freezeWhenIdle(opened.thread);
+    this.setMeta({ undoneRuns: [] });
+  }
+
+  /**
+   * A transaction changed the document: the thread React renders follows (this window's own
+   * edit is shown already). A run's result lands as a transition (it can add a thousand
+   * messages: React renders them in slices between which the page answers input), with the meta
+   * in the same transition (a render for the meta alone would read the new thread and render it
+   * all at once).
+   */
+  private took(patches: Parameters<typeof applyPatches>[1], origin: unknown): void {
+    if (origin === this.local) return;
+    const land = () => {
+      this.store.set(this.threadAtom, applyPatches(this.thread, patches));
+      this.setMeta({});
+    };
+    if (origin instanceof RunOrigin) startTransition(land);
+    else land();
   }
 
   get thread(): Thread {
@@ -95,6 +150,14 @@ export class ThreadSession {
   }
   get id(): string {
     return this.thread.id;
+  }
+  /** The window's undo history. */
+  get history(): UndoHistory {
+    return this.undoHistory;
+  }
+  /** The window's Yjs document of the thread (the editors bind to its texts). */
+  get doc(): Y.Doc {
+    return this.ydoc;
   }
   /** Edits are refused while a run of this thread runs, and in the read-only viewer. */
   get readOnly(): boolean {
@@ -109,9 +172,9 @@ export class ThreadSession {
     this.store.set(this.metaAtom, {
       ...this.meta,
       ...patch,
-      canUndo: this.history.canUndo,
-      canRedo: this.history.canRedo,
-      version: this.sync.version,
+      canUndo: this.undoHistory?.canUndo ?? false,
+      canRedo: this.undoHistory?.canRedo ?? false,
+      version: this.sync?.version ?? this.meta.version,
     });
   }
 
@@ -119,34 +182,29 @@ export class ThreadSession {
    * Edit the thread. `key` names the field for undo merging (typing in one field within
    * 800 ms is one step). Returns false when the thread is read-only or nothing changed. A
    * thread that repeats message or tool call ids takes only an edit that leaves none
-   * (repeated-ids.ts); the host refuses the others too.
+   * (repeated-ids.ts); the host refuses the others too. Removing an array item is a Yjs
+   * delete; moving one is a delete and an insert of a copy (Yjs has no move).
    */
   edit(recipe: (draft: Draft<Thread>) => void, key?: string): boolean {
     if (this.readOnly) return false;
-    const [next, forward, inverse] = produceWithPatches(this.thread, recipe);
-    return this.commit(next, forward, inverse, key);
-  }
-
-  /**
-   * Edit the thread with patches made by hand (an array item removed or moved as one index
-   * patch, see array-edits.ts) and their inverse. Returns false when read-only or empty.
-   */
-  editPatches(forward: Patch[], inverse: Patch[], key?: string): boolean {
-    if (this.readOnly || forward.length === 0) return false;
-    return this.commit(applyPatches(this.thread, forward), forward, inverse, key);
-  }
-
-  /** Show an edit's result, record it as an undo step and send it. False when it changed nothing or keeps repeated ids. */
-  private commit(next: Thread, forward: Patch[], inverse: Patch[], key: string | undefined): boolean {
-    if (forward.length === 0 || keepsRepeats(this.thread, next)) return false;
+    const before = this.thread;
+    const [next, patches] = produceWithPatches(before, recipe);
+    if (patches.length === 0 || keepsRepeats(before, next)) return false;
     this.store.set(this.threadAtom, next);
-    this.history.record(forward, inverse, { key, current: next });
-    this.sync.send(forward);
+    this.undoHistory.step(key);
+    try {
+      this.ydoc.transact(() => applyPatchesToY(this.ydoc, patches, before, next), this.local);
+    } catch (err) {
+      // The document and the thread disagree (a bug): start again from the host's copy.
+      this.setMeta({ error: { message: `The edit could not be made: ${(err as Error).message}. The thread is reloaded.` } });
+      void this.reload();
+      return false;
+    }
     this.setMeta({});
     return true;
   }
 
-  /** Undo the last step (applies its inverse patches and sends them as an ordinary edit). */
+  /** Undo this window's last step (sent to the host as an ordinary update). */
   undo(): boolean {
     return this.travel('undo');
   }
@@ -157,26 +215,20 @@ export class ThreadSession {
   }
 
   /**
-   * Undo or redo one step: apply the patches the history hands out for `direction` and send
-   * them as an ordinary edit. A run's result undone is listed in `undoneRuns` until redone.
-   * Refused (the step stays where it was) when it would keep repeated ids.
+   * Undo or redo one step. A run's result undone is listed in `undoneRuns` until redone. On a
+   * thread that repeats ids, a step that would keep them is taken back at once (refused).
    */
-  private travel(direction: UndoDirection): boolean {
+  private travel(direction: 'undo' | 'redo'): boolean {
     if (this.readOnly) return false;
-    let step;
-    try {
-      step = this.history.take(direction, this.thread);
-    } catch (err) {
-      return this.historyBroken(err);
-    }
+    const before = this.thread;
+    const step = direction === 'undo' ? this.undoHistory.undo() : this.undoHistory.redo();
     if (!step) return false;
-    const next = applyPatches(this.thread, step.patches);
-    if (keepsRepeats(this.thread, next)) {
-      this.history.putBack(direction);
+    if (keepsRepeats(before, this.thread)) {
+      // It would keep ids repeated (the host refuses that too): taken back, the step stays where it was.
+      if (direction === 'undo') this.undoHistory.redo();
+      else this.undoHistory.undo();
       return false;
     }
-    this.store.set(this.threadAtom, next);
-    this.sync.send(step.patches);
     const { runId } = step;
     const others = this.meta.undoneRuns.filter((r) => r !== runId);
     const undoneRuns = !runId ? this.meta.undoneRuns : direction === 'undo' ? [...others, runId] : others;
@@ -184,19 +236,11 @@ export class ThreadSession {
     return true;
   }
 
-  /** Another window changed what an undo step would restore: drop the history, say so. */
-  private historyBroken(err: unknown): false {
-    this.history.clear();
-    this.setMeta({ error: { message: `Undo history cleared: another window changed the text it would restore (${(err as Error).message}).` } });
-    return false;
-  }
-
   /** The thread's file is now at `path` (workspace-relative): renamed or moved. */
   setPath(path: string): void {
     if (this.meta.path !== path) this.setMeta({ path });
   }
 
-  /** Mark a run of this thread as running (read-only) or finished. */
   /**
    * The thread's running run (undefined: none). `later`: render it as a transition (a run's
    * end: the whole thread turns editable again, in slices); a run's start is shown at once.
@@ -206,50 +250,26 @@ export class ThreadSession {
     else this.setMeta({ runningRunId: runId });
   }
 
-  /**
-   * A `thread_patch` from the host. Anything at or below the known version is ignored; our own
-   * echo confirms the batch in flight; a run's result becomes one undo step; another window's
-   * edit is applied under ours (ours are replayed on it); a gap fetches the host's copy.
-   */
-  applyRemote(tp: ThreadPatch): void {
-    this.sync.applyRemote(tp);
+  /** A `thread_update` from the host: another window's change, a run's result, the file changed outside, a revert. */
+  applyRemote(push: ThreadUpdate): void {
+    this.sync.applyRemote(push);
   }
 
-  /**
-   * Texts another window changed (at the string paths of `patches`) move this window's undo
-   * steps along ({@link UndoHistory.rebaseText}), so undo takes out only this window's typing.
-   */
-  private followTexts(before: Thread, after: Thread, patches: Patch[]): void {
-    const seen = new Set<string>();
-    for (const p of patches) {
-      if (p.op !== 'replace' || typeof p.value !== 'string') continue;
-      const k = JSON.stringify(p.path);
-      if (seen.has(k)) continue;
-      seen.add(k);
-      const a = valueAt(before, p.path);
-      const b = valueAt(after, p.path);
-      if (typeof a === 'string' && typeof b === 'string') this.history.rebaseText(p.path, a, b);
-    }
-  }
-
-  /**
-   * The connection to the host came back: patches pushed meanwhile were lost, so catch up with
-   * the host's copy (now, or after the edit in flight is answered).
-   */
+  /** The connection to the host came back: join the host's document again. */
   resync(): void {
-    this.sync.resync();
+    void this.sync.resync();
   }
 
   /**
    * Take up this session again (the window switched back to its thread) from the host's copy
-   * `opened`: kept, with its undo history, when that copy is the document this session holds;
-   * otherwise false, and the caller starts a new session (the history would not apply).
+   * `opened`: kept, with its undo history, when that copy is the same host document;
+   * otherwise false, and the caller starts a new session.
    */
   resume(opened: OpenedThread): boolean {
     return this.sync.resume(opened);
   }
 
-  /** Load the host's copy again; the undo history is dropped (its patches no longer apply). */
+  /** Load the host's copy again; the undo history is dropped. */
   reload(): Promise<void> {
     return this.sync.reload();
   }

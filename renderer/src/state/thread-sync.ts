@@ -1,25 +1,23 @@
 /**
- * The exchange of one open thread with the host (docs/architecture.md#multi-window-editing):
- * this window's edits go out as Immer patches with their base version, one batch at a time
- * (edits made while one is in flight are batched into the next); `thread_patch`es from other
- * windows and from runs come in. It keeps the host's document as it last knew it (`confirmed`,
- * at `version`) beside what the window shows (confirmed + this window's unconfirmed edits).
- * When another window's edit lands first, this window's edits are replayed on it
- * ({@link rebasePending}: a text field both typed into is merged, not overwritten) and sent
- * again. The session it serves ({@link ThreadSession}) owns the document atom and the undo
- * history and reaches this class only through {@link SyncedSession}.
+ * The exchange of one open thread's Yjs document with the host
+ * (docs/architecture.md#multi-window-editing): every local transaction goes out at once as a
+ * `thread.update`, every `thread_update` push comes in; any order of delivery converges, so
+ * there is no version to match and nothing to rebase. The host answers a refused update with
+ * `read_only` / `invalid_edit` and sends its revert as a push; the error is shown. After a
+ * lost connection the window syncs again (`thread.sync`: what it lacks comes in, what the
+ * host lacks goes out). An update made on another host document (the host restarted, or let
+ * the thread go) is `stale_doc`: the thread is loaded again.
  */
-import { applyPatches, type Patch } from 'immer';
-import { startTransition } from 'react';
+import * as Y from 'yjs';
 import type { Thread } from '../../../shared/thread/schema';
-import type { ThreadPatch } from '../../../shared/protocol/envelopes';
-import { newId } from '../../../shared/thread/ids';
+import type { ThreadUpdate } from '../../../shared/protocol/envelopes';
 import type { HostServices } from '../host/types';
 import { HostCallError } from '../host/types';
-import { rebasePending } from './rebase';
-import { applyWithPatches } from './append-patches';
-import { transformPending } from './array-edits';
 import type { ThreadMeta } from './thread-meta';
+import { RunOrigin } from './undo';
+
+/** The origin of an update from the host that is not a run's result. */
+export const REMOTE = Symbol('remote');
 
 /** The host's answer to `thread.open`, as a session starts from it. */
 export interface OpenedThread {
@@ -28,289 +26,176 @@ export interface OpenedThread {
   path: string;
   /** The run of this thread that is running, if any. */
   running?: string;
-  /** The `origin` of this window's own edits in thread_patch. */
+  /** The `origin` of this window's own edits. */
   origin?: string;
+  /** The host's Yjs document (thread.open with `yjs`); absent in the viewer. */
+  yjs?: { update: string; stateVector: string; docId: string; version: number };
 }
 
 /** What the sync reads and changes of the session it serves. */
 export interface SyncedSession {
-  /** The thread's id. */
   id(): string;
-  /** The thread's workspace path. */
   path(): string;
-  /** The document the window shows. */
-  shown(): Thread;
-  /** Show `doc` in the window. */
-  show(doc: Thread): void;
-  /** Publish the meta (with the sync's version) after a change. */
+  doc(): Y.Doc;
+  /** Publish the meta after a change. */
   setMeta(patch: Partial<ThreadMeta>): void;
-  /** Texts another window changed at the string paths of `patches`: move the undo steps along. */
-  followTexts(before: Thread, after: Thread, patches: Patch[]): void;
-  /** A run's result became part of the document: one undo step of its own. */
-  recordRun(forward: Patch[], inverse: Patch[], runId: string, current: Thread): void;
-  /** The host's copy replaced the document: the undo history no longer applies. */
-  clearHistory(): void;
+  /** Start again from the host's copy (a new document; the undo history goes). */
+  restart(opened: OpenedThread): void;
 }
 
-/** A batch of edits sent to the host and not yet answered. */
-interface InFlight {
-  base: number;
-  patches: Patch[];
-  /** Makes a resend of this batch (after a lost connection) idempotent at the host. */
-  editId: string;
-  /**
-   * sent: awaiting the host; acked: our echo came first; replayed: moved back to the outbox
-   * after a conflict; dropped: the thread was reloaded meanwhile.
-   */
-  state: 'sent' | 'acked' | 'replayed' | 'dropped';
+/** Base64 of bytes, and back (the web host's frames are JSON). */
+export function toBase64(u: Uint8Array): string {
+  let s = '';
+  for (let i = 0; i < u.length; i += 0x8000) s += String.fromCharCode(...u.subarray(i, i + 0x8000));
+  return btoa(s);
+}
+export function fromBase64(s: string): Uint8Array {
+  const b = atob(s);
+  const u = new Uint8Array(b.length);
+  for (let i = 0; i < b.length; i++) u[i] = b.charCodeAt(i);
+  return u;
 }
 
-/** One open thread's edits on their way to the host, and the host's patches on their way in. */
+/** The size of a Yjs update that holds nothing (no structs, no deletions). */
+const EMPTY_UPDATE_BYTES = 2;
+
+/** One open thread's updates on their way to the host, and the host's on their way in. */
 export class ThreadSync {
-  /** The host's version of the document this window last knew. */
+  /** The host document this window's document is a peer of. */
+  docId: string;
+  /** The highest thread version the host answered. */
   version: number;
-  /** The `origin` of this window's own edits in thread_patch. */
-  private readonly origin: string | undefined;
-  /** The host's document at `version`, as far as this window knows. */
-  private confirmed: Thread;
-  /** The batch on its way to the host; `patches` were made on version `base`. */
-  private inFlight: InFlight | null = null;
-  /** Edits not sent yet (made after the batch in flight, or replayed after a conflict). */
-  private outbox: Patch[] = [];
-  /** A thread_patch was skipped (a gap) while a batch was in flight: fetch the host's copy after. */
-  private stale = false;
-  private pumping = false;
+  private inFlight = 0;
 
   constructor(
     private readonly host: HostServices,
     private readonly session: SyncedSession,
     opened: OpenedThread,
   ) {
-    this.version = opened.version;
-    this.confirmed = opened.thread;
-    this.origin = opened.origin;
+    this.docId = opened.yjs?.docId ?? '';
+    this.version = opened.yjs?.version ?? opened.version;
   }
 
-  /** No edit of this window is on its way to the host. */
+  /** No update of this window is on its way to the host. */
   get settled(): boolean {
-    return (!this.inFlight || this.inFlight.state !== 'sent') && this.outbox.length === 0;
+    return this.inFlight === 0;
   }
 
-  /** Send this window's edit (its forward patches, made on the document shown). */
-  send(patches: Patch[]): void {
-    if (this.host.presentational) return;
-    this.outbox.push(...patches);
-    void this.pumpIfIdle();
-  }
-
-  /**
-   * A `thread_patch` from the host. Anything at or below the known version is ignored; our own
-   * echo confirms the batch in flight; a run's result becomes one undo step; another window's
-   * edit is applied under ours (ours are replayed on it); a gap fetches the host's copy.
-   */
-  applyRemote(tp: ThreadPatch): void {
-    if (tp.threadId !== this.session.id() || tp.version <= this.version) return;
-    const isRun = tp.origin.startsWith('run:');
-    const ours = this.origin ? tp.origin === this.origin : !!this.inFlight && this.inFlight.state === 'sent' && !isRun;
-    if (ours) {
-      if (this.inFlight?.state === 'sent' && tp.version === this.inFlight.base + 1) this.confirm(this.inFlight, tp.version);
-      else this.stale = true; // an echo we cannot place: settle it with the host's copy
-      if (this.settled && this.stale) void this.refresh();
-      return;
-    }
-    if (tp.version !== this.version + 1) {
-      if (this.settled) void this.reload();
-      else this.stale = true;
-      return;
-    }
-    if (!this.settled) {
-      // Another window's edit landed before ours: show it under our edits, send ours again.
-      let theirs: Thread;
-      try {
-        theirs = applyPatches(this.confirmed, tp.patches);
-      } catch {
-        void this.reload();
-        return;
-      }
-      this.replayOn(theirs, tp.version, this.inFlight, tp.patches);
-      return;
-    }
-    try {
-      const shown = this.session.shown();
-      // A run's result appends its messages in one copy (append-patches.ts).
-      const [next, forward, inverse] = applyWithPatches(shown, tp.patches);
-      if (!isRun) this.session.followTexts(shown, next, tp.patches);
-      this.confirmed = next;
-      this.version = tp.version;
-      if (isRun) this.session.recordRun(forward, inverse, tp.origin.slice('run:'.length), next);
-      // A run's result can add a thousand messages: the page renders them as a transition, in
-      // slices between which it answers input, not in one long task. The meta (version, undo)
-      // changes in the same transition: a render for it alone would read the new thread too
-      // (atoms hold the latest value) and render it all at once.
-      const land = () => {
-        this.session.show(next);
+  /** Send a local update. */
+  send(update: Uint8Array): void {
+    if (this.host.presentational || !this.docId) return;
+    this.inFlight++;
+    const docId = this.docId;
+    this.host
+      .call('thread.update', { threadId: this.session.id(), docId, update: toBase64(update) })
+      .then(
+        (r) => {
+          this.version = Math.max(this.version, r.version);
+          this.session.setMeta({ error: undefined });
+        },
+        (err: unknown) => this.failed(err, docId),
+      )
+      .finally(() => {
+        this.inFlight--;
         this.session.setMeta({});
-      };
-      if (isRun) startTransition(land);
-      else land();
-    } catch {
+      });
+  }
+
+  private failed(err: unknown, docId: string): void {
+    const code = err instanceof HostCallError ? err.code : undefined;
+    const message = (err as Error).message;
+    if (docId !== this.docId) return; // made on a document the window has since left
+    if (code === 'stale_doc') {
       void this.reload();
+      return;
+    }
+    if (code === 'disconnected' || code === 'session_ended') {
+      this.session.setMeta({ error: { message: `This edit is not saved: ${message}` } });
+      return;
+    }
+    // Refused: the host's revert comes as a push; say why.
+    this.session.setMeta({ error: { message: `The edit was not saved: ${message}`, details: (err as Error).stack } });
+  }
+
+  /** A `thread_update` from the host: applied (a run's result with its origin, for undo). */
+  applyRemote(push: ThreadUpdate): void {
+    if (push.threadId !== this.session.id()) return;
+    if (push.docId !== this.docId) {
+      void this.reload();
+      return;
+    }
+    const origin = push.origin.startsWith('run:') ? new RunOrigin(push.origin.slice(4)) : REMOTE;
+    Y.applyUpdate(this.session.doc(), fromBase64(push.update), origin);
+  }
+
+  /**
+   * The connection came back: updates pushed meanwhile may be lost, so join again (what this
+   * window lacks comes in, what the host lacks goes out). A host that restarted has the thread
+   * no longer open for this window: it is opened again, and when the host kept its document
+   * (its saved state matched the file: docs/architecture.md#multi-window-editing, step 3) the
+   * window's unsent edits are merged the same way; otherwise the thread is loaded again.
+   */
+  async resync(): Promise<void> {
+    if (this.host.presentational || !this.docId) return;
+    const doc = this.session.doc();
+    try {
+      const r = await this.host.call('thread.sync', { threadId: this.session.id(), stateVector: toBase64(Y.encodeStateVector(doc)) });
+      if (r.docId !== this.docId) return void (await this.reload());
+      this.merge(r);
+    } catch (err) {
+      if (!(err instanceof HostCallError)) return;
+      if (err.code === 'not_open') await this.reopen();
+      else if (err.code === 'stale_doc') await this.reload();
     }
   }
 
-  /**
-   * The connection to the host came back: patches pushed meanwhile were lost, so catch up with
-   * the host's copy (now, or after the edit in flight is answered).
-   */
-  resync(): void {
-    if (this.settled && !this.pumping) void this.refresh();
-    else this.stale = true;
+  /** Apply what the host sent and send what it lacks (by its state vector). */
+  private merge(r: { update: string; stateVector: string }): void {
+    const doc = this.session.doc();
+    Y.applyUpdate(doc, fromBase64(r.update), REMOTE);
+    const missing = Y.encodeStateAsUpdate(doc, fromBase64(r.stateVector));
+    if (missing.length > EMPTY_UPDATE_BYTES) this.send(missing);
   }
 
-  /**
-   * Take up the session again from the host's copy `opened`: true when that copy is the
-   * document the window shows (same content: the host may count versions afresh after it let
-   * the thread go) and nothing is on its way; false otherwise.
-   */
+  /** Open the thread again on a host that forgot it: merged when it is the same document, else a new session document. */
+  private async reopen(): Promise<void> {
+    let r: OpenedThread;
+    try {
+      r = await this.host.call('thread.open', { path: this.session.path(), yjs: true });
+    } catch (err) {
+      this.session.setMeta({ error: { message: `Could not reload ${this.session.path()}: ${(err as Error).message}`, details: (err as Error).stack } });
+      return;
+    }
+    if (!r.yjs || r.yjs.docId !== this.docId || r.thread.id !== this.session.id()) {
+      this.docId = r.yjs?.docId ?? '';
+      this.version = r.version;
+      this.session.restart(r);
+      this.session.setMeta({ path: r.path, runningRunId: r.running, error: undefined });
+      return;
+    }
+    this.version = Math.max(this.version, r.version);
+    this.merge(r.yjs);
+    this.session.setMeta({ path: r.path, runningRunId: r.running, error: undefined });
+  }
+
+  /** Take the session up again from the host's copy `opened`: true when it is the same host document. */
   resume(opened: OpenedThread): boolean {
-    if (!this.settled || opened.thread.id !== this.session.id()) return false;
-    if (JSON.stringify(opened.thread) !== JSON.stringify(this.session.shown())) return false;
-    this.version = opened.version;
-    this.confirmed = opened.thread;
+    if (!opened.yjs || opened.yjs.docId !== this.docId || opened.thread.id !== this.session.id()) return false;
+    Y.applyUpdate(this.session.doc(), fromBase64(opened.yjs.update), REMOTE);
     this.session.setMeta({ path: opened.path, runningRunId: opened.running, error: undefined });
     return true;
   }
 
-  /** Load the host's copy again; the undo history is dropped (its patches no longer apply). */
+  /** Load the host's copy again, as a new document (the undo history goes). */
   async reload(): Promise<void> {
     try {
-      const r = await this.host.call('thread.open', { path: this.session.path() });
+      const r = await this.host.call('thread.open', { path: this.session.path(), yjs: true });
+      this.docId = r.yjs?.docId ?? '';
       this.version = r.version;
-      this.confirmed = r.thread;
-      if (this.inFlight?.state === 'sent') this.inFlight.state = 'dropped';
-      this.inFlight = null;
-      this.outbox = [];
-      this.stale = false;
-      this.session.clearHistory();
-      this.session.show(r.thread);
+      this.session.restart(r);
       this.session.setMeta({ path: r.path, runningRunId: r.running, error: undefined });
     } catch (err) {
       this.session.setMeta({ error: { message: `Could not reload ${this.session.path()}: ${(err as Error).message}`, details: (err as Error).stack } });
-    }
-  }
-
-  private async pump(): Promise<void> {
-    while (this.outbox.length > 0) {
-      const batch: InFlight = { base: this.version, patches: this.outbox, editId: newId(), state: 'sent' };
-      this.outbox = [];
-      this.inFlight = batch;
-      try {
-        const r = await this.host.call('thread.edit', { threadId: this.session.id(), baseVersion: batch.base, patches: batch.patches, editId: batch.editId });
-        if (batch.state === 'sent') this.confirm(batch, r.version);
-        else if (batch.state !== 'acked') this.stale = true; // taken after all: only the host's copy can say what it holds
-        this.session.setMeta({ error: undefined });
-      } catch (err) {
-        if (err instanceof HostCallError && err.code === 'version_mismatch') {
-          // Another window edited first. If its patch already came, our batch is back in the
-          // outbox; otherwise fetch the host's copy and replay our edits on it. The batch
-          // stays in flight meanwhile, so a patch arriving now is replayed under it too.
-          const ok = batch.state !== 'sent' || (await this.refresh(batch));
-          if (this.inFlight === batch) this.inFlight = null;
-          if (!ok) return;
-          continue;
-        }
-        if (this.inFlight === batch) this.inFlight = null;
-        if (batch.state === 'dropped') return;
-        if (err instanceof HostCallError && (err.code === 'disconnected' || err.code === 'session_ended')) {
-          // The host is out of reach: keep the edits (shown, and in the outbox), reload nothing.
-          if (batch.state === 'sent') this.outbox = [...batch.patches, ...this.outbox];
-          this.session.setMeta({ error: { message: `This edit is not saved: ${(err as Error).message}` } });
-          return;
-        }
-        this.outbox = [];
-        this.session.setMeta({
-          error: { message: `The edit was not saved: ${(err as Error).message}. The thread is reloaded from disk.`, details: (err as Error).stack },
-        });
-        await this.reload();
-        return;
-      }
-      if (this.inFlight === batch) this.inFlight = null;
-      if (this.stale && this.outbox.length === 0 && !(await this.refresh())) return;
-    }
-  }
-
-  /** The host took `batch` as `version`. */
-  private confirm(batch: InFlight, version: number): void {
-    this.confirmed = applyPatches(this.confirmed, batch.patches);
-    this.version = version;
-    batch.state = 'acked';
-    this.session.setMeta({});
-  }
-
-  /**
-   * Replay our unconfirmed edits (the batch in flight, if `batch` is it, and the outbox) on
-   * `theirs`, the host's document at `version`; they go back to the outbox to be sent again.
-   * Reloads and returns false when they no longer apply.
-   */
-  private replayOn(theirs: Thread, version: number, batch: InFlight | null = this.inFlight, remote?: Patch[]): boolean {
-    const sent = batch && batch.state === 'sent' ? batch.patches : [];
-    const shown = this.session.shown();
-    let r;
-    try {
-      // With the other window's patches at hand, our paths follow its inserts and removals.
-      const moved = transformPending([...sent, ...this.outbox], remote ?? []);
-      const pending = moved.map((m) => m.patch);
-      const shifted = new Set(moved.flatMap((m, i) => (m.moved ? [i] : [])));
-      r = rebasePending(this.confirmed, shown, theirs, pending, shifted);
-    } catch {
-      void this.reload().then(() =>
-        this.session.setMeta({ error: { message: 'Another window changed this thread in a way your latest edit cannot apply to; the thread was reloaded.' } }),
-      );
-      return false;
-    }
-    if (batch && batch.state === 'sent') batch.state = 'replayed';
-    this.session.followTexts(shown, r.doc, [...(remote ?? []), ...r.pending]);
-    this.confirmed = theirs;
-    this.version = version;
-    this.outbox = r.pending;
-    this.session.show(r.doc);
-    this.session.setMeta({});
-    if (!this.inFlight || this.inFlight.state !== 'sent') void this.pumpIfIdle();
-    return true;
-  }
-
-  /**
-   * Fetch the host's copy and replay our unconfirmed edits on it. Returns false when that
-   * failed (the thread was reloaded instead).
-   */
-  private async refresh(batch: InFlight | null = null): Promise<boolean> {
-    this.stale = false;
-    let fresh: { thread: Thread; version: number };
-    try {
-      fresh = await this.host.call('thread.open', { path: this.session.path() });
-    } catch {
-      await this.reload();
-      return false;
-    }
-    if (fresh.version <= this.version && batch?.state !== 'sent') return true;
-    if (this.settled && !batch) {
-      this.confirmed = fresh.thread;
-      this.version = fresh.version;
-      this.session.show(fresh.thread);
-      this.session.setMeta({});
-      return true;
-    }
-    return this.replayOn(fresh.thread, fresh.version, batch);
-  }
-
-  /** Start the send loop unless it runs. */
-  private async pumpIfIdle(): Promise<void> {
-    if (this.pumping) return;
-    this.pumping = true;
-    try {
-      await this.pump();
-    } finally {
-      this.pumping = false;
     }
   }
 }

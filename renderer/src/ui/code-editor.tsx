@@ -12,7 +12,7 @@ import { Annotation, Compartment, EditorState, StateEffect, StateField, type Ext
 import { EditorView } from '@codemirror/view';
 import { getDefaultExtensions, type BasicSetupOptions } from '@uiw/react-codemirror';
 import { darkSyntaxContrast } from './editor-contrast';
-import { splice } from '../text/text-patch';
+import { splice } from '../../../shared/thread/text-splice';
 import type { FocusRequest } from './editor-mount';
 
 /** Marks a transaction that applies the value prop, so it is not reported back as an edit. */

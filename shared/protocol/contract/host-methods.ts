@@ -21,6 +21,17 @@ const Path = T.String({ minLength: 1, maxLength: 4096 });
 const None = T.Object({});
 const Ok = T.Object({ ok: T.Literal(true) });
 
+/** What a window joining a thread's Yjs document gets (docs/architecture.md#multi-window-editing). */
+const YjsSyncSchema = T.Object({
+  /** The Yjs update that brings the window's document up to the host's (base64). */
+  update: YjsBytesSchema,
+  /** The host's state vector (base64): the window sends what the host lacks (its edits made offline). */
+  stateVector: YjsBytesSchema,
+  /** The host document's id: updates made on another one are refused with `stale_doc`. */
+  docId: T.String(),
+  version: T.Integer({ minimum: 0 }),
+});
+
 /** One entry of the workspace tree; `path` is workspace-relative with '/' separators. */
 export const WorkspaceEntrySchema = T.Object({
   path: T.String(),
@@ -201,7 +212,11 @@ export const HOST_METHODS = {
   'workspace.duplicate': method(T.Object({ path: Path }), WorkspaceEntrySchema, 'Copy a thread under a new id.'),
   'workspace.delete': method(T.Object({ path: Path }), Ok, 'Delete a thread file or folder.'),
   'thread.open': method(
-    T.Object({ path: Path }),
+    T.Object({
+      path: Path,
+      /** Join the thread's Yjs document too (a window): the answer's `yjs`, and `thread_update` pushes instead of `thread_patch`. */
+      yjs: T.Optional(T.Boolean()),
+    }),
     T.Object({
       thread: ThreadSchema,
       version: T.Integer({ minimum: 0 }),
@@ -209,6 +224,8 @@ export const HOST_METHODS = {
       running: T.Optional(T.String()),
       /** How this client's own edits are labelled in `thread_patch` (to skip its echoes). */
       origin: T.Optional(T.String()),
+      /** With `yjs`: the document's whole state (what `thread.sync` answers for an empty state vector). */
+      yjs: T.Optional(YjsSyncSchema),
     }),
     "Open a thread: its document and the store's version; subscribes the client to its patches.",
   ),
@@ -265,13 +282,7 @@ export const HOST_METHODS = {
       /** The window's Yjs state vector (base64; empty for none): the answer holds what it lacks. */
       stateVector: YjsBytesSchema,
     }),
-    T.Object({
-      /** The Yjs update that brings the window's document up to the host's (base64). */
-      update: YjsBytesSchema,
-      /** The host document's id: updates made on another one are refused with `stale_doc`. */
-      docId: T.String(),
-      version: T.Integer({ minimum: 0 }),
-    }),
+YjsSyncSchema,
     "Join an open thread's Yjs document (docs/architecture.md#multi-window-editing): what the window's state vector lacks.",
   ),
   'thread.update': method(

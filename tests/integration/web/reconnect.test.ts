@@ -51,10 +51,10 @@ async function page(origin: string, token: string) {
     abort.abort();
     adapter.close();
   });
-  const opened = (await adapter.call('thread.open', { path: 'a.json' })) as HostResult<'thread.open'>;
+  const opened = (await adapter.call('thread.open', { path: 'a.json', yjs: true })) as HostResult<'thread.open'>;
   const session = new ThreadSession(createStore(), adapter, opened);
   void (async () => {
-    for await (const p of adapter.pushes(abort.signal)) if (p.type === 'thread_patch') session.applyRemote(p);
+    for await (const p of adapter.pushes(abort.signal)) if (p.type === 'thread_update') session.applyRemote(p);
   })();
   return { adapter, session, opened };
 }

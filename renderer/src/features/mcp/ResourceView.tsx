@@ -4,7 +4,7 @@
  * any other blob as its type and size.
  */
 import { Box, CloseButton, Group, Image, Stack, Text } from '@mantine/core';
-import { base64Bytes } from '../../state/undo';
+import { base64Bytes } from '../../ui/base64-bytes';
 import { formatBytes, toJson } from '../../ui/format';
 import { JsonEditor } from '../../ui/editors';
 

@@ -8,7 +8,6 @@ import type { Message } from '../../../../shared/thread/messages';
 import type { Thread } from '../../../../shared/thread/schema';
 import { useApp } from '../../state/context';
 import { useSession, useThreadMetaField } from '../../state/hooks';
-import { moveItem, removeAt } from '../../state/array-edits';
 import { applyTyping } from '../../state/text-merge';
 import { PromptEditor } from '../../ui/editors';
 import { foldedThinking, formatMs } from '../../ui/format';
@@ -67,8 +66,8 @@ export function MessageCard({ thread, index, readOnly }: { thread: Thread; index
   // Index patches, not Immer's splice patches: another window's edits of other messages survive.
   // The message's index now, by id (this card's `index` may predate another window's edit).
   const at = () => session.thread.context.messages.findIndex((x) => x.id === m.id);
-  const move = (by: number) => { const i = at(); if (i < 0 || i + by < 0 || i + by >= session.thread.context.messages.length) return; const p = moveItem(session.thread, ['context', 'messages'], i, i + by); session.editPatches(p.forward, p.inverse); };
-  const remove = () => { const i = at(); if (i < 0) return; const p = removeAt(session.thread, ['context', 'messages'], i); session.editPatches(p.forward, p.inverse); };
+  const move = (by: number) => { const i = at(); if (i < 0 || i + by < 0 || i + by >= session.thread.context.messages.length) return; session.edit((d) => void d.context.messages.splice(i + by, 0, ...d.context.messages.splice(i, 1))); };
+  const remove = () => { const i = at(); if (i < 0) return; session.edit((d) => void d.context.messages.splice(i, 1)); };
   return (
     <Paper withBorder p="xs" radius="sm" aria-label={`${m.role} message ${index + 1}`} tabIndex={-1} data-message-card style={{ borderLeft: `3px solid var(--mantine-color-${m.role === 'user' ? 'blue' : 'grape'}-5)` }}>
       <Group gap={6} mb={4} wrap="nowrap">

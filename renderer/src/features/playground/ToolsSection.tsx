@@ -8,7 +8,6 @@ import type { McpToolInfo } from '../../../../shared/protocol/host-api';
 import { useMcpServers } from '../settings/use-mcp-servers';
 import { useApp } from '../../state/context';
 import { useSession } from '../../state/hooks';
-import { removeAt } from '../../state/array-edits';
 import { JsonField } from './JsonField';
 import { SkillsField } from './SkillsField';
 import { schemaProblems } from './schema-check';
@@ -48,7 +47,7 @@ export function ToolsSection({ thread, readOnly }: { thread: Thread; readOnly: b
               {open === i ? 'Close' : readOnly || t.type === 'mcp' ? 'Show' : 'Edit'}
             </Button>
             {!readOnly && (
-              <ActionIcon size="sm" variant="subtle" color="red" aria-label={`Remove tool ${t.name}`} onClick={() => { const p = removeAt(session.thread, ['context', 'tools'], i); session.editPatches(p.forward, p.inverse); }}>
+              <ActionIcon size="sm" variant="subtle" color="red" aria-label={`Remove tool ${t.name}`} onClick={() => session.edit((d) => void d.context.tools.splice(i, 1))}>
                 ×
               </ActionIcon>
             )}

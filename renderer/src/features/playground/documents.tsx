@@ -2,7 +2,7 @@
 import { Badge, Box, CloseButton, Group, ScrollArea, Text } from '@mantine/core';
 import type { DocumentPart } from '../../../../shared/thread/messages';
 import { formatBytes } from '../../ui/format';
-import { base64Bytes } from '../../state/undo';
+import { base64Bytes } from '../../ui/base64-bytes';
 
 /** What kind of document it is, for people: PDF, the media type, or the address it is fetched from. */
 function kindOf(p: DocumentPart): string {

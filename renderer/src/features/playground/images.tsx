@@ -2,7 +2,7 @@
 import { useMemo } from 'react';
 import { Box, Group, Image, Text, FileButton, Button, CloseButton } from '@mantine/core';
 import { formatBytes } from '../../ui/format';
-import { base64Bytes } from '../../state/undo';
+import { base64Bytes } from '../../ui/base64-bytes';
 import { imageObjectUrl, imagePixelSize } from './image-data';
 
 /** Height of an inline image at most, px. */

@@ -1,3 +1,4 @@
+/* The JSON path as it was before the Yjs migration, kept for the multi-window benchmark only (docs/architecture.md#multi-window-editing). */
 /**
  * Replaying this window's unsent edits on a newer version of the thread (docs/architecture.md#multi-window-editing: edits
  * carry a base version; the host refuses a stale one). Structural edits are replayed as the
@@ -6,7 +7,7 @@
  * still to be sent carry the merged value.
  */
 import { applyPatches, produce, type Patch } from 'immer';
-import { mergeJson } from './text-merge';
+import { mergeJson } from '../../../renderer/src/state/text-merge';
 
 type Path = (string | number)[];
 

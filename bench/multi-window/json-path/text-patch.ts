@@ -1,3 +1,4 @@
+/* The JSON path as it was before the Yjs migration, kept for the multi-window benchmark only (docs/architecture.md#multi-window-editing). */
 /**
  * Compact undo steps for text edits. An Immer `replace` patch of a string carries the whole
  * old and new string; typing one word into a long prompt would keep the prompt twice per step.
@@ -18,15 +19,8 @@ export type StoredPatch = Patch | TextPatch;
 
 const samePath = (a: (string | number)[], b: (string | number)[]) => a.length === b.length && a.every((x, i) => x === b[i]);
 
-/** The splice that turns `from` into `to`. */
-export function splice(from: string, to: string): { at: number; remove: string; insert: string } {
-  let p = 0;
-  const max = Math.min(from.length, to.length);
-  while (p < max && from.charCodeAt(p) === to.charCodeAt(p)) p++;
-  let s = 0;
-  while (s < max - p && from.charCodeAt(from.length - 1 - s) === to.charCodeAt(to.length - 1 - s)) s++;
-  return { at: p, remove: from.slice(p, from.length - s), insert: to.slice(p, to.length - s) };
-}
+export { splice } from '../../../shared/thread/text-splice';
+import { splice } from '../../../shared/thread/text-splice';
 
 /**
  * Replaces each string `replace` in `forward` whose path has a string `replace` in `inverse`

@@ -1,3 +1,4 @@
+/* The JSON path as it was before the Yjs migration, kept for the multi-window benchmark only (docs/architecture.md#multi-window-editing). */
 /**
  * Removing and moving an item of an array in the thread as one `remove` / `add` patch at its
  * index. Immer records `splice` as a `replace` of every later item instead; replayed in

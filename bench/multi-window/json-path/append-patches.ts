@@ -1,3 +1,4 @@
+/* The JSON path as it was before the Yjs migration, kept for the multi-window benchmark only (docs/architecture.md#multi-window-editing). */
 /**
  * Applying a host patch that appends many items to one array (a run's result: a thousand
  * messages as a thousand `add` patches at the end of `context.messages`) without Immer drafting
