@@ -53,6 +53,13 @@ async function page(origin: string, token: string) {
   });
   const opened = (await adapter.call('thread.open', { path: 'a.json', yjs: true })) as HostResult<'thread.open'>;
   const session = new ThreadSession(createStore(), adapter, opened);
+  // As the window does (renderer/src/state/app.ts): back from reconnecting, the session joins again.
+  let was = adapter.connection!().state;
+  defer(adapter.onConnectionChange!(() => {
+    const now = adapter.connection!().state;
+    if (now === 'open' && was === 'reconnecting') session.resync();
+    was = now;
+  }));
   void (async () => {
     for await (const p of adapter.pushes(abort.signal)) if (p.type === 'thread_update') session.applyRemote(p);
   })();
