@@ -38,6 +38,9 @@ test('the server view: status, server info, capabilities, instructions, a filter
 
   // Roots edited here are announced, live in the log.
   const asked = log.getByRole('button', { name: /^← roots\/list #/ });
+  // The server asks for roots once right after `notifications/initialized`; that ask can land
+  // after the page has shown the log, so wait for it before counting, or the count races it.
+  await expect(asked.first()).toBeVisible({ timeout: 15_000 });
   const before = await asked.count();
   const dir = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'stepwise-e2e-roots-')));
   await details.getByRole('textbox', { name: /Roots/ }).fill(dir);
