@@ -28,6 +28,7 @@ import { DEFAULT_MAX_TURNS } from '../../../shared/thread/defaults';
 import { MAX_BATCH_CONCURRENCY, MAX_BATCH_VARIANTS } from '../../../shared/protocol/contract/eval-methods';
 import { emptyAssertionsWarning, readAssertionsArg, readDatasetFile, readVariants, resumeFolderProblem, uncheckedExpected, withAssertions } from './eval-input';
 import { startCliCore } from '../cli-core';
+import { onStopSignals } from '../stop-signals';
 import { formatProblems } from './validate';
 
 interface EvalOptions {
@@ -196,8 +197,7 @@ export async function evalCommand(threadFile: string | undefined, o: EvalOptions
     controller.abort();
     if (interrupts > 1) process.exit(130);
   };
-  const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
-  for (const s of signals) process.on(s, onSignal);
+  const offSignals = onStopSignals(onSignal);
   try {
     scheduler = queueUrl ? redisScheduler(queueUrl, cli.core.home, err) : new LocalScheduler(cli.core, isolation);
     let prepared;
@@ -245,7 +245,7 @@ export async function evalCommand(threadFile: string | undefined, o: EvalOptions
     if (outcome.results.some((r) => r.status === 'failed')) return 1;
     return 0;
   } finally {
-    for (const s of signals) process.off(s, onSignal);
+    offSignals();
     await scheduler?.close();
     await cli.close();
   }

@@ -21,6 +21,7 @@ import { mcpHostEntry } from '../../core/process/entries';
 import { McpService } from '../../core/mcp/service';
 import { seedMcpConfig } from '../../web/seed';
 import { LiveTreePrinter } from './run-printer';
+import { onStopSignals } from '../stop-signals';
 
 interface RunOptions {
   mode: string;
@@ -135,8 +136,7 @@ export async function runThreadFile(file: string, o: RunOptions): Promise<number
     if (interrupts === 1) core.supervisor.cancel(runId, 'cancelled from the command line');
     else core.supervisor.kill(runId);
   }
-  const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
-  for (const s of signals) process.on(s, stop);
+  const offSignals = onStopSignals((signal) => stop(signal));
   try {
     try {
       runId = (await core.runs.start({ threadId, ...parsed, apply: !o.dryRun, scenario: o.scenario, fresh: o.fresh })).runId;
@@ -153,7 +153,7 @@ export async function runThreadFile(file: string, o: RunOptions): Promise<number
     }
     return status === 'completed' || status === 'awaiting_input' ? 0 : 1;
   } finally {
-    for (const s of signals) process.off(s, stop);
+    offSignals();
     client.close();
     await closeAll();
   }

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { launchWebHost } from '../../web/launch';
+import { onStopSignals } from '../stop-signals';
 
 /** Registers `stepwise serve [--port N] [--host ADDR] [--no-open] [--home DIR]`. */
 export function registerServe(program: Command): void {
@@ -20,13 +21,11 @@ export function registerServe(program: Command): void {
       const app = await launchWebHost({ home: opts.home, host: opts.host, port, open: opts.open && !process.env.CI, seed: opts.seed });
       process.stdout.write(`Stepwise is running at ${app.web.url}\n`);
       process.stdout.write(`Home: ${app.core.home}. Press Ctrl-C to stop.\n`);
-      let closing = false;
-      const stop = () => {
-        if (closing) process.exit(130);
-        closing = true;
+      // The first stop closes the host (runs settled, edits saved); a second distinct one
+      // (Ctrl-C again) exits at once. The group's duplicate SIGTERM is the same stop.
+      onStopSignals((_signal, count) => {
+        if (count > 1) process.exit(130);
         void app.close().then(() => process.exit(0));
-      };
-      process.on('SIGINT', stop);
-      process.on('SIGTERM', stop);
+      });
     });
 }
