@@ -209,17 +209,25 @@ test('"Show in thread" and a double-click on an execution tree row scroll to the
   await expect(llm).toBeVisible({ timeout: 30_000 });
   const reply = page.getByLabel(`assistant message ${COUNT + 1}`, { exact: true });
   await expect(page.getByText(`Messages (${COUNT + 1})`)).toBeVisible();
-  expect((await reply.count()) === 0 || !(await inViewport(page, reply))).toBe(true); // the playground shows the top
+  // After a run the pane shows its reply (issue 30); go back to the top to have somewhere to scroll from.
+  await expect(reply).toContainText('Done.');
+  expect(await inViewport(page, reply)).toBe(true);
+  const first = page.getByLabel('user message 1', { exact: true });
+  const find = page.getByRole('textbox', { name: 'Find in messages' });
+  const toTop = async () => {
+    await find.fill('');
+    await find.fill('msg-1 ');
+    await expect(first.locator('[data-find-current]')).toBeVisible();
+    await expect.poll(async () => (await reply.count()) === 0 || !(await inViewport(page, reply))).toBe(true);
+  };
+  await toTop();
   await llm.click();
   await page.getByRole('button', { name: 'Show in thread' }).click();
   await expect(reply).toContainText('Done.');
   expect(await inViewport(page, reply)).toBe(true);
   await expect(reply).toBeFocused();
   // Back to the top, then a double-click on the row.
-  const first = page.getByLabel('user message 1', { exact: true });
-  await page.getByRole('textbox', { name: 'Find in messages' }).fill('msg-1 ');
-  await expect(first.locator('[data-find-current]')).toBeVisible();
-  expect((await reply.count()) === 0 || !(await inViewport(page, reply))).toBe(true);
+  await toTop();
   await llm.dblclick();
   await expect(reply).toBeFocused();
   expect(await inViewport(page, reply)).toBe(true);
