@@ -21,7 +21,7 @@ import { RunOrigin, UndoHistory, type UndoOptions } from './undo';
 import { fromBase64, REMOTE, ThreadSync, type OpenedThread } from './thread-sync';
 import type { ThreadMeta } from './thread-meta';
 import { keepsRepeats } from './repeated-ids';
-import { FieldSync, type BoundText, type TextField } from './text-binding';
+import { FieldSync, type BoundText, type TextField } from '../ui/text-binding';
 import type { AtomStore } from './stream-store';
 
 /**

@@ -10,7 +10,7 @@
  */
 import * as Y from 'yjs';
 import { rootList, type ThreadTypes } from '../../../shared/thread/y-thread';
-import { FieldSync } from './text-binding';
+import { FieldSync } from '../ui/text-binding';
 
 export interface UndoOptions {
   /** Maximum undo steps kept. Default 500. */

@@ -19,7 +19,7 @@ import { darkSyntaxContrast } from './editor-contrast';
 import { splice } from '../../../shared/thread/text-splice';
 import type { FocusRequest } from './editor-mount';
 import { yBinding, ySyncAnnotation } from './y-binding';
-import type { BoundText, FieldSync } from '../state/text-binding';
+import type { BoundText, FieldSync } from './text-binding';
 
 /** Marks a transaction that applies the value prop, so it is not reported back as an edit. */
 const fromProp = Annotation.define<boolean>();

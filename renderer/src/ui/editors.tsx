@@ -14,7 +14,7 @@ import { linter, lintGutter } from '@codemirror/lint';
 import { Box, Button, CopyButton, Group, Text } from '@mantine/core';
 import { useComputedColorScheme } from '@mantine/core';
 import { CodeEditor, type CodeEditorProps } from './code-editor';
-import type { BoundText } from '../state/text-binding';
+import type { BoundText } from './text-binding';
 import { templateSupport, type TemplateVariable } from './template-extension';
 
 /**

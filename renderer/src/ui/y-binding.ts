@@ -10,7 +10,7 @@
 import { Prec, type Extension } from '@codemirror/state';
 import { EditorView, keymap } from '@codemirror/view';
 import { ySync, ySyncFacet } from 'y-codemirror.next';
-import { FieldSync, type BoundText } from '../state/text-binding';
+import { FieldSync, type BoundText } from './text-binding';
 
 export { ySyncAnnotation } from 'y-codemirror.next';
 

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 /**
- * Editors bound to the thread's `Y.Text` (y-binding.ts, docs/architecture.md#multi-window-editing):
+ * Editors bound to the thread's `Y.Text` (ui/y-binding.ts, docs/architecture.md#multi-window-editing):
  * two windows, each a ThreadSession with a bound CodeEditor, type into one message at once and
  * end showing the same text as the host, with every typed character once and only the deleted
  * ones gone; another window's typing moves the cursor with the text; Mod-Z in an editor is the
@@ -19,10 +19,10 @@ import * as Y from 'yjs';
 import { createStore } from 'jotai';
 import { EditorSelection } from '@codemirror/state';
 import { EditorView } from '@codemirror/view';
-import { CodeEditor } from './code-editor';
-import { ThreadSession } from '../state/thread-session';
-import { fromBase64, toBase64 } from '../state/thread-sync';
-import type { TextField } from '../state/text-binding';
+import { CodeEditor } from '../ui/code-editor';
+import { ThreadSession } from './thread-session';
+import { fromBase64, toBase64 } from './thread-sync';
+import type { TextField } from '../ui/text-binding';
 import type { HostServices } from '../host/types';
 import type { Thread } from '../../../shared/thread/schema';
 import type { ThreadUpdate } from '../../../shared/protocol/envelopes';
@@ -105,7 +105,12 @@ function twoWindows(initial: Thread, field: TextField = FIELD, now: () => number
   /** Deliver the next message from window `w` to the host (`up`) or from the host to `w`. */
   const deliver = (w: number, dir: 'up' | 'down') => (dir === 'up' ? up : down)[w].shift()?.();
   const flush = () => {
-    while (up.some((q) => q.length) || down.some((q) => q.length)) for (let w = 0; w < 2; w++) (deliver(w, 'up'), deliver(w, 'down'));
+    while (up.some((q) => q.length) || down.some((q) => q.length)) {
+      for (let w = 0; w < 2; w++) {
+        deliver(w, 'up');
+        deliver(w, 'down');
+      }
+    }
   };
   return { doc, windows, deliver, flush };
 }

@@ -2,7 +2,7 @@
  * What an editor binds to when it edits a `Y.Text` field of the thread (the system prompt, a
  * message's text or thinking part; docs/architecture.md#multi-window-editing): the field's
  * `Y.Text` and the window's undo, as the session gives them (ThreadSession.boundText). The
- * editor binds with y-codemirror.next (ui/y-binding.ts); its transactions carry a
+ * editor binds with y-codemirror.next (y-binding.ts); its transactions carry a
  * {@link FieldSync} origin, which the window's undo history tracks as its own and merges per
  * field (`key`), like any edit of this window.
  */
