@@ -15,7 +15,7 @@ import { ModelSection } from '../../renderer/src/features/playground/ModelSectio
 import { ToolsSection } from '../../renderer/src/features/playground/ToolsSection';
 import { MessageCard } from '../../renderer/src/features/playground/MessageCard';
 import { RunBar } from '../../renderer/src/features/playground/RunBar';
-import { applyTyping } from '../../renderer/src/state/text-merge';
+import { applyTyping } from '../multi-window/json-path/text-merge';
 import { distinctKeys, repeatedIds } from '../../renderer/src/state/repeated-ids';
 import { DuplicateIdsNotice } from '../../renderer/src/features/playground/DuplicateIdsNotice';
 

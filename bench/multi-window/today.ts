@@ -13,7 +13,7 @@ import { ThreadStore } from '../../main/core/store/thread-store';
 import { HostError as CoreError } from '../../main/core/errors';
 import { ThreadSession } from './json-path/thread-session';
 import { removeAt } from './json-path/array-edits';
-import { applyTyping } from '../../renderer/src/state/text-merge';
+import { applyTyping } from './json-path/text-merge';
 import { HostCallError, type HostServices } from '../../renderer/src/host/types';
 import type { Thread } from '../../shared/thread/schema';
 import type { ThreadPatch } from '../../shared/protocol/envelopes';

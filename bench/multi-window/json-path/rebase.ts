@@ -7,7 +7,7 @@
  * still to be sent carry the merged value.
  */
 import { applyPatches, produce, type Patch } from 'immer';
-import { mergeJson } from '../../../renderer/src/state/text-merge';
+import { mergeJson } from './text-merge';
 
 type Path = (string | number)[];
 

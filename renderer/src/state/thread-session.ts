@@ -13,7 +13,7 @@ import { atom, type PrimitiveAtom } from 'jotai';
 import { applyPatches, enablePatches, produceWithPatches, type Draft } from 'immer';
 import type { Thread } from '../../../shared/thread/schema';
 import type { ThreadUpdate } from '../../../shared/protocol/envelopes';
-import { newThreadDoc, threadTypes, type ThreadTypes } from '../../../shared/thread/y-thread';
+import { alive, newThreadDoc, threadTypes, type ThreadTypes } from '../../../shared/thread/y-thread';
 import { applyPatchesToY } from '../../../shared/thread/y-patches';
 import { observePatches } from '../../../shared/thread/y-events';
 import type { HostServices } from '../host/types';
@@ -21,6 +21,7 @@ import { RunOrigin, UndoHistory, type UndoOptions } from './undo';
 import { fromBase64, REMOTE, ThreadSync, type OpenedThread } from './thread-sync';
 import type { ThreadMeta } from './thread-meta';
 import { keepsRepeats } from './repeated-ids';
+import { FieldSync, type BoundText, type TextField } from '../ui/text-binding';
 import type { AtomStore } from './stream-store';
 
 /**
@@ -66,6 +67,10 @@ export class ThreadSession {
   private types!: ThreadTypes;
   private undoHistory!: UndoHistory;
   private stopObserving = () => {};
+  /** Messages of the document by id, as last looked up (checked at each use, made again on a miss). */
+  private messageMaps = new Map<string, Y.Map<unknown>>();
+  /** The binding of each field's `Y.Text`, the same object while the text is (editors' props). */
+  private bindings = new WeakMap<Y.Text, BoundText>();
 
   constructor(
     private readonly store: AtomStore,
@@ -111,15 +116,21 @@ export class ThreadSession {
     const seal = (tr: Y.Transaction) => {
       if (tr.origin instanceof RunOrigin) this.undoHistory.seal();
     };
+    // A bound editor's typing (ui/y-binding.ts) is a step of its field, as an edit's key is.
+    const before = (tr: Y.Transaction) => {
+      if (tr.origin instanceof FieldSync) this.undoHistory.step(tr.origin.key);
+      else seal(tr);
+    };
     this.ydoc.on('update', onUpdate);
-    this.ydoc.on('beforeTransaction', seal);
+    this.ydoc.on('beforeTransaction', before);
     this.ydoc.on('afterTransaction', seal);
     this.stopObserving = () => {
       stop();
       this.ydoc.off('update', onUpdate);
-      this.ydoc.off('beforeTransaction', seal);
+      this.ydoc.off('beforeTransaction', before);
       this.ydoc.off('afterTransaction', seal);
     };
+    this.messageMaps = new Map();
     this.store.set(this.threadAtom, opened.thread);
     freezeWhenIdle(opened.thread);
     this.setMeta({ undoneRuns: [] });
@@ -159,6 +170,52 @@ export class ThreadSession {
   get doc(): Y.Doc {
     return this.ydoc;
   }
+  /**
+   * The `Y.Text` of `field` with this window's undo, for its editor to bind to (ui/y-binding.ts);
+   * undefined when the field has none (the message is gone, the part is not text). The same
+   * object while the field's `Y.Text` is the same one; a new one after the field was made again
+   * (an undone delete brings back a new message, a reload a new document): the editor binds again.
+   */
+  boundText(field: TextField): BoundText | undefined {
+    let ytext: Y.Text | undefined;
+    let key: string;
+    if (field === 'systemPrompt') {
+      ytext = this.types.systemPrompt;
+      key = 'systemPrompt';
+    } else {
+      const content = this.messageMap(field.messageId)?.get('content');
+      const part = content instanceof Y.Array ? content.get(field.part) : undefined;
+      const t = part instanceof Y.Map ? part.get(field.field) : undefined;
+      ytext = t instanceof Y.Text ? t : undefined;
+      // As the message card's edits name the field (undo merges typing per field).
+      key = field.field === 'text' ? `msg.${field.messageId}.text` : `msg.${field.messageId}.${field.part}.${field.field}`;
+    }
+    if (!ytext) return undefined;
+    let bound = this.bindings.get(ytext);
+    if (!bound || bound.key !== key) {
+      bound = { ytext, key, undo: () => this.reachable && this.undo(), redo: () => this.reachable && this.redo(), readOnly: () => this.readOnly };
+      this.bindings.set(ytext, bound);
+    }
+    return bound;
+  }
+
+  /** The message `id` of the document: the one last found if still there, else looked up again. */
+  private messageMap(id: string): Y.Map<unknown> | undefined {
+    const known = this.messageMaps.get(id);
+    if (known && known.doc === this.ydoc && known.get('id') === id && alive(known)) return known;
+    this.messageMaps = new Map();
+    for (const m of this.types.messages) {
+      const mid = m instanceof Y.Map ? m.get('id') : undefined;
+      if (typeof mid === 'string' && !this.messageMaps.has(mid)) this.messageMaps.set(mid, m);
+    }
+    return this.messageMaps.get(id);
+  }
+
+  /** The host is in reach (undo and redo wait while it is not, as the window's actions do). */
+  private get reachable(): boolean {
+    return (this.host.connection?.().state ?? 'open') === 'open';
+  }
+
   /** Edits are refused while a run of this thread runs, and in the read-only viewer. */
   get readOnly(): boolean {
     return this.host.presentational || !!this.meta.runningRunId;

@@ -1,7 +1,7 @@
 /**
  * Undo history of one thread in one window (docs/architecture.md#edits-and-undo): a
  * `Y.UndoManager` over the thread's shared types that tracks only this window's own
- * transactions and the results of runs (origin {@link RunOrigin}), so undo takes out this
+ * transactions (its edits and its bound editors' typing) and the results of runs (origin {@link RunOrigin}), so undo takes out this
  * window's edits and never another window's. Consecutive edits of one field within `mergeMs`
  * are one step (typing); another field, or a pause, starts a new one; a run's result is one
  * step and never merges. The history keeps at most `maxSteps` undo steps (deleted items stay
@@ -10,6 +10,7 @@
  */
 import * as Y from 'yjs';
 import { rootList, type ThreadTypes } from '../../../shared/thread/y-thread';
+import { FieldSync } from '../ui/text-binding';
 
 export interface UndoOptions {
   /** Maximum undo steps kept. Default 500. */
@@ -41,7 +42,8 @@ export class UndoHistory {
     this.mergeMs = opts.mergeMs ?? 800;
     this.now = opts.now ?? (() => Date.now());
     // Merging is decided here (field and time), so the manager's own timeout never splits a step.
-    this.manager = new Y.UndoManager(rootList(types), { trackedOrigins: new Set<unknown>([local, RunOrigin]), captureTimeout: 2 ** 31 });
+    // Tracked: this window's edits, its bound editors' typing (FieldSync, ui/y-binding.ts) and runs' results.
+    this.manager = new Y.UndoManager(rootList(types), { trackedOrigins: new Set<unknown>([local, FieldSync, RunOrigin]), captureTimeout: 2 ** 31 });
     this.manager.on('stack-item-added', ({ stackItem, origin, type }: { stackItem: { meta: Map<string, unknown> }; origin: unknown; type: 'undo' | 'redo' }) => {
       if (origin instanceof RunOrigin) stackItem.meta.set('runId', origin.runId);
       if (origin === this.manager) this.added = stackItem;

@@ -6,6 +6,10 @@
  * longer held. Here a new value is applied at once as the smallest change from the editor's
  * text ({@link splice}), so the cursor and the person's typing stay where they are, and it is
  * never applied late. Theme and basic setup still come from `@uiw/react-codemirror`.
+ *
+ * An editor of a `Y.Text` field (`bound`: the system prompt, a message's text) is bound to it
+ * with y-codemirror.next instead (y-binding.ts): `value` and `onChange` are not used then, and
+ * a new `bound` (the field made again) binds the same view to the new text.
  */
 import { useEffect, useLayoutEffect, useRef, type CSSProperties } from 'react';
 import { Annotation, Compartment, EditorState, StateEffect, StateField, type Extension } from '@codemirror/state';
@@ -14,6 +18,8 @@ import { getDefaultExtensions, type BasicSetupOptions } from '@uiw/react-codemir
 import { darkSyntaxContrast } from './editor-contrast';
 import { splice } from '../../../shared/thread/text-splice';
 import type { FocusRequest } from './editor-mount';
+import { yBinding, ySyncAnnotation } from './y-binding';
+import type { BoundText, FieldSync } from './text-binding';
 
 /** Marks a transaction that applies the value prop, so it is not reported back as an edit. */
 const fromProp = Annotation.define<boolean>();
@@ -22,10 +28,12 @@ export interface CodeEditorProps {
   value: string;
   /**
    * The person changed the text; `text` is the whole new text, `previous` the editor's text
-   * before the change. The document may have moved on since the editor last showed it (an
-   * edit from another window not rendered yet): merge the change into it (applyTyping).
+   * before the change (the document may have moved on since the editor last showed it: an
+   * edit from another window not rendered yet). Not called while the editor is `bound`.
    */
   onChange?: (text: string, previous: string) => void;
+  /** Bind the editor to this `Y.Text` field instead of `value` and `onChange` (y-binding.ts). */
+  bound?: BoundText;
   readOnly?: boolean;
   theme: 'light' | 'dark';
   /** Language, lint, accessibility and the like; keep it referentially stable (useMemo). */
@@ -93,7 +101,7 @@ const readOnlyField = StateField.define<boolean>({
  * has followed (it follows in a later task); the value prop's changes still apply.
  */
 export function blockWhileReadOnly(readOnly: () => boolean): Extension {
-  return EditorState.transactionFilter.of((tr) => (tr.docChanged && readOnly() && !tr.annotation(fromProp) ? [] : tr));
+  return EditorState.transactionFilter.of((tr) => (tr.docChanged && readOnly() && !tr.annotation(fromProp) && !tr.annotation(ySyncAnnotation) ? [] : tr));
 }
 
 /** The read-only state an editor starts with ({@link readOnlyField}). */
@@ -113,12 +121,19 @@ export function CodeEditor(props: CodeEditorProps) {
   /** Read-only as this render says, before the editor's own state follows (see the effect below). */
   const readOnlyNow = useRef(!!props.readOnly);
   readOnlyNow.current = !!props.readOnly;
+  /** The field the view is bound to now, its binding's origin, and the compartment holding it. */
+  const bound = useRef(props.bound);
+  const origin = useRef<FieldSync | undefined>(undefined);
+  const binding = useRef(new Compartment());
 
   // Layout effects, in this order: the view exists before the value is applied to it. And not
   // passive ones: React runs those after paint, and a key typed in between would reach the
   // document first; this render's value would then be older than the editor's text, and
   // applying it would take the new keystroke out again.
   useLayoutEffect(() => {
+    const b = bound.current ? yBinding(bound.current) : undefined;
+    origin.current = b?.origin;
+    if (bound.current) text.current = bound.current.ytext.toString();
     const v = new EditorView({
       parent: parent.current!,
       state: EditorState.create({
@@ -126,9 +141,11 @@ export function CodeEditor(props: CodeEditorProps) {
         extensions: [
           config.current.of(configure(props)),
           access(props.readOnly),
-          blockWhileReadOnly(() => readOnlyNow.current),
+          // Bound, the session says at once when edits are refused (a run started): the prop follows later.
+          blockWhileReadOnly(() => readOnlyNow.current || !!bound.current?.readOnly()),
+          binding.current.of(b?.extension ?? []),
           EditorView.updateListener.of((u) => {
-            if (!u.docChanged || u.transactions.some((t) => t.annotation(fromProp))) return;
+            if (bound.current || !u.docChanged || u.transactions.some((t) => t.annotation(fromProp))) return;
             const previous = text.current;
             text.current = u.state.doc.toString();
             onChange.current?.(text.current, previous);
@@ -151,9 +168,28 @@ export function CodeEditor(props: CodeEditorProps) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
+  // The field's text was made again (or the editor is bound or let go): the view takes the new
+  // text as the smallest change and binds to it. In two steps: y-codemirror.next's plugin reads
+  // its text when it is made, so the old one is removed (destroyed) before the new one is made.
   useLayoutEffect(() => {
     const v = view.current;
-    if (!v || props.value === text.current) return;
+    const next = props.bound;
+    if (!v || next === bound.current) return;
+    const target = next ? next.ytext.toString() : props.value;
+    const d = splice(v.state.doc.toString(), target);
+    const annotations = [fromProp.of(true), ...(origin.current ? [ySyncAnnotation.of(origin.current)] : [])];
+    bound.current = next;
+    text.current = target;
+    v.dispatch({ changes: { from: d.at, to: d.at + d.remove.length, insert: d.insert }, effects: binding.current.reconfigure([]), annotations });
+    const b = next ? yBinding(next) : undefined;
+    origin.current = b?.origin;
+    if (b) v.dispatch({ effects: binding.current.reconfigure(b.extension) });
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the value matters only when let go
+  }, [props.bound]);
+
+  useLayoutEffect(() => {
+    const v = view.current;
+    if (!v || bound.current || props.value === text.current) return;
     const d = splice(text.current, props.value);
     text.current = props.value;
     v.dispatch({ changes: { from: d.at, to: d.at + d.remove.length, insert: d.insert }, annotations: fromProp.of(true) });

@@ -1,7 +1,8 @@
 /**
  * CodeMirror 6 editors: JSON (monospace, folding, lint, copy) and prompt text (wrapping).
  * A changed value (another window's edit, undo) is applied as the smallest change, so the
- * cursor stays where it is ({@link CodeEditor}). Under a region that is not live yet
+ * cursor stays where it is ({@link CodeEditor}); a prompt editor of a `Y.Text` field is bound
+ * to it instead (`bound`, y-binding.ts). Under a region that is not live yet
  * (editor-mount.tsx) each shows its text statically in the same box ({@link StaticEditor})
  * until it is focused or the region turns live. `highlight` marks find matches in both.
  */
@@ -13,6 +14,7 @@ import { linter, lintGutter } from '@codemirror/lint';
 import { Box, Button, CopyButton, Group, Text } from '@mantine/core';
 import { useComputedColorScheme } from '@mantine/core';
 import { CodeEditor, type CodeEditorProps } from './code-editor';
+import type { BoundText } from './text-binding';
 import { templateSupport, type TemplateVariable } from './template-extension';
 
 /**
@@ -124,6 +126,8 @@ export function JsonEditor({ value, onChange, readOnly, label, minHeight = 60, m
 export interface PromptEditorProps {
   value: string;
   onChange?: (text: string, previous: string) => void;
+  /** The `Y.Text` field the editor is bound to, once made (`value` is shown until then; code-editor.tsx). */
+  bound?: BoundText;
   readOnly?: boolean;
   label: string;
   placeholder?: string;
@@ -133,14 +137,14 @@ export interface PromptEditorProps {
 }
 
 /** A plain-text prompt editor with wrapping, and template support inside a {@link TemplateVariablesContext}. */
-export function PromptEditor({ value, onChange, readOnly, label, placeholder, minHeight = 40, highlight }: PromptEditorProps) {
+export function PromptEditor({ value, onChange, bound, readOnly, label, placeholder, minHeight = 40, highlight }: PromptEditorProps) {
   const variables = useContext(TemplateVariablesContext);
   const current = useRef(variables);
   current.current = variables;
   const templated = variables !== null;
   const extensions = useMemo(() => (templated ? [...PROMPT_EXTENSIONS, templateSupport(() => current.current ?? [])] : PROMPT_EXTENSIONS), [templated]);
   return (
-    <FramedEditor value={value} onChange={onChange} readOnly={readOnly} label={label} placeholder={placeholder} extensions={extensions}
+    <FramedEditor value={value} onChange={onChange} bound={bound} readOnly={readOnly} label={label} placeholder={placeholder} extensions={extensions}
       minHeight={`${minHeight}px`} maxHeight="420px" basicSetup={promptSetup} style={PROMPT_STYLE} highlight={highlight} wrap />
   );
 }

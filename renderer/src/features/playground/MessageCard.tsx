@@ -8,7 +8,6 @@ import type { Message } from '../../../../shared/thread/messages';
 import type { Thread } from '../../../../shared/thread/schema';
 import { useApp } from '../../state/context';
 import { useSession, useThreadMetaField } from '../../state/hooks';
-import { applyTyping } from '../../state/text-merge';
 import { PromptEditor } from '../../ui/editors';
 import { foldedThinking, formatMs } from '../../ui/format';
 import { serverToolLine } from '../../../../shared/thread/server-tools';
@@ -49,18 +48,21 @@ export function MessageCard({ thread, index, readOnly }: { thread: Thread; index
   useEffect(() => {
     if (thinkingCurrent) setShowThinking(true);
   }, [thinkingCurrent]);
-  /** Set the message's text (`typedFrom`: the editor's text before a keystroke, merged with the document's). */
-  const setText = (t: string, typedFrom?: string) =>
+  /**
+   * The editor of the message's text is bound to its `Y.Text` (typing goes into it, other
+   * windows' typing comes in around the cursor); the message has none until a text part is
+   * added: then the editor's first keystroke adds it ({@link setText}), and the editor binds.
+   */
+  const bound = textIdx >= 0 ? session.boundText({ messageId: m.id, part: textIdx, field: 'text' }) : undefined;
+  /** Set the message's text, adding a text part when it has none. */
+  const setText = (t: string) =>
     session.edit((d) => {
       // By id, not by this card's index: another window's delete may have arrived before this
       // card rendered again, and the index would then name another message.
       const msg = d.context.messages.find((x) => x.id === m.id);
       if (!msg) return;
       const i = msg.content.findIndex((p) => p.type === 'text');
-      if (i >= 0) {
-        const part = msg.content[i] as { text: string };
-        part.text = typedFrom === undefined ? t : applyTyping(typedFrom, t, part.text);
-      }
+      if (i >= 0) (msg.content[i] as { text: string }).text = t;
       else (msg.content as { type: 'text'; text: string }[]).push({ type: 'text', text: t });
     }, `msg.${m.id}.text`);
   // Index patches, not Immer's splice patches: another window's edits of other messages survive.
@@ -112,7 +114,7 @@ export function MessageCard({ thread, index, readOnly }: { thread: Thread; index
             not vanish when its text is cleared (the emptied part stays). */}
         {(m.role === 'user' || textIdx >= 0 || !m.toolCalls?.length) && (
           <div data-message-text>
-            <PromptEditor label={`Text of message ${index + 1}`} value={text} readOnly={readOnly} placeholder={m.role === 'user' ? 'User message' : 'Assistant reply'} onChange={setText} highlight={textHighlight} />
+            <PromptEditor label={`Text of message ${index + 1}`} value={text} bound={bound} readOnly={readOnly} placeholder={m.role === 'user' ? 'User message' : 'Assistant reply'} onChange={setText} highlight={textHighlight} />
           </div>
         )}
         <TemplatePreview threadId={thread.id} place={`message:${m.id}`} label={`message ${index + 1}`} version={version}

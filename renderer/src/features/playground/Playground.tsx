@@ -23,7 +23,6 @@ import { WAKE_PRIORITY, WakeQueue } from '../../ui/wake-queue';
 import { EditorRegionContext, type EditorRegion } from '../../ui/editor-mount';
 import { RunBar } from './RunBar';
 import { useSectionsShown } from './sections-shown';
-import { applyTyping } from '../../state/text-merge';
 import { useBadData, repeatedIds } from '../../state/repeated-ids';
 import { DuplicateIdsNotice } from './DuplicateIdsNotice';
 import { FileGoneNotice } from '../workspace/FileGoneNotice';
@@ -95,8 +94,8 @@ const ThreadBody = memo(function ThreadBody({ session, thread, version, readOnly
         {shown > 0 && <Section title="Model"><ModelSection thread={thread} readOnly={readOnly} /></Section>}
         {shown > 1 && <Section title="Tools"><ToolsSection thread={thread} readOnly={readOnly} /></Section>}
         {shown > 2 && <Section title="System prompt">
-          <PromptEditor label="System prompt" value={thread.context.systemPrompt} readOnly={readOnly} placeholder="You are…" minHeight={48}
-            onChange={(t, before) => session.edit((d) => void (d.context.systemPrompt = applyTyping(before, t, d.context.systemPrompt)), 'systemPrompt')} />
+          {/* Bound to the document's Y.Text (y-binding.ts); `value` is what shows until the editor is made. */}
+          <PromptEditor label="System prompt" value={thread.context.systemPrompt} bound={session.boundText('systemPrompt')} readOnly={readOnly} placeholder="You are…" minHeight={48} />
           <TemplatePreview threadId={thread.id} place="systemPrompt" label="system prompt" source={thread.context.systemPrompt} version={version}
             literal={thread.settings?.literal ? 'the thread is literal' : undefined} />
           <VariablesField thread={thread} readOnly={readOnly} />

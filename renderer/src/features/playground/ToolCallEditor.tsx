@@ -12,8 +12,7 @@ import { ImagePreview } from './images';
 import { ToolResultExtras } from './ToolResultExtras';
 import { TemplatePreview } from './TemplatePreview';
 import { removeToolCall } from './tool-call-edits';
-import { applyTyping, mergeJson } from '../../state/text-merge';
-import { original } from 'immer';
+import { setChangedKeys } from './json-keys';
 import { useFieldHighlight } from './find-context';
 import { ApprovalPreviewView, ToolResultBody } from '../../ui/ToolResults';
 import { useHeldPreview } from './use-held-preview';
@@ -45,17 +44,18 @@ export function ToolCallEditor({ thread, mi, ci, call, readOnly }: { thread: Thr
     const msg = d.context.messages.find((x) => x.id === messageId);
     return msg?.role === 'assistant' ? msg.toolCalls?.find((x) => x.id === call.id) : undefined;
   };
-  /** Set the result's text (`typedFrom`: the editor's text before a keystroke, merged with the document's). */
-  const setOutput = (textValue: string, isError: boolean, typedFrom?: string) =>
+  /**
+   * Set the result's text; `typed`: the person typed it. A result is a plain value of the
+   * document (docs/architecture.md#multi-window-editing): the last window to write it wins.
+   */
+  const setOutput = (textValue: string, isError: boolean, typed = false) =>
     session.edit((d) => {
       const c = findCall(d as Thread);
       if (!c) return;
       const others = (c.output?.content ?? []).filter((p) => p.type !== 'text');
-      const cur = c.output?.content.find((p) => p.type === 'text') as { text: string } | undefined;
-      if (typedFrom !== undefined) textValue = applyTyping(typedFrom, textValue, cur?.text ?? '');
       // Text the user types is a template; a tool run's result stays literal until its text is edited.
-      const typed = typedFrom !== undefined || !c.output || c.output.typed === true;
-      c.output = { content: [{ type: 'text', text: textValue }, ...others], isError, ...(c.output?.structuredContent !== undefined ? { structuredContent: c.output.structuredContent } : {}), ...(typed ? { typed: true } : {}) };
+      const template = typed || !c.output || c.output.typed === true;
+      c.output = { content: [{ type: 'text', text: textValue }, ...others], isError, ...(c.output?.structuredContent !== undefined ? { structuredContent: c.output.structuredContent } : {}), ...(template ? { typed: true } : {}) };
     }, `result.${call.id}`);
   return (
     <Paper withBorder p={6} radius="sm" aria-label={`tool call ${name}`}>
@@ -94,7 +94,9 @@ export function ToolCallEditor({ thread, mi, ci, call, readOnly }: { thread: Thr
           onValue={(v, base) => session.edit((d) => {
             const c = findCall(d as Thread);
             if (!c) return;
-            c.arguments = mergeJson(base, v, original(c)!.arguments) as Record<string, unknown>;
+            // The arguments are a map of JSON values in the document (last writer wins per key):
+            // only the keys the person changed are set, so another window's other keys stay.
+            setChangedKeys(c.arguments, base, v as Record<string, unknown>);
             delete c.rawArguments;
           }, `args.${call.id}`)} />
         {preview !== undefined && <ApprovalPreviewView preview={preview} />}
@@ -103,7 +105,7 @@ export function ToolCallEditor({ thread, mi, ci, call, readOnly }: { thread: Thr
           : call.rawArguments && <Text size="xs" c="orange">The model's raw arguments did not parse: <Text span ff="monospace">{call.rawArguments.slice(0, 200)}</Text></Text>}
         <Text size="xs" c="dimmed">Result {out ? '' : last ? '— type one, or Run tool' : '— type one'}</Text>
         <PromptEditor label={`Result of ${name}`} value={text} readOnly={readOnly} placeholder="Tool result text"
-          onChange={(t, before) => setOutput(t, out?.isError ?? false, before)} highlight={resultHighlight} />
+          onChange={(t) => setOutput(t, out?.isError ?? false, true)} highlight={resultHighlight} />
         <TemplatePreview threadId={thread.id} place={`tool:${call.id}`} label={`result of ${name}`} source={text} version={version}
           literal={thread.settings?.literal ? 'the thread is literal' : out && !out.typed ? 'produced by a tool run (edit it to make it one)' : undefined} />
         {out?.structuredContent !== undefined && <ToolResultBody structured={out.structuredContent} compact />}

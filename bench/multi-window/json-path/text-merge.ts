@@ -1,5 +1,7 @@
 /**
- * Three-way merge of one text field edited in two windows at once. Each side's change from
+ * The JSON path's three-way merge (kept for the benchmark's comparison only; the renderer's
+ * editors are bound to the document's Y.Text now, renderer/src/ui/y-binding.ts): one text
+ * field edited in two windows at once. Each side's change from
  * the common `base` is reduced to one splice (common prefix and suffix trimmed, see
  * {@link splice}); both splices are kept when they touch different parts of the text. When
  * both insert at the same offset, the other window's text comes first (it reached the host
