@@ -9,7 +9,7 @@ import * as Y from 'yjs';
 import { applyPatches, type Patch } from 'immer';
 import { diffChars } from 'diff';
 import { splice } from './text-splice';
-import { CONTEXT_TYPES, childKind, plain, threadTypes, toY, type Kind, type ThreadTypes } from './y-thread';
+import { CONTEXT_TYPES, MAP_KINDS, childKind, plain, threadTypes, toY, type Kind, type ThreadTypes } from './y-thread';
 
 /** Past this many characters on both sides of a changed middle, a text is replaced in one splice (no character diff). */
 const DIFF_LIMIT = 10_000;
@@ -57,14 +57,15 @@ function mergeMap(map: Y.Map<unknown>, kind: Kind, value: Record<string, unknown
 function setIn(container: Y.Map<unknown>, key: string, kind: Kind, v: unknown): void {
   const cur = container.get(key);
   if (kind === 'text' && cur instanceof Y.Text) diffIntoText(cur, v as string);
-  else if (isRecord(v) && cur instanceof Y.Map && (kind === 'message' || kind === 'part' || kind === 'call' || kind === 'args')) mergeMap(cur, kind, v);
+  else if (isRecord(v) && cur instanceof Y.Map && MAP_KINDS.has(kind)) mergeMap(cur, kind, v);
   else if (Array.isArray(v) && cur instanceof Y.Array && (kind === 'parts' || kind === 'calls' || kind === 'messages')) mergeArray(cur, kind, v);
   else if (cur instanceof Y.AbstractType || !same(cur, v)) container.set(key, toY(kind, v));
 }
 
 /**
  * Make `arr` (kind `kind`) hold `value`. Items that keep their place (same length; for messages
- * and calls, the same id) are merged; otherwise the array is replaced.
+ * and calls, the same id; for parts, the same type; a plain item, a plain value) are merged or
+ * set in place; otherwise the array is replaced.
  */
 function mergeArray(arr: Y.Array<unknown>, kind: Kind, value: unknown[]): void {
   const items = arr.toArray();
@@ -72,6 +73,8 @@ function mergeArray(arr: Y.Array<unknown>, kind: Kind, value: unknown[]): void {
     items.length === value.length &&
     items.every((item, i) => {
       const v = value[i];
+      // A plain item (an image part) keeps its place when its replacement is plain too.
+      if (!(item instanceof Y.AbstractType)) return childKind(kind, i, v) === 'plain';
       if (!(item instanceof Y.Map) || !isRecord(v)) return false;
       return kind === 'parts' ? item.get('type') === v.type : item.get('id') === v.id;
     });
@@ -80,7 +83,13 @@ function mergeArray(arr: Y.Array<unknown>, kind: Kind, value: unknown[]): void {
     arr.insert(0, value.map((v, i) => toY(childKind(kind, i, v), v)));
     return;
   }
-  items.forEach((item, i) => mergeMap(item as Y.Map<unknown>, childKind(kind, i, value[i]), value[i] as Record<string, unknown>));
+  items.forEach((item, i) => {
+    if (item instanceof Y.Map) mergeMap(item, childKind(kind, i, value[i]), value[i] as Record<string, unknown>);
+    else if (!same(item, value[i])) {
+      arr.delete(i, 1);
+      arr.insert(i, [value[i]]);
+    }
+  });
 }
 
 /** A patch's path could not be found in the document (the document and the patches disagree). */

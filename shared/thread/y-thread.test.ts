@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { applyPatches, enablePatches, produceWithPatches, type Draft, type Patch } from 'immer';
 import { describe, expect, it } from 'vitest';
 import type { Thread } from './schema';
-import type { Message } from './messages';
+import type { Message, ToolCall } from './messages';
 import { findText, newThreadDoc, threadTypes, yToThread } from './y-thread';
 import { applyPatchesToY, diffIntoText } from './y-patches';
 import { observePatches } from './y-events';
@@ -17,13 +17,25 @@ import { sumTool, threadWith, userMessage } from '../../tests/support/threads';
 enablePatches();
 
 const text = fc.string({ maxLength: 12 });
+const image = fc.constantFrom('iVBORw0KGgo=', 'R0lGODlh').map((data) => ({ type: 'image' as const, mimeType: 'image/png', data }));
+/** A tool call's result: text and image parts, an error or not, typed or not. */
+const output = fc.record(
+  { content: fc.array(fc.oneof(fc.record({ type: fc.constant('text' as const), text }), image), { maxLength: 3 }), isError: fc.boolean(), typed: fc.constant(true) },
+  { requiredKeys: ['content', 'isError'] },
+);
 const message: fc.Arbitrary<Message> = fc.oneof(
   fc.record({ id: fc.uuid(), role: fc.constant('user' as const), content: fc.array(fc.record({ type: fc.constant('text' as const), text }), { minLength: 1, maxLength: 3 }) }),
   fc.record({
     id: fc.uuid(),
     role: fc.constant('assistant' as const),
     content: fc.tuple(text, text).map(([a, b]) => [{ type: 'thinking' as const, thinking: a }, { type: 'text' as const, text: b }]),
-    toolCalls: fc.array(fc.record({ id: fc.uuid(), name: fc.constant('get_sum'), arguments: fc.dictionary(fc.constantFrom('a', 'b', 'c'), fc.oneof(fc.integer(), text)) }), { maxLength: 2 }),
+    toolCalls: fc.array(
+      fc.record(
+        { id: fc.uuid(), name: fc.constant('get_sum'), arguments: fc.dictionary(fc.constantFrom('a', 'b', 'c'), fc.oneof(fc.integer(), text)), output },
+        { requiredKeys: ['id', 'name', 'arguments'] },
+      ),
+      { maxLength: 2 },
+    ),
   }),
 );
 
@@ -57,6 +69,16 @@ const edit: fc.Arbitrary<Recipe> = fc.tuple(fc.nat(1000), fc.nat(1000), text, me
       const call = msg?.role === 'assistant' ? msg.toolCalls?.[0] : undefined;
       if (call) call.arguments[s || 'x'] = b;
       if (call && b % 3 === 0) call.output = { content: [{ type: 'text', text: s }], isError: false };
+    },
+    (d) => {
+      // A result edited as the tool call card does: its text, its error flag, an image added.
+      const msg = d.context.messages[pick(d.context.messages.length, a)];
+      const out = msg?.role === 'assistant' ? msg.toolCalls?.[pick(msg.toolCalls.length, b)]?.output : undefined;
+      if (!out) return;
+      const tp = out.content.find((p) => p.type === 'text') as { text: string } | undefined;
+      if (b % 3 === 0 && tp) tp.text = s + tp.text.slice(2);
+      else if (b % 3 === 1) out.isError = !out.isError;
+      else out.content.push({ type: 'image', mimeType: 'image/png', data: 'iVBORw0KGgo=' });
     },
     (d) => void (d.model.params = { ...d.model.params, temperature: b / 1000 }),
     (d) => void (d.context.variables = { ...d.context.variables, [`v${a % 3}`]: s }),
@@ -161,6 +183,29 @@ describe('thread ↔ Yjs', () => {
     findText(threadTypes(peer).messages, 'm1')!.insert(8, ' here');
     Y.applyUpdate(host, Y.encodeStateAsUpdate(peer));
     expect(yToThread(host).context.messages.map((m) => (m.content[0] as { text: string }).text)).toEqual(['typed in here', 'last']);
+  });
+
+  it("a tool call's result is a map whose text is a Y.Text: the host rewriting the result whole (a run, a file changed outside) keeps what a peer typed into it", () => {
+    const call: ToolCall = { id: 'c1', name: 'get_sum', arguments: { a: 1 }, output: { content: [{ type: 'text' as const, text: 'sum is 3' }, { type: 'image' as const, mimeType: 'image/png', data: 'iVBORw0KGgo=' }], isError: false } };
+    const t = threadWith({ messages: [userMessage('add', 'm0'), { id: 'a1', role: 'assistant', content: [], toolCalls: [call] } as Message], tools: [sumTool] });
+    const host = newThreadDoc(t);
+    const peer = new Y.Doc();
+    Y.applyUpdate(peer, Y.encodeStateAsUpdate(host));
+    const peerOutput = (threadTypes(peer).messages.get(1).get('toolCalls') as Y.Array<Y.Map<unknown>>).get(0).get('output') as Y.Map<unknown>;
+    const peerText = ((peerOutput.get('content') as Y.Array<Y.Map<unknown>>).get(0).get('text')) as Y.Text;
+    expect(peerText).toBeInstanceOf(Y.Text);
+    peerText.insert(8, ' (checked)');
+    // The host writes the whole output again, its text changed at the start and the image kept.
+    const [next, patches] = produceWithPatches(t, (d) => {
+      const c = (d.context.messages[1] as { toolCalls: ToolCall[] }).toolCalls[0];
+      c.output = { content: [{ type: 'text', text: 'The sum is 3' }, c.output!.content[1]], isError: true };
+    });
+    host.transact(() => applyPatchesToY(host, patches, t, next));
+    Y.applyUpdate(host, Y.encodeStateAsUpdate(peer));
+    Y.applyUpdate(peer, Y.encodeStateAsUpdate(host));
+    const out = (yToThread(host).context.messages[1] as { toolCalls: ToolCall[] }).toolCalls[0].output;
+    expect(out).toEqual({ content: [{ type: 'text', text: 'The sum is 3 (checked)' }, call.output!.content[1]], isError: true });
+    expect(yToThread(peer)).toEqual(yToThread(host));
   });
 
   it('a patch whose path is not in the document is refused, naming it', () => {

@@ -2,8 +2,11 @@
  * The thread as a Yjs document (docs/architecture.md#multi-window-editing). The texts people
  * type into — the system prompt, a message's text and thinking parts — are `Y.Text`; messages
  * are a `Y.Array` of `Y.Map`, their content parts and tool calls `Y.Array`s of `Y.Map`; a tool
- * call's arguments a `Y.Map` of plain JSON values (last writer wins per key). Everything else
- * (model, settings, tools, run refs, images, outputs, variables) is a plain JSON value. Root
+ * call's arguments a `Y.Map` of plain JSON values (last writer wins per key), its output (the
+ * result) a `Y.Map` whose `content` is a parts array like a message's, so a result's text is a
+ * `Y.Text` too. Everything else (model, settings, tools, run refs, images, structured content,
+ * variables) is a plain JSON value. A document saved before outputs were maps holds an output
+ * as a plain value; the first edit of it makes it a map (y-patches.ts `setIn`). Root
  * types: `thread` (top-level fields but `context`), `context` (its fields but the three below),
  * `systemPrompt`, `tools`, `messages`.
  *
@@ -43,10 +46,13 @@ export function rootList(y: ThreadTypes): Y.AbstractType<any>[] {
 
 /**
  * What a place in the thread becomes in Yjs. `messages`, `parts`, `calls`: arrays of messages,
- * content parts, tool calls; `message`, `part`, `call`, `args`: maps; `text`: a `Y.Text`;
- * `plain`: a JSON value stored as is.
+ * content parts, tool calls; `message`, `part`, `call`, `args`, `output`: maps (`output`: a tool
+ * call's result); `text`: a `Y.Text`; `plain`: a JSON value stored as is.
  */
-export type Kind = 'messages' | 'message' | 'parts' | 'part' | 'calls' | 'call' | 'args' | 'text' | 'plain';
+export type Kind = 'messages' | 'message' | 'parts' | 'part' | 'calls' | 'call' | 'args' | 'output' | 'text' | 'plain';
+
+/** The kinds held as a `Y.Map` (merged key by key when replaced by a record). */
+export const MAP_KINDS: ReadonlySet<Kind> = new Set<Kind>(['message', 'part', 'call', 'args', 'output']);
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -66,7 +72,10 @@ export function childKind(kind: Kind, key: string | number, value: unknown): Kin
     case 'calls':
       return isRecord(value) ? 'call' : 'plain';
     case 'call':
-      return key === 'arguments' && isRecord(value) ? 'args' : 'plain';
+      if (key === 'arguments' && isRecord(value)) return 'args';
+      return key === 'output' && isRecord(value) ? 'output' : 'plain';
+    case 'output':
+      return key === 'content' && Array.isArray(value) ? 'parts' : 'plain';
     default:
       return 'plain';
   }
@@ -84,7 +93,8 @@ export function toY(kind: Kind, value: unknown): unknown {
     case 'message':
     case 'part':
     case 'call':
-    case 'args': {
+    case 'args':
+    case 'output': {
       const m = new Y.Map<unknown>();
       for (const [k, v] of Object.entries(value as Record<string, unknown>)) if (v !== undefined) m.set(k, toY(childKind(kind, k, v), v));
       return m;

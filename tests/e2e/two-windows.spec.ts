@@ -146,3 +146,30 @@ test("a tool call's arguments: one window's JSON is half typed while the other c
   for (const p of [page, other]) await expect.poll(async () => JSON.parse((await args(p).textContent())!)).toEqual({ a: 10, b: 99, c: 3 });
   await other.context().close();
 });
+
+test("a tool call's result: two windows typing into it at once, one at the start and one at the end, keep every key of both", async ({ page, serve, browser }) => {
+  const base = onDisk(serve.home);
+  const file = path.join(serve.home, 'workspace', 'Result.json');
+  const messages = [
+    { id: 'u1', role: 'user', content: [{ type: 'text', text: 'Add them.' }] },
+    { id: 'a1', role: 'assistant', content: [], toolCalls: [{ id: 'c1', name: 'get-sum', arguments: { a: 2, b: 3 }, output: { content: [{ type: 'text', text: 'The sum is 5.' }], isError: false } }] },
+    { id: 'u2', role: 'user', content: [{ type: 'text', text: 'Thanks.' }] },
+  ];
+  writeFileSync(file, JSON.stringify({ ...base, id: '6c2f8d3e-9b5a-4d4f-8e32-7a1b3c4d5e6f', title: 'Result', context: { ...base.context, messages } }, null, 2));
+  const other = await secondWindow(browser, serve.url);
+  await page.goto(serve.url);
+  for (const p of [page, other]) await p.getByRole('treeitem', { name: 'thread Result' }).click();
+  const result = (p: Page) => p.getByRole('textbox', { name: 'Result of get-sum' });
+  const typeAt = async (p: Page, where: string, text: string) => {
+    await result(p).click();
+    await p.keyboard.press(where);
+    await p.keyboard.type(text, { delay: 40 });
+  };
+  const saved = () => JSON.parse(readFileSync(file, 'utf8')).context.messages[1].toolCalls[0].output;
+  await Promise.all([typeAt(page, 'ControlOrMeta+Home', 'Checked: '), typeAt(other, 'ControlOrMeta+End', ' (2 + 3)')]);
+  const want = 'Checked: The sum is 5. (2 + 3)';
+  for (const p of [page, other]) await expect(result(p)).toHaveText(want);
+  // Typing into a tool's result makes it a typed result (a template), saved once.
+  await expect.poll(saved).toEqual({ content: [{ type: 'text', text: want }], isError: false, typed: true });
+  await other.context().close();
+});

@@ -7,171 +7,33 @@
  * window's undo (its own typing only, typing merged into one step); a read-only thread refuses
  * typing; an editor binds again when its field is made again.
  *
- * The host is an in-memory stand-in for main/core/store/thread-ydoc.ts: a `Y.Doc` that applies
- * each window's `thread.update` and relays it to the other window, every message held in one
- * FIFO queue per direction per window until the test delivers it.
+ * The two windows and their host: bound-editors.harness.tsx.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { act } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
-import * as Y from 'yjs';
-import { createStore } from 'jotai';
 import { EditorSelection } from '@codemirror/state';
-import { EditorView } from '@codemirror/view';
-import { CodeEditor } from '../ui/code-editor';
-import { ThreadSession } from './thread-session';
-import { fromBase64, toBase64 } from './thread-sync';
-import type { TextField } from '../ui/text-binding';
-import type { HostServices } from '../host/types';
 import type { Thread } from '../../../shared/thread/schema';
-import type { ThreadUpdate } from '../../../shared/protocol/envelopes';
-import { findText, newThreadDoc, threadTypes, yToThread } from '../../../shared/thread/y-thread';
+import { findText, threadTypes, yToThread } from '../../../shared/thread/y-thread';
+import { FIELD, modZ, playTyping, thread, twoWindows, type, typingOps, unmountAll } from './bound-editors.harness';
 
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
-
-const FIELD: TextField = { messageId: 'field', part: 0, field: 'text' };
-const noExtensions: never[] = [];
-// As the prompt editors: no history of the editor's own.
-const setup = { lineNumbers: false, foldGutter: false, history: false };
-
-function thread(text: string): Thread {
-  const msg = (id: string, t: string) => ({ id, role: 'user' as const, content: [{ type: 'text' as const, text: t }] });
-  return {
-    version: 1,
-    id: '00000000-0000-4000-8000-00000000b003',
-    title: 'bound editors',
-    model: { provider: 'scripted', id: 'scripted', params: {} },
-    context: { systemPrompt: 'You are careful.', tools: [], messages: [msg('first', 'first'), msg('field', text), msg('last', 'last')] },
-    runRefs: [],
-  };
-}
-
-/** One window: its session, its editor of `field`, and the React root the editor is in. */
-interface Window {
-  session: ThreadSession;
-  root: Root;
-  el: HTMLElement;
-  view(): EditorView;
-  /** Render the editor again, bound to what the session gives for `field` now. */
-  render(field?: TextField): void;
-}
-
-const roots: Root[] = [];
-afterEach(() => {
-  for (const r of roots.splice(0)) act(() => r.unmount());
-  document.body.innerHTML = '';
-});
-
-/** A host with two windows on `initial`, each with a bound editor of `field`. */
-function twoWindows(initial: Thread, field: TextField = FIELD, now: () => number = () => 0) {
-  const doc = newThreadDoc(initial);
-  const windows: Window[] = [];
-  const up: (() => void)[][] = [[], []];
-  const down: (() => void)[][] = [[], []];
-  const opened = () => ({ thread: yToThread(doc), version: 0, path: 'a.json', yjs: { update: toBase64(Y.encodeStateAsUpdate(doc)), stateVector: toBase64(Y.encodeStateVector(doc)), docId: doc.guid, version: 0 } });
-  const hostFor = (client: number): HostServices =>
-    ({
-      presentational: false,
-      call: (method: string, params: { update: string }) => {
-        if (method === 'thread.open') return Promise.resolve(opened());
-        return new Promise((resolve) =>
-          up[client].push(() => {
-            Y.applyUpdate(doc, fromBase64(params.update), client);
-            const push: ThreadUpdate = { v: 1, type: 'thread_update', threadId: initial.id, docId: doc.guid, update: params.update, origin: `client:${client}` };
-            down[1 - client].push(() => windows[1 - client].session.applyRemote(push));
-            down[client].push(() => resolve({ version: 1 }));
-          }),
-        );
-      },
-      pushes: () => ({ [Symbol.asyncIterator]: async function* () {} }),
-    }) as unknown as HostServices;
-  for (let i = 0; i < 2; i++) {
-    const session = new ThreadSession(createStore(), hostFor(i), opened(), { now });
-    const el = document.createElement('div');
-    document.body.append(el);
-    const root = createRoot(el);
-    roots.push(root);
-    const w: Window = {
-      session,
-      root,
-      el,
-      view: () => EditorView.findFromDOM(el.querySelector('.cm-editor') as HTMLElement)!,
-      render: (f = field) => act(() => root.render(<CodeEditor value="" bound={session.boundText(f)} theme="light" extensions={noExtensions} basicSetup={setup} />)),
-    };
-    w.render();
-    windows.push(w);
-  }
-  /** Deliver the next message from window `w` to the host (`up`) or from the host to `w`. */
-  const deliver = (w: number, dir: 'up' | 'down') => (dir === 'up' ? up : down)[w].shift()?.();
-  const flush = () => {
-    while (up.some((q) => q.length) || down.some((q) => q.length)) {
-      for (let w = 0; w < 2; w++) {
-        deliver(w, 'up');
-        deliver(w, 'down');
-      }
-    }
-  };
-  return { doc, windows, deliver, flush };
-}
-
-/** The person types `text` at `at` in `view`, the cursor after it. */
-function type(view: EditorView, at: number, text: string): void {
-  view.dispatch({ changes: { from: at, insert: text }, selection: EditorSelection.cursor(at + text.length), userEvent: 'input.type' });
-}
-
-/** The person presses Backspace before `at` in `view`. */
-function backspace(view: EditorView, at: number): void {
-  view.dispatch({ changes: { from: at - 1, to: at }, selection: EditorSelection.cursor(at - 1), userEvent: 'delete.backward' });
-}
-
-/** Ctrl (Mod here: jsdom is not a Mac) and Z, with Shift or not, pressed in `view`, as a browser reports it. */
-function modZ(view: EditorView, shift = false): void {
-  view.contentDOM.dispatchEvent(new KeyboardEvent('keydown', { key: shift ? 'Z' : 'z', keyCode: 90, ctrlKey: true, shiftKey: shift, bubbles: true, cancelable: true }));
-}
+afterEach(unmountAll);
 
 const messageText = (t: Thread) => (t.context.messages.find((m) => m.id === 'field')!.content[0] as { text: string }).text;
 
 describe('editors bound to the Y.Text of their field', () => {
   it('two windows typing and deleting in one message at once converge, every character kept once and only the deleted ones gone', () => {
-    const op = fc.oneof(
-      fc.record({ kind: fc.constant('key' as const), w: fc.integer({ min: 0, max: 1 }), at: fc.nat() }),
-      fc.record({ kind: fc.constant('backspace' as const), w: fc.integer({ min: 0, max: 1 }), at: fc.nat() }),
-      fc.record({ kind: fc.constant('deliver' as const), w: fc.integer({ min: 0, max: 1 }), dir: fc.constantFrom('up' as const, 'down' as const) }),
-    );
     fc.assert(
-      fc.property(fc.array(op, { minLength: 1, maxLength: 40 }), (ops) => {
+      fc.property(typingOps, (ops) => {
         const initial = 'abcdefgh';
         const h = twoWindows(thread(initial));
-        const typed: string[] = [];
-        const deleted = new Set<string>();
-        let next = 0x4e00;
-        for (const o of ops) {
-          if (o.kind === 'deliver') h.deliver(o.w, o.dir);
-          else {
-            const view = h.windows[o.w].view();
-            const len = view.state.doc.length;
-            if (o.kind === 'key') {
-              const ch = String.fromCharCode(next++);
-              typed.push(ch);
-              type(view, o.at % (len + 1), ch);
-            } else if (len > 0) {
-              const at = (o.at % len) + 1;
-              deleted.add(view.state.doc.sliceString(at - 1, at));
-              backspace(view, at);
-            }
-          }
-        }
-        h.flush();
+        const expected = playTyping(h, initial, ops);
         const host = findText(threadTypes(h.doc).messages, 'field')!.toString();
         for (const w of h.windows) {
           expect(w.view().state.doc.toString()).toBe(host);
           expect(messageText(w.session.thread)).toBe(host); // the thread React renders follows
         }
-        const expected = [...initial, ...typed].filter((c) => !deleted.has(c)).sort();
         expect([...host].sort()).toEqual(expected);
-        for (const r of roots.splice(0)) act(() => r.unmount());
-        document.body.innerHTML = '';
+        unmountAll();
       }),
       { numRuns: 100 },
     );

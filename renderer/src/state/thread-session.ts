@@ -182,6 +182,10 @@ export class ThreadSession {
     if (field === 'systemPrompt') {
       ytext = this.types.systemPrompt;
       key = 'systemPrompt';
+    } else if (field.field === 'result') {
+      ytext = this.resultText(field.messageId, field.callId);
+      // As the tool call card's result edits name the field.
+      key = `result.${field.callId}`;
     } else {
       const content = this.messageMap(field.messageId)?.get('content');
       const part = content instanceof Y.Array ? content.get(field.part) : undefined;
@@ -193,10 +197,44 @@ export class ThreadSession {
     if (!ytext) return undefined;
     let bound = this.bindings.get(ytext);
     if (!bound || bound.key !== key) {
-      bound = { ytext, key, undo: () => this.reachable && this.undo(), redo: () => this.reachable && this.redo(), readOnly: () => this.readOnly };
+      const typed = field !== 'systemPrompt' && field.field === 'result' ? this.markResultTyped(field.messageId, field.callId, key) : undefined;
+      bound = { ytext, key, undo: () => this.reachable && this.undo(), redo: () => this.reachable && this.redo(), readOnly: () => this.readOnly, typed };
       this.bindings.set(ytext, bound);
     }
     return bound;
+  }
+
+  /**
+   * The `Y.Text` of the result of tool call `callId` of message `messageId`: its output's one
+   * text part (a result with several text parts, or none, is edited as a whole instead).
+   */
+  private resultText(messageId: string, callId: string): Y.Text | undefined {
+    const calls = this.messageMap(messageId)?.get('toolCalls');
+    if (!(calls instanceof Y.Array)) return undefined;
+    let output: unknown;
+    for (const c of calls) if (c instanceof Y.Map && c.get('id') === callId) output = c.get('output');
+    const content = output instanceof Y.Map ? output.get('content') : undefined;
+    if (!(content instanceof Y.Array)) return undefined;
+    const texts = content.toArray().filter((p) => p instanceof Y.Map && p.get('type') === 'text');
+    const t = texts.length === 1 ? (texts[0] as Y.Map<unknown>).get('text') : undefined;
+    return t instanceof Y.Text ? t : undefined;
+  }
+
+  /**
+   * What typing into a result does besides the text: a result a tool run produced becomes one
+   * the person typed, a template (docs/architecture.md#templates), in the same undo step.
+   */
+  private markResultTyped(messageId: string, callId: string, key: string): () => void {
+    return () => {
+      const msg = this.thread.context.messages.find((m) => m.id === messageId);
+      const call = msg?.role === 'assistant' ? msg.toolCalls?.find((c) => c.id === callId) : undefined;
+      if (!call?.output || call.output.typed === true) return;
+      this.edit((d) => {
+        const m = d.context.messages.find((x) => x.id === messageId);
+        const c = m?.role === 'assistant' ? m.toolCalls?.find((x) => x.id === callId) : undefined;
+        if (c?.output) c.output.typed = true;
+      }, key);
+    };
   }
 
   /** The message `id` of the document: the one last found if still there, else looked up again. */

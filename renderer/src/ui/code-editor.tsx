@@ -145,7 +145,13 @@ export function CodeEditor(props: CodeEditorProps) {
           blockWhileReadOnly(() => readOnlyNow.current || !!bound.current?.readOnly()),
           binding.current.of(b?.extension ?? []),
           EditorView.updateListener.of((u) => {
-            if (bound.current || !u.docChanged || u.transactions.some((t) => t.annotation(fromProp))) return;
+            if (bound.current) {
+              // The person typed (y-codemirror.next marks what it brings in from the document, and
+              // binding to a text marks the change that shows it).
+              if (u.docChanged && !u.transactions.some((t) => t.annotation(ySyncAnnotation) || t.annotation(fromProp))) bound.current.typed?.();
+              return;
+            }
+            if (!u.docChanged || u.transactions.some((t) => t.annotation(fromProp))) return;
             const previous = text.current;
             text.current = u.state.doc.toString();
             onChange.current?.(text.current, previous);

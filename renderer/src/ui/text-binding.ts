@@ -9,8 +9,14 @@
 import type * as Y from 'yjs';
 import { YSyncConfig } from 'y-codemirror.next';
 
-/** A thread field held as `Y.Text`: the system prompt, or part `part` of message `messageId`. */
-export type TextField = 'systemPrompt' | { messageId: string; part: number; field: 'text' | 'thinking' };
+/**
+ * A thread field held as `Y.Text`: the system prompt, part `part` of message `messageId`, or the
+ * text of the result of tool call `callId` of message `messageId` (a result with one text part).
+ */
+export type TextField =
+  | 'systemPrompt'
+  | { messageId: string; part: number; field: 'text' | 'thinking' }
+  | { messageId: string; callId: string; field: 'result' };
 
 /** A field's `Y.Text` with the window's undo, for an editor to bind to. */
 export interface BoundText {
@@ -23,6 +29,11 @@ export interface BoundText {
   redo(): boolean;
   /** Edits are refused now (a run runs, the viewer). */
   readOnly(): boolean;
+  /**
+   * Called after each change the person typed into the bound editor (not one that came from the
+   * document): a tool result marks itself typed (a template) here.
+   */
+  typed?(): void;
 }
 
 /**

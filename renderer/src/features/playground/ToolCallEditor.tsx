@@ -45,18 +45,34 @@ export function ToolCallEditor({ thread, mi, ci, call, readOnly }: { thread: Thr
     return msg?.role === 'assistant' ? msg.toolCalls?.find((x) => x.id === call.id) : undefined;
   };
   /**
-   * Set the result's text; `typed`: the person typed it. A result is a plain value of the
-   * document (docs/architecture.md#multi-window-editing): the last window to write it wins.
+   * The result's editor is bound to its text's `Y.Text` when it has one text part (the output is
+   * a map in the document, docs/architecture.md#multi-window-editing: two windows typing into it
+   * merge); a call without a result, or a result of several text parts, is edited through
+   * {@link setText} (its first keystroke makes the output, then the editor binds).
    */
-  const setOutput = (textValue: string, isError: boolean, typed = false) =>
+  const bound = out ? session.boundText({ messageId, callId: call.id, field: 'result' }) : undefined;
+  /** Set the result's text (its text parts become this one); the person typed it. */
+  const setText = (textValue: string) =>
     session.edit((d) => {
       const c = findCall(d as Thread);
       if (!c) return;
-      const others = (c.output?.content ?? []).filter((p) => p.type !== 'text');
+      if (!c.output) {
+        c.output = { content: [{ type: 'text', text: textValue }], isError: false, typed: true };
+        return;
+      }
+      const others = c.output.content.filter((p) => p.type !== 'text');
+      const first = c.output.content.findIndex((p) => p.type === 'text');
+      if (first >= 0 && c.output.content.length === others.length + 1) (c.output.content[first] as { text: string }).text = textValue;
+      else c.output.content = [{ type: 'text', text: textValue }, ...others];
       // Text the user types is a template; a tool run's result stays literal until its text is edited.
-      const template = typed || !c.output || c.output.typed === true;
-      c.output = { content: [{ type: 'text', text: textValue }, ...others], isError, ...(c.output?.structuredContent !== undefined ? { structuredContent: c.output.structuredContent } : {}), ...(template ? { typed: true } : {}) };
+      c.output.typed = true;
     }, `result.${call.id}`);
+  /** Mark the result as an error or not (only that field: typing elsewhere in it stays). */
+  const setError = (isError: boolean) =>
+    session.edit((d) => {
+      const c = findCall(d as Thread);
+      if (c?.output) c.output.isError = isError;
+    }, `result.${call.id}.error`);
   return (
     <Paper withBorder p={6} radius="sm" aria-label={`tool call ${name}`}>
       <Group gap={6} mb={4} wrap="nowrap">
@@ -104,15 +120,15 @@ export function ToolCallEditor({ thread, mi, ci, call, readOnly }: { thread: Thr
           ? <Text size="xs" aria-label={`Free-form input of ${name}`}>Free-form input (custom tool): <Text span ff="monospace" style={{ whiteSpace: 'pre-wrap' }}>{call.rawArguments ?? ''}</Text></Text>
           : call.rawArguments && <Text size="xs" c="orange">The model's raw arguments did not parse: <Text span ff="monospace">{call.rawArguments.slice(0, 200)}</Text></Text>}
         <Text size="xs" c="dimmed">Result {out ? '' : last ? '— type one, or Run tool' : '— type one'}</Text>
-        <PromptEditor label={`Result of ${name}`} value={text} readOnly={readOnly} placeholder="Tool result text"
-          onChange={(t) => setOutput(t, out?.isError ?? false, true)} highlight={resultHighlight} />
+        <PromptEditor label={`Result of ${name}`} value={text} bound={bound} readOnly={readOnly} placeholder="Tool result text"
+          onChange={setText} highlight={resultHighlight} />
         <TemplatePreview threadId={thread.id} place={`tool:${call.id}`} label={`result of ${name}`} source={text} version={version}
           literal={thread.settings?.literal ? 'the thread is literal' : out && !out.typed ? 'produced by a tool run (edit it to make it one)' : undefined} />
         {out?.structuredContent !== undefined && <ToolResultBody structured={out.structuredContent} compact />}
         {out?.content.filter((p) => p.type === 'image').map((p, k) => <ImagePreview key={k} part={p as { mimeType: string; data: string }} />)}
         {out && <ToolResultExtras name={name} tool={tool} output={out} />}
         {out && (
-          <Checkbox size="xs" label="Mark as error" checked={out.isError} disabled={readOnly} onChange={(e) => setOutput(text, e.currentTarget.checked)} />
+          <Checkbox size="xs" label="Mark as error" checked={out.isError} disabled={readOnly} onChange={(e) => setError(e.currentTarget.checked)} />
         )}
       </Stack>
     </Paper>
